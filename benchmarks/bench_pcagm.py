@@ -1,0 +1,66 @@
+"""Time one PCA-GM iteration against one thin SVD of the same matrix, in the same run.
+
+Target (issue 2): one PCA-GM iteration at n_samples = 1000, n_features = 2000, k = 40 costs at
+most 0.25 × ``numpy.linalg.svd(X, full_matrices=False)``. Also times RPCA-OM's iteration.
+Prints ratios (machines are noisy; only ratios measured in one run are compared).
+
+    python benchmarks/bench_pcagm.py [--n 1000] [--d 2000] [--k 40] [--repeat 5]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from core.methods import PCAGM, RPCAOM
+
+
+def median_time(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def make_data(n, d, seed=0):
+    """Low-rank 'images' on 0–255 plus 20% outlier rows of random 0/255 dots."""
+    rng = np.random.default_rng(seed)
+    X = 128 + rng.standard_normal((n, 30)) @ rng.standard_normal((30, d)) * 8 + rng.standard_normal((n, d)) * 4
+    out = rng.random(n) < 0.2
+    X[out] = (rng.random((out.sum(), d)) < 0.5) * 255.0
+    return np.clip(X, 0, 255)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--d", type=int, default=2000)
+    ap.add_argument("--k", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args(argv)
+    X = make_data(a.n, a.d)
+    t_svd = median_time(lambda: np.linalg.svd(X, full_matrices=False), a.repeat)
+    print(f"X: {a.n} samples × {a.d} features, k = {a.k}")
+    print(f"thin SVD (numpy.linalg.svd, full_matrices=False): {t_svd * 1e3:8.1f} ms")
+    for name, est in [("PCA-GM (p = 0.3)", PCAGM(n_components=a.k, p=0.3)),
+                      ("RPCA-OM", RPCAOM(n_components=a.k))]:
+        t0 = time.perf_counter()
+        state = est.start(X)
+        t_start = time.perf_counter() - t0
+        holder = [state]
+
+        def one_step():
+            holder[0] = est.step(holder[0])
+
+        t_step = median_time(one_step, a.repeat)
+        ratio = t_step / t_svd
+        verdict = "OK" if ratio <= 0.25 else "ABOVE TARGET"
+        print(f"{name:18s} start: {t_start * 1e3:8.1f} ms   one iteration: {t_step * 1e3:8.1f} ms   "
+              f"ratio to SVD: {ratio:.3f} (target <= 0.25: {verdict})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""Steppable estimators: the contract every method in :mod:`core.methods` follows.
+
+A method is one class with scikit-learn conventions (hyperparameters are constructor keywords,
+stored unchanged; ``fit(X)`` learns; learned attributes end in ``_``). Its iteration is exposed
+one step at a time on an explicit, immutable :class:`State`::
+
+    est = PCAGM(n_components=10, p=0.3)
+    state = est.start(X)          # iteration 0: the initialisation (for PCA-GM, the PCA solution)
+    while not est.finished(state):
+        state = est.step(state)   # one iteration of the paper's algorithm
+    est.fit(X)                    # the same loop, then components_, mean_, ... are set
+
+Data ``X`` has shape ``(n_samples, n_features)``: one flattened image per row. The papers write
+samples as columns; each method's docstring translates once.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+
+from .errors import DataError, ParameterError, SolverError
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """Everything a view needs at one iteration of one method.
+
+    Attributes
+    ----------
+    method : display name of the method that produced the state.
+    iteration : 0 for the initialisation returned by ``start``, then 1, 2, ...
+    objective : value of the method's objective at this iterate (see the method's docstring).
+    objective_history : objectives of iterations 0..iteration, for the objective curve.
+    components : (n_components, n_features) orthonormal rows (the basis images).
+    mean : (n_features,) the centre the method uses.
+    sample_weights : (n_samples,) relative weight of each sample at this iterate, scaled so that the
+        largest is 1 (the methods are invariant to the scale of the weights), or ``None``.
+    entry_weights : (n_samples, n_features) per-entry weights where the method has them, else ``None``.
+    converged : the method's stopping rule is met.
+    scalars : the method's own numbers at this iterate (e.g. ``{"δ": 1.3}``), read-only.
+    """
+
+    method: str
+    iteration: int
+    objective: float
+    objective_history: tuple[float, ...]
+    components: np.ndarray
+    mean: np.ndarray
+    sample_weights: np.ndarray | None = None
+    entry_weights: np.ndarray | None = None
+    converged: bool = False
+    scalars: Mapping[str, float] = field(default_factory=dict)
+    # Data and caches shared (not copied) by every state of one run. Not part of the public API.
+    _ctx: Any = field(default=None, repr=False)
+
+    def __post_init__(self):
+        for name in ("components", "mean", "sample_weights", "entry_weights"):
+            arr = getattr(self, name)
+            if isinstance(arr, np.ndarray):
+                arr.flags.writeable = False
+        object.__setattr__(self, "scalars", MappingProxyType(dict(self.scalars)))
+
+    @property
+    def n_components(self) -> int:
+        return self.components.shape[0]
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """Coordinates ``(X - mean) @ components.T``, shape (n, n_components)."""
+        return (np.asarray(X, dtype=float) - self.mean) @ self.components.T
+
+    def reconstruct(self, X: np.ndarray) -> np.ndarray:
+        """Projection of X onto the affine subspace ``mean + span(components)``; same shape as X."""
+        return self.mean + self.transform(X) @ self.components
+
+
+class SteppableEstimator:
+    """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
+
+    Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.catalogue.ParamSpec`
+    list is the single source of the parameters' ranges; :meth:`start` validates against it and
+    raises :class:`~core.errors.ParameterError` naming the parameter before any work is done.
+    """
+
+    _info = None  # set by core.catalogue.register
+
+    # ----------------------------------------------------------------- parameters (sklearn style)
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [n for n, p in sig.parameters.items() if n != "self" and p.kind == p.KEYWORD_ONLY
+                or (n != "self" and p.kind == p.POSITIONAL_OR_KEYWORD)]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any) -> "SteppableEstimator":
+        valid = set(self._param_names())
+        for name, value in params.items():
+            if name not in valid:
+                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    @property
+    def name(self) -> str:
+        return self._info.name if self._info is not None else type(self).__name__
+
+    def _validated_params(self) -> dict[str, Any]:
+        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
+        values = self.get_params()
+        if self._info is None:
+            return values
+        return {s.name: s.validate(values[s.name]) for s in self._info.params}
+
+    def _check_data(self, X: Any) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise DataError(f"X must have shape (n_samples, n_features), got an array of shape {X.shape}")
+        n, d = X.shape
+        if n < 2 or d < 2:
+            raise DataError(f"X needs at least 2 samples and 2 features, got shape {X.shape}")
+        if not np.all(np.isfinite(X)):
+            bad = int(np.count_nonzero(~np.isfinite(X)))
+            raise DataError(f"X contains {bad} NaN or infinite value(s); remove or fill them first")
+        k = getattr(self, "n_components", None)
+        if k is not None and int(k) >= min(n, d):
+            raise ParameterError(
+                f"n_components (k) must be smaller than min(n_samples, n_features) = {min(n, d)}, got {k}")
+        return X
+
+    # ----------------------------------------------------------------- stepping
+    def start(self, X: Any) -> State:
+        """Validate parameters and data, and return the initial state (iteration 0)."""
+        self._validated_params()
+        X = self._check_data(X)
+        state = self._start(X)
+        self._check_state(state)
+        return state
+
+    def step(self, state: State) -> State:
+        """One iteration of the method from ``state``; returns a new state (``state`` is unchanged)."""
+        new = self._step(state)
+        self._check_state(new)
+        return new
+
+    def finished(self, state: State) -> bool:
+        """The stopping rule: converged, or ``max_iter`` iterations done."""
+        return state.converged or state.iteration >= int(getattr(self, "max_iter", 1))
+
+    def iterate(self, X: Any) -> Iterator[State]:
+        """Yield the state of every iteration, from ``start(X)`` until :meth:`finished`."""
+        state = self.start(X)
+        yield state
+        while not self.finished(state):
+            state = self.step(state)
+            yield state
+
+    def fit(self, X: Any, y: Any = None) -> "SteppableEstimator":
+        """Run the iteration to its stopping rule and set the learned attributes.
+
+        Sets ``components_`` (n_components, n_features), ``mean_`` (n_features,),
+        ``sample_weights_`` (n_samples,) or None, ``n_iter_``, ``objective_`` and
+        ``objective_history_``, and ``state_`` (the final :class:`State`).
+        """
+        for state in self.iterate(X):
+            pass
+        self.state_ = state
+        self.components_ = np.array(state.components)
+        self.mean_ = np.array(state.mean)
+        self.sample_weights_ = None if state.sample_weights is None else np.array(state.sample_weights)
+        self.n_iter_ = state.iteration
+        self.objective_ = state.objective
+        self.objective_history_ = np.array(state.objective_history)
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Coordinates of X in the learned basis, shape (n_samples, n_components)."""
+        return self.state_.transform(X)
+
+    def inverse_transform(self, Y: Any) -> np.ndarray:
+        """Back from coordinates (n_samples, n_components) to images (n_samples, n_features)."""
+        return np.asarray(Y, dtype=float) @ self.components_ + self.mean_
+
+    def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
+        return self.fit(X).transform(X)
+
+    # ----------------------------------------------------------------- helpers for subclasses
+    def _next_state(self, prev: State, *, objective: float, **changes: Any) -> State:
+        """The state after ``prev`` with the given fields changed; sets ``converged`` by the
+        relative-decrease rule ``|J_t - J_{t+1}| <= tol * |J_t|``."""
+        tol = float(getattr(self, "tol", 0.0))
+        converged = abs(prev.objective - objective) <= tol * max(abs(prev.objective), np.finfo(float).tiny)
+        changes.setdefault("converged", converged)
+        return replace(prev, iteration=prev.iteration + 1, objective=float(objective),
+                       objective_history=prev.objective_history + (float(objective),), **changes)
+
+    def _check_state(self, state: State) -> None:
+        where = f"{self.name} stopped at iteration {state.iteration}"
+        if not np.isfinite(state.objective):
+            raise SolverError(f"{where}: the objective is {state.objective} (not finite). "
+                              "The data may hold extreme values or duplicate samples; try a larger p.")
+        if not np.all(np.isfinite(state.components)) or not np.all(np.isfinite(state.mean)):
+            raise SolverError(f"{where}: the components or mean contain NaN or infinity.")
+        if state.sample_weights is not None and not np.all(np.isfinite(state.sample_weights)):
+            raise SolverError(f"{where}: a sample weight is NaN or infinite.")
+
+    def _start(self, X: np.ndarray) -> State:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _step(self, state: State) -> State:  # pragma: no cover - abstract
+        raise NotImplementedError

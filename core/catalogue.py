@@ -1,0 +1,166 @@
+"""The one catalogue of methods.
+
+Each method registers its display name, family, the paper and equations it implements, and a
+:class:`ParamSpec` per hyperparameter. The app builds its controls from this catalogue only, so
+adding a method adds no app code::
+
+    from core import catalogue
+    info = catalogue.get("pca-gm")
+    est = info.create(n_components=10, p=0.3)
+
+Parameter checks live here too (:meth:`ParamSpec.validate`), so that the app and a script refuse
+the same impossible values with the same message.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .errors import ParameterError
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """Specification of one hyperparameter.
+
+    Attributes
+    ----------
+    name : keyword argument of the estimator (``"p"``, ``"n_components"``, ...).
+    symbol : what the papers write (``"p"``, ``"k"``, ``"γ"``, ``"λ"``).
+    kind : ``"float"``, ``"int"``, ``"choice"`` or ``"bool"``.
+    default : default value.
+    low, high : bounds (``None`` = unbounded); ``low_open`` / ``high_open`` exclude the bound.
+    scale : ``"linear"`` or ``"log"`` (how a slider should map its range).
+    choices : allowed values for ``kind == "choice"``.
+    doc : a one-line meaning, shown as a tooltip.
+    slider : range ``(lo, hi)`` a slider should offer when the bounds are open-ended.
+    """
+
+    name: str
+    symbol: str
+    kind: str
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    scale: str = "linear"
+    choices: tuple = ()
+    slider: tuple[float, float] | None = None
+
+    def range_text(self) -> str:
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "bool":
+            return "True or False"
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        left = "(" if (self.low is None or self.low_open) else "["
+        right = ")" if (self.high is None or self.high_open) else "]"
+        return f"in {left}{lo}, {hi}{right}"
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` (converted to the spec's type) or raise :class:`ParameterError`."""
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ParameterError(f"{self.name} must be {self.range_text()}, got {value!r}")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise ParameterError(f"{self.name} must be True or False, got {value!r}")
+            return bool(value)
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            num = float(value)
+        except (TypeError, ValueError):
+            raise ParameterError(f"{self.name} must be a number {self.range_text()}, got {value!r}") from None
+        if self.kind == "int":
+            if num != int(num):
+                raise ParameterError(f"{self.name} must be an integer {self.range_text()}, got {value!r}")
+            num = int(num)
+        if not math.isfinite(num):
+            raise ParameterError(f"{self.name} must be finite, got {value!r}")
+        bad_low = self.low is not None and (num <= self.low if self.low_open else num < self.low)
+        bad_high = self.high is not None and (num >= self.high if self.high_open else num > self.high)
+        if bad_low or bad_high:
+            label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
+            raise ParameterError(f"{label} must be {self.range_text()}, got {value!r}")
+        return num
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """A catalogue entry: everything the app needs to offer a method."""
+
+    key: str
+    name: str
+    family: str
+    reference: str
+    summary: str
+    params: tuple[ParamSpec, ...]
+    estimator: type = field(repr=False)
+
+    def defaults(self) -> dict[str, Any]:
+        return {s.name: s.default for s in self.params}
+
+    def spec(self, name: str) -> ParamSpec:
+        for s in self.params:
+            if s.name == name:
+                return s
+        raise KeyError(f"{self.name} has no parameter {name!r}")
+
+    def create(self, **params: Any):
+        """Build the estimator with the defaults overridden by ``params`` (validated)."""
+        values = self.defaults()
+        unknown = set(params) - set(values)
+        if unknown:
+            raise ParameterError(f"{self.name} has no parameter(s) {sorted(unknown)}")
+        values.update(params)
+        return self.estimator(**values)
+
+
+_REGISTRY: dict[str, MethodInfo] = {}
+
+
+def register(*, key: str, name: str, family: str, reference: str, summary: str,
+             params: Sequence[ParamSpec]) -> Callable[[type], type]:
+    """Class decorator adding an estimator to the catalogue.
+
+    The estimator's constructor keywords must be exactly the names of ``params``.
+    """
+
+    def deco(cls: type) -> type:
+        if key in _REGISTRY:
+            raise ValueError(f"method key {key!r} registered twice")
+        info = MethodInfo(key=key, name=name, family=family, reference=reference,
+                          summary=summary, params=tuple(params), estimator=cls)
+        cls._info = info
+        _REGISTRY[key] = info
+        return cls
+
+    return deco
+
+
+def methods() -> list[MethodInfo]:
+    """All registered methods, in registration order."""
+    from . import methods as _load  # noqa: F401  (importing registers them)
+
+    return list(_REGISTRY.values())
+
+
+def get(key: str) -> MethodInfo:
+    """The catalogue entry for ``key`` (e.g. ``"pca"``, ``"pca-gm"``, ``"rpca-om"``)."""
+    from . import methods as _load  # noqa: F401
+
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise KeyError(f"unknown method {key!r}; known: {sorted(_REGISTRY)}") from None
+
+
+def create(key: str, **params: Any):
+    """Shorthand for ``get(key).create(**params)``."""
+    return get(key).create(**params)

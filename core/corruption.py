@@ -1,0 +1,545 @@
+"""Corruption models. Each returns the corrupted data with the clean data and what changed.
+
+Intensities on the 0–255 grey-level scale. Every function takes a ``seed`` and is reproducible;
+none modifies its input.
+
+Within-sample corruption (the image keeps its place, some pixels are replaced):
+
+* :func:`occlude_rectangles` — one rectangle per chosen image; paper 000 (PCA-GM) §5.1
+  "outlier type 1" (rectangles of random 0/255 dots) and paper 001 (RPCA-OM) §5.2
+  (20 % of the images, a block of 1/4 of the image: ``size_range=(0.5, 0.5)``).
+* :func:`salt_and_pepper` — independent 0/255 pixels.
+
+Whole-sample outliers (images appended at the end of the data set):
+
+* :func:`add_dot_images` — paper 000 §5.1 "outlier type 2": dummy images of random 0/255 pixels.
+* :func:`add_natural_outliers` — real images of something else (e.g. LFW non-faces).
+
+:data:`CORRUPTIONS` lists them with a :class:`~core.catalogue.ParamSpec` per parameter so that the
+app can build its controls without knowing them; :func:`corrupt` applies one by key.
+
+Which samples are hit: ``fraction`` in [0, 1] selects ``round(fraction * n)`` samples (Python's
+``round``, halves to even), drawn without replacement with ``np.random.default_rng(seed)``.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .catalogue import ParamSpec
+from .datasets import ImageSet, lfw_nonfaces, resize_images
+from .errors import DataError, ParameterError
+
+
+@dataclass(frozen=True, eq=False)
+class Corrupted:
+    """Corrupted data set and the truth it came from.
+
+    Attributes
+    ----------
+    X : (n_samples, n_features) float64, the corrupted data the methods see (0–255).
+    X_clean : (n_samples, n_features) the data before corruption. For added outlier images
+        (``added[i]``) it equals ``X[i]`` (they have no clean version).
+    mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
+    outliers : (n_samples,) bool, True for every sample the corruption touched.
+    added : (n_samples,) bool, True for outlier images appended to the data set.
+    shape : (height, width) to view a row as an image.
+    labels : (n_samples,) or None; appended outliers get the label ``-1`` / ``"outlier"``.
+    description : a one-line human description (``"rectangles (dots) on 20 of 100 images, seed 0"``).
+    """
+
+    X: np.ndarray
+    X_clean: np.ndarray
+    mask: np.ndarray
+    outliers: np.ndarray
+    added: np.ndarray
+    shape: tuple[int, int]
+    labels: np.ndarray | None
+    description: str
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def images(self) -> np.ndarray:
+        """The corrupted data as images, (n_samples, height, width) (a view of ``X``)."""
+        return self.X.reshape(self.n_samples, *self.shape)
+
+    @property
+    def clean_images(self) -> np.ndarray:
+        """The clean data as images, (n_samples, height, width) (a view of ``X_clean``)."""
+        return self.X_clean.reshape(self.n_samples, *self.shape)
+
+    @property
+    def n_outliers(self) -> int:
+        """Number of samples the corruption touched (``outliers.sum()``)."""
+        return int(np.count_nonzero(self.outliers))
+
+
+# --------------------------------------------------------------------------- validation
+
+def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
+    """A float64 copy of ``data.X`` and ``data.shape``, or :class:`DataError`."""
+    try:
+        X = np.array(data.X, dtype=np.float64)      # always a copy
+        shape = tuple(int(s) for s in data.shape)
+    except AttributeError:
+        raise DataError(f"data must be an ImageSet, got {type(data).__name__}") from None
+    if X.ndim != 2 or len(shape) != 2 or X.shape[1] != shape[0] * shape[1]:
+        raise DataError(f"data must hold images of one shape; got X of shape {X.shape} and image shape {shape}")
+    if X.shape[0] == 0:
+        raise DataError("data is empty (0 images)")
+    return X, shape
+
+
+def _check_unit(name: str, value) -> float:
+    """A number in [0, 1], or :class:`ParameterError` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be a number in [0, 1], got {value!r}")
+    v = float(value)
+    if not 0.0 <= v <= 1.0:            # also rejects nan
+        raise ParameterError(f"{name} must be in [0, 1], got {value!r}")
+    return v
+
+
+def _check_seed(seed) -> int:
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ParameterError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def _check_size_range(size_range) -> tuple[float, float]:
+    bad = ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}")
+    try:
+        lo, hi = size_range
+    except (TypeError, ValueError):
+        raise bad from None
+    for v in (lo, hi):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            raise bad
+    lo, hi = float(lo), float(hi)
+    if not (0.0 < lo <= hi <= 1.0):
+        raise bad
+    return lo, hi
+
+
+def _n_hit(fraction: float, n: int) -> int:
+    return int(round(fraction * n))
+
+
+def _choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """``k`` distinct sorted indices out of ``n``."""
+    return np.sort(rng.choice(n, size=k, replace=False)) if k else np.zeros(0, dtype=np.intp)
+
+
+def _labels_copy(data) -> np.ndarray | None:
+    return None if data.labels is None else np.array(data.labels, copy=True)
+
+
+def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
+    """``labels`` followed by ``m`` outlier labels: -1 for numeric labels, "outlier" otherwise."""
+    if labels is None:
+        return None
+    labels = np.asarray(labels)
+    kind = labels.dtype.kind
+    if kind in "biu":
+        return np.concatenate([labels.astype(np.int64), np.full(m, -1, dtype=np.int64)])
+    if kind == "f":
+        return np.concatenate([labels, np.full(m, -1.0, dtype=labels.dtype)])
+    if kind == "O":
+        numeric = all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in labels)
+        extra = np.array([-1 if numeric else "outlier"] * m, dtype=object)
+        return np.concatenate([labels, extra])
+    return np.concatenate([labels.astype(str), np.full(m, "outlier")])
+
+
+def _images_word(n: int) -> str:
+    return "image" if n == 1 else "images"
+
+
+# --------------------------------------------------------------------------- within-sample
+
+def no_corruption(data: ImageSet) -> Corrupted:
+    """The clean data unchanged, as a :class:`Corrupted` with an empty mask.
+
+    Returns ``X == X_clean`` (separate copies of ``data.X``, (n, h*w) float64, 0–255), all flags
+    False. Raises :class:`DataError` if ``data`` is not a non-empty image set.
+    """
+    X, shape = _check_data(data)
+    n = X.shape[0]
+    return Corrupted(X=X, X_clean=X.copy(), mask=np.zeros(X.shape, dtype=bool),
+                     outliers=np.zeros(n, dtype=bool), added=np.zeros(n, dtype=bool),
+                     shape=shape, labels=_labels_copy(data),
+                     description=f"no corruption ({n} {_images_word(n)})")
+
+
+def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0.6),
+                       content: str = "dots", seed: int = 0) -> Corrupted:
+    """Occlude one random rectangle in each of a random ``fraction`` of the images.
+
+    Source: paper 000 (PCA-GM) §5.1, outlier type 1 — "one rectangle" per selected image whose
+    pixels are each set to 0 or 255 at random, size and location random (``content="dots"``);
+    paper 001 (RPCA-OM) §5.2 — 20 % of the images, a block of 1/4 of the image area
+    (``fraction=0.2, size_range=(0.5, 0.5)``).
+
+    Drawing: ``round(fraction * n)`` images without replacement; for each (in index order) the
+    rectangle's height is an integer drawn uniformly between ``round(lo * H)`` and
+    ``round(hi * H)`` pixels (at least 1, at most H), likewise its width from W; its top-left
+    corner is uniform among the positions where it fits entirely.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    fraction : fraction of the images occluded, in [0, 1].
+    size_range : ``(lo, hi)``, 0 < lo <= hi <= 1: range of each side as a fraction of the image's
+        height / width.
+    content : ``"dots"`` (each pixel independently 0 or 255 with probability 1/2),
+        ``"black"`` (0) or ``"white"`` (255).
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W). ``mask`` marks every pixel inside the
+    rectangles, i.e. the *replaced* pixels, including those whose value happened to stay the
+    same (a black pixel covered by black). ``outliers`` are the occluded images; nothing is added.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range (the message names it).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    fraction = _check_unit("fraction", fraction)
+    lo, hi = _check_size_range(size_range)
+    if content not in ("dots", "black", "white"):
+        raise ParameterError(f"content must be one of 'dots', 'black', 'white', got {content!r}")
+    seed = _check_seed(seed)
+    X_clean, (H, W) = _check_data(data)
+    n = X_clean.shape[0]
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    images = X_clean.reshape(n, H, W).copy()
+    mask = np.zeros((n, H, W), dtype=bool)
+
+    def side(frac_lo: float, frac_hi: float, full: int) -> int:
+        a = min(full, max(1, int(round(frac_lo * full))))
+        b = min(full, max(a, int(round(frac_hi * full))))
+        return int(rng.integers(a, b + 1))
+
+    for i in chosen:
+        h, w = side(lo, hi, H), side(lo, hi, W)
+        top = int(rng.integers(0, H - h + 1))
+        left = int(rng.integers(0, W - w + 1))
+        if content == "dots":
+            patch = rng.integers(0, 2, size=(h, w)).astype(np.float64) * 255.0
+        else:
+            patch = 0.0 if content == "black" else 255.0
+        images[i, top:top + h, left:left + w] = patch
+        mask[i, top:top + h, left:left + w] = True
+
+    mask = mask.reshape(n, -1)
+    return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
+                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     shape=(H, W), labels=_labels_copy(data),
+                     description=f"rectangles ({content}) on "
+                                 f"{len(chosen)} of {n} {_images_word(n)}, seed {seed}")
+
+
+def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
+                    seed: int = 0) -> Corrupted:
+    """Replace random pixels by 0 or 255 (half each) in a random ``fraction`` of the images.
+
+    On each of the ``round(fraction * n)`` chosen images every pixel is, independently with
+    probability ``density``, replaced by 0 or 255 with probability 1/2 each.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    fraction : fraction of the images hit, in [0, 1].
+    density : probability that a pixel of a chosen image is replaced, in [0, 1].
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W); ``mask`` marks the replaced pixels,
+    ``outliers`` the images with at least one replaced pixel (a chosen image can, with a tiny
+    ``density``, end up with none); nothing is added.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range (the message names it).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    fraction = _check_unit("fraction", fraction)
+    density = _check_unit("density", density)
+    seed = _check_seed(seed)
+    X_clean, shape = _check_data(data)
+    n, d = X_clean.shape
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    X = X_clean.copy()
+    mask = np.zeros((n, d), dtype=bool)
+    if len(chosen):
+        hit = rng.random((len(chosen), d)) < density
+        values = rng.integers(0, 2, size=(len(chosen), d)).astype(np.float64) * 255.0
+        rows = X[chosen]
+        rows[hit] = values[hit]
+        X[chosen] = rows
+        mask[chosen] = hit
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+                     added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
+                     description=f"salt & pepper (density {density:g}) on {len(chosen)} of "
+                                 f"{n} {_images_word(n)}, seed {seed}")
+
+
+# --------------------------------------------------------------------------- whole-sample outliers
+
+def _append(data, X_clean: np.ndarray, shape, extra: np.ndarray, description: str) -> Corrupted:
+    n, m = X_clean.shape[0], extra.shape[0]
+    X = np.vstack([X_clean, extra])
+    flags = np.concatenate([np.zeros(n, dtype=bool), np.ones(m, dtype=bool)])
+    mask = np.zeros(X.shape, dtype=bool)
+    mask[n:] = True
+    return Corrupted(X=X, X_clean=X.copy(), mask=mask, outliers=flags.copy(), added=flags,
+                     shape=shape, labels=_outlier_labels(data.labels, m), description=description)
+
+
+def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corrupted:
+    """Append ``round(fraction * n)`` dummy images whose every pixel is 0 or 255 at random.
+
+    Source: paper 000 (PCA-GM) §5.1, outlier type 2 (80/160/240 dummy images added to 800 faces,
+    i.e. ``fraction`` 0.1/0.2/0.3).
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    fraction : number of images added, as a fraction of n, in [0, 1].
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with n + m rows (m = ``round(fraction * n)``), X of shape (n + m, H*W). The first n
+    rows are the clean data unchanged; the appended rows have ``added``, ``outliers`` and the
+    whole ``mask`` row True, and ``X_clean`` equal to ``X``. Appended labels are ``-1`` (integer
+    labels) or ``"outlier"`` (string labels); ``None`` stays ``None``.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range (the message names it).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, shape = _check_data(data)
+    n, d = X_clean.shape
+    m = _n_hit(fraction, n)
+    rng = np.random.default_rng(seed)
+    dots = rng.integers(0, 2, size=(m, d)).astype(np.float64) * 255.0
+    return _append(data, X_clean, shape, dots,
+                   f"{m} random-dot {_images_word(m)} added to {n} {_images_word(n)}, seed {seed}")
+
+
+def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0.3,
+                         seed: int = 0) -> Corrupted:
+    """Append ``round(fraction * n)`` images drawn without replacement from ``outliers``.
+
+    Typically ``outliers = lfw_nonfaces()`` (background patches) for the LFW faces. Outlier
+    images of another shape are resized to ``data.shape`` with :func:`core.datasets.resize_images`.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    outliers : ImageSet to draw the outlier images from (0–255 scale).
+    fraction : number of images added, as a fraction of n, in [0, 1].
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with n + m rows, laid out as in :func:`add_dot_images`.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range, or ``fraction`` asks for more images than
+        ``outliers`` holds (the message names ``fraction`` and the available count).
+    DataError : ``data`` or ``outliers`` is not a non-empty image set.
+    """
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, shape = _check_data(data)
+    n = X_clean.shape[0]
+    if not isinstance(outliers, ImageSet):
+        raise ParameterError(f"outliers must be an ImageSet, got {type(outliers).__name__}")
+    m = _n_hit(fraction, n)
+    available = len(outliers)
+    if m > available:
+        raise ParameterError(f"fraction={fraction:g} asks for {m} outlier images "
+                             f"(round({fraction:g} * {n})) but only {available} are available "
+                             f"in {outliers.source!r}")
+    rng = np.random.default_rng(seed)
+    idx = np.sort(rng.choice(available, size=m, replace=False)) if m else np.zeros(0, dtype=np.intp)
+    picked = np.asarray(outliers.images, dtype=np.float64)[idx]
+    if tuple(outliers.shape) != tuple(shape):
+        picked = resize_images(picked, shape)
+    extra = picked.reshape(m, -1).copy()
+    return _append(data, X_clean, shape, extra,
+                   f"{m} outlier {_images_word(m)} from {outliers.source} added to "
+                   f"{n} {_images_word(n)}, seed {seed}")
+
+
+# --------------------------------------------------------------------------- registry
+
+@dataclass(frozen=True)
+class CorruptionSpec:
+    """A registry entry: everything the app needs to offer a corruption model.
+
+    Attributes
+    ----------
+    key : registry key (``"rectangles"``, ...).
+    name : display name.
+    function : ``function(data, **params) -> Corrupted`` taking exactly the names of ``params``.
+    params : one :class:`~core.catalogue.ParamSpec` per parameter (defaults, ranges, tooltips).
+    summary : one-line description, with the paper section where applicable.
+    """
+
+    key: str
+    name: str
+    function: Callable[..., Corrupted]
+    params: tuple[ParamSpec, ...]
+    summary: str
+
+    def defaults(self) -> dict[str, Any]:
+        """``{param name: default}``."""
+        return {s.name: s.default for s in self.params}
+
+    def spec(self, name: str) -> ParamSpec:
+        for s in self.params:
+            if s.name == name:
+                return s
+        raise KeyError(f"{self.name} has no parameter {name!r}")
+
+
+def _fraction_spec(default: float, doc: str) -> ParamSpec:
+    return ParamSpec(name="fraction", symbol="fraction", kind="float", default=default, doc=doc,
+                     low=0.0, high=1.0)
+
+
+_SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
+                  doc="random seed (same seed, same corruption)", low=0, slider=(0, 100))
+
+
+def _rectangles(data, *, fraction, size_min, size_max, content, seed):
+    return occlude_rectangles(data, fraction=fraction, size_range=(size_min, size_max),
+                              content=content, seed=seed)
+
+
+def _salt_pepper(data, *, fraction, density, seed):
+    return salt_and_pepper(data, fraction=fraction, density=density, seed=seed)
+
+
+def _dot_images(data, *, fraction, seed):
+    return add_dot_images(data, fraction=fraction, seed=seed)
+
+
+def _natural_outliers(data, *, fraction, seed):
+    return add_natural_outliers(data, lfw_nonfaces(), fraction=fraction, seed=seed)
+
+
+def _none(data):
+    return no_corruption(data)
+
+
+#: Corruption models by key, in the order the app should list them.
+CORRUPTIONS: dict[str, CorruptionSpec] = {
+    spec.key: spec for spec in (
+        CorruptionSpec(
+            key="none", name="None", function=_none, params=(),
+            summary="The clean data, unchanged."),
+        CorruptionSpec(
+            key="rectangles", name="Occluding rectangles", function=_rectangles,
+            params=(
+                _fraction_spec(0.2, "fraction of the images that get one rectangle"),
+                ParamSpec(name="size_min", symbol="size min", kind="float", default=0.3,
+                          doc="smallest rectangle side, as a fraction of the image side",
+                          low=0.0, high=1.0, low_open=True),
+                ParamSpec(name="size_max", symbol="size max", kind="float", default=0.6,
+                          doc="largest rectangle side, as a fraction of the image side",
+                          low=0.0, high=1.0, low_open=True),
+                ParamSpec(name="content", symbol="content", kind="choice", default="dots",
+                          doc="what fills the rectangle: random 0/255 dots, black or white",
+                          choices=("dots", "black", "white")),
+                _SEED,
+            ),
+            summary="One random rectangle per chosen image, filled with random 0/255 dots "
+                    "(paper 000 §5.1) or black/white; paper 001 §5.2 uses 20 % of the images "
+                    "and sides of 0.5."),
+        CorruptionSpec(
+            key="salt_pepper", name="Salt & pepper", function=_salt_pepper,
+            params=(
+                _fraction_spec(1.0, "fraction of the images that get noise"),
+                ParamSpec(name="density", symbol="density", kind="float", default=0.1,
+                          doc="probability that a pixel is replaced by 0 or 255",
+                          low=0.0, high=1.0),
+                _SEED,
+            ),
+            summary="Independent pixels replaced by 0 or 255 in the chosen images."),
+        CorruptionSpec(
+            key="dot_images", name="Random-dot images", function=_dot_images,
+            params=(
+                _fraction_spec(0.3, "number of dummy images added, as a fraction of the data set"),
+                _SEED,
+            ),
+            summary="Dummy images of random 0/255 pixels appended as whole-sample outliers "
+                    "(paper 000 §5.1)."),
+        CorruptionSpec(
+            key="natural_outliers", name="Natural outliers (LFW non-faces)",
+            function=_natural_outliers,
+            params=(
+                _fraction_spec(0.3, "number of LFW non-face images added, as a fraction of the "
+                                    "data set (at most 100 images are available)"),
+                _SEED,
+            ),
+            summary="Real non-face images (LFW background patches, resized to the data) appended "
+                    "as whole-sample outliers."),
+    )
+}
+
+#: The corruption the app starts with (its defaults: fraction 0.2, content "dots").
+DEFAULT_CORRUPTION = "rectangles"
+
+
+def corrupt(data: ImageSet, key: str, **params: Any) -> Corrupted:
+    """Apply the corruption ``CORRUPTIONS[key]`` with ``params`` (missing ones take defaults).
+
+    Every parameter is checked with its :meth:`ParamSpec.validate`, and ``size_min <= size_max``
+    for ``"rectangles"``, before any work.
+
+    Returns
+    -------
+    Corrupted (see the individual functions for shapes).
+
+    Raises
+    ------
+    ParameterError : unknown ``key`` (listing the known keys), unknown parameter names, or a value
+        out of range (the message names the parameter).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    try:
+        spec = CORRUPTIONS[key]
+    except (KeyError, TypeError):
+        raise ParameterError(f"unknown corruption {key!r}; known: {', '.join(CORRUPTIONS)}") from None
+    unknown = sorted(set(params) - {s.name for s in spec.params})
+    if unknown:
+        raise ParameterError(f"corruption {key!r} has no parameter(s) {', '.join(unknown)}; "
+                             f"its parameters: {', '.join(s.name for s in spec.params) or 'none'}")
+    values = spec.defaults()
+    values.update(params)
+    values = {s.name: s.validate(values[s.name]) for s in spec.params}
+    if "size_min" in values and "size_max" in values and values["size_min"] > values["size_max"]:
+        raise ParameterError(f"size_min must be <= size_max, got size_min={values['size_min']:g} "
+                             f"> size_max={values['size_max']:g}")
+    return spec.function(data, **values)

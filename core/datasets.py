@@ -1,0 +1,394 @@
+"""Image data sets: folders of images and the built-in sets.
+
+Intensities are grey levels on the papers' 0–255 scale (float64), whatever the file's bit depth.
+
+Public API
+----------
+:func:`load_folder`     a folder (optionally with one subfolder per class) -> :class:`ImageSet`
+:func:`lfw_faces`       the 100 LFW faces bundled with scikit-image
+:func:`lfw_nonfaces`    the 100 LFW non-face patches (natural outliers)
+:data:`BUILTIN`, :func:`load_builtin`   built-in sets by name
+:func:`resize_images`   the one place images are resized
+"""
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .errors import DataError, ParameterError
+
+
+@dataclass(frozen=True, eq=False)
+class ImageSet:
+    """A stack of equally sized grey-level images.
+
+    Attributes
+    ----------
+    images : (n_samples, height, width) float64, grey levels in [0, 255].
+    labels : (n_samples,) array of str or int (subfolder names for folders), or None.
+    names : one name per image (file path relative to the folder, or ``"lfw-face/17"``).
+    source : where the set came from (folder path or built-in name).
+    skipped : ``(path, reason)`` for every file that could not be used.
+    """
+
+    images: np.ndarray
+    labels: np.ndarray | None
+    names: tuple[str, ...]
+    source: str
+    skipped: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def X(self) -> np.ndarray:
+        """Data matrix of shape (n_samples, height * width)."""
+        return self.images.reshape(len(self.images), -1)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(height, width) of every image."""
+        return tuple(self.images.shape[1:])
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+
+#: File extensions :func:`load_folder` tries to read (lower case; matching is case-insensitive).
+SUPPORTED_EXTENSIONS: tuple[str, ...] = (
+    ".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff",
+)
+
+_MAX_REASONS_IN_ERROR = 3
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _check_size(size) -> tuple[int, int]:
+    """``size`` as ``(height, width)`` of positive ints, or :class:`ParameterError`."""
+    bad = ParameterError(f"size must be (height, width) with two positive integers, got {size!r}")
+    if isinstance(size, (str, bytes)):
+        raise bad
+    try:
+        h, w = size
+    except (TypeError, ValueError):
+        raise bad from None
+    out = []
+    for v in (h, w):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
+            raise bad
+        if not np.isfinite(v) or v != int(v) or int(v) < 1:
+            raise bad
+        out.append(int(v))
+    return out[0], out[1]
+
+
+def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray:
+    """Resize every image to ``size`` with :func:`skimage.transform.resize`.
+
+    Uses ``anti_aliasing=True, preserve_range=True`` (bilinear), so grey levels stay on the
+    input's scale (0–255 here); each result is clipped to its own input's [min, max] to remove
+    round-off overshoot. Images already of the requested size are copied unchanged.
+
+    Parameters
+    ----------
+    images : (n, h, w) array, or a sequence of 2-D arrays of possibly different shapes.
+    size : ``(height, width)`` in pixels, positive integers.
+
+    Returns
+    -------
+    (n, height, width) float64, a new array (the input is never modified).
+
+    Raises
+    ------
+    ParameterError : ``size`` is not two positive integers.
+    DataError : an image is not 2-D or is empty.
+    """
+    from skimage.transform import resize
+
+    height, width = _check_size(size)
+    out = np.empty((len(images), height, width), dtype=np.float64)
+    for i, img in enumerate(images):
+        img = np.asarray(img, dtype=np.float64)
+        if img.ndim != 2 or img.size == 0:
+            raise DataError(f"resize_images: image {i} must be a non-empty 2-D array, got shape {img.shape}")
+        if img.shape == (height, width):
+            out[i] = img
+            continue
+        res = resize(img, (height, width), order=1, mode="reflect",
+                     anti_aliasing=True, preserve_range=True)
+        out[i] = np.clip(res, img.min(), img.max())
+    return out
+
+
+def _to_gray(img: np.ndarray) -> np.ndarray:
+    """One decoded image -> 2-D float64 grey levels on the 0–255 scale.
+
+    Raises ``ValueError`` with a short reason when the array cannot be used.
+    """
+    from skimage.color import rgb2gray
+
+    img = np.asarray(img)
+    if img.size == 0 or 0 in img.shape:
+        raise ValueError(f"empty image (shape {img.shape})")
+    # Intensity scale first, so that the colour conversion works on 0-255 values.
+    if img.dtype == bool:
+        arr = img.astype(np.float64) * 255.0
+    elif np.issubdtype(img.dtype, np.integer):
+        arr = np.clip(img.astype(np.float64) * (255.0 / np.iinfo(img.dtype).max), 0.0, 255.0)
+    elif np.issubdtype(img.dtype, np.floating):
+        arr = img.astype(np.float64)
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("non-finite pixel values")
+        if arr.max() <= 1.0:
+            arr = arr * 255.0
+    else:
+        raise ValueError(f"unsupported pixel type {img.dtype}")
+
+    if arr.ndim == 3 and arr.shape[-1] == 1:
+        arr = arr[..., 0]
+    if arr.ndim == 2:
+        return arr
+    if arr.ndim == 3 and arr.shape[-1] == 2:        # grey + alpha: alpha dropped
+        return arr[..., 0].copy()
+    if arr.ndim == 3 and arr.shape[-1] in (3, 4):   # RGB / RGBA: alpha dropped, then luminance
+        return rgb2gray(arr[..., :3])
+    raise ValueError(f"unsupported image shape {img.shape}")
+
+
+def _short_reason(exc: BaseException, path: Path) -> str:
+    msg = str(exc).splitlines()[0] if str(exc) else ""
+    if "Could not find a backend" in msg or "cannot identify image file" in msg:
+        return "unreadable image (unknown or damaged format)"
+    msg = msg.replace(str(path), path.name)
+    msg = re.sub(r"<_io\.\w+ name=('[^']*')>", r"\1", msg)
+    if len(msg) > 80:
+        msg = msg[:77] + "..."
+    name = type(exc).__name__
+    return f"unreadable image ({name}: {msg})" if msg else f"unreadable image ({name})"
+
+
+def _read_gray(path: Path) -> np.ndarray:
+    """Read one file with :func:`skimage.io.imread` and convert it (see :func:`load_folder`)."""
+    from skimage.io import imread
+
+    if path.stat().st_size == 0:
+        raise ValueError("empty file (0 bytes)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # decoder chatter on damaged files
+            if path.suffix.lower() in (".tif", ".tiff"):
+                # by path, so that skimage reads it with tifffile (multi-page, float, 16-bit)
+                img = imread(os.fspath(path))
+            else:
+                # through a handle we close: imageio leaves the file open when decoding fails
+                with open(path, "rb") as fh:
+                    img = imread(fh)
+    except Exception as exc:  # decoders raise all kinds of errors on damaged files
+        raise ValueError(_short_reason(exc, path)) from exc
+    return _to_gray(img)
+
+
+def _iter_files(root: Path, recursive: bool) -> Iterable[Path]:
+    """Non-hidden files below ``root`` (hidden files and folders are ignored)."""
+    if recursive:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for fn in filenames:
+                if not fn.startswith("."):
+                    yield Path(dirpath) / fn
+    else:
+        for p in root.iterdir():
+            if not p.name.startswith(".") and p.is_file():
+                yield p
+
+
+def _make_labels(labels: Sequence[str]) -> np.ndarray | None:
+    if all(lab == "" for lab in labels):
+        return None
+    return np.array(labels, dtype=str)
+
+
+# --------------------------------------------------------------------------- folders
+
+def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True) -> ImageSet:
+    """Load every image in a folder as grey levels on the 0–255 scale.
+
+    Reading: files whose extension (case-insensitive) is in :data:`SUPPORTED_EXTENSIONS` are read
+    with :func:`skimage.io.imread`. Conversion to float64 grey levels in [0, 255]:
+
+    * integer images (8-bit, 16-bit, ...) are scaled by their dtype's maximum
+      (``value * 255 / iinfo(dtype).max``, negatives clipped to 0); boolean images map to 0/255;
+    * float images are taken to be in [0, 1] (and multiplied by 255) if their maximum is <= 1,
+      otherwise they are assumed to be on the 0–255 scale already and kept as they are;
+    * RGB is converted with :func:`skimage.color.rgb2gray` (luminance
+      0.2125 R + 0.7154 G + 0.0721 B); for RGBA (and grey + alpha) the alpha channel is
+      **dropped** (not composited), then the colour channels are converted.
+
+    Resizing: every image is resized to ``size`` with :func:`resize_images`. With ``size=None``
+    the most common image shape among the readable files is used (ties: the shape met first in
+    name order), and images of other shapes are resized to it.
+
+    Order, names and labels: images are sorted by their path relative to ``path`` (compared
+    component by component); ``names`` are those relative paths with ``/`` separators. The label
+    of an image is the first component of its relative path, i.e. the subfolder of ``path`` it
+    lives in (``"s1"`` for ``s1/1.pgm`` and for ``s1/a/2.pgm``); files directly in ``path`` get
+    the label ``""``. If every label is ``""``, ``labels`` is ``None``.
+
+    Skipped files: hidden files and folders (name starting with ``.``) are ignored silently.
+    Every other file that cannot be used is recorded in ``skipped`` as
+    ``(relative path, short reason)``: non-image extensions (reason ``"not an image file (.txt)"``),
+    damaged or non-image content, empty files or images, non-finite values and unsupported shapes.
+
+    Parameters
+    ----------
+    path : the folder.
+    size : ``(height, width)`` in pixels, or ``None`` (most common shape, see above).
+    recursive : also read subfolders (default). If False, only files directly in ``path``.
+
+    Returns
+    -------
+    ImageSet with ``images`` of shape (n_images, height, width), float64 in [0, 255]
+    (float files whose values exceed 1 are kept as they are and may fall outside this range),
+    ``labels`` of shape (n_images,) str or None, ``source`` the folder path.
+
+    Raises
+    ------
+    DataError : ``path`` does not exist or is not a folder (message names the path), or no image
+        in it could be read (message names the folder, the number of files skipped and the first
+        reasons).
+    ParameterError : ``size`` is not two positive integers.
+    """
+    root = Path(path).expanduser()
+    if size is not None:
+        size = _check_size(size)
+    if not root.exists():
+        raise DataError(f"folder '{root}' does not exist")
+    if not root.is_dir():
+        raise DataError(f"'{root}' is not a folder")
+
+    try:
+        files = sorted(_iter_files(root, recursive), key=lambda p: p.relative_to(root).parts)
+    except OSError as exc:
+        raise DataError(f"cannot list folder '{root}': {exc}") from exc
+
+    ok_images: list[np.ndarray] = []
+    ok_names: list[str] = []
+    ok_labels: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    for f in files:
+        rel = f.relative_to(root)
+        rel_name = rel.as_posix()
+        ext = f.suffix.lower()
+        if ext not in SUPPORTED_EXTENSIONS:
+            skipped.append((rel_name, f"not an image file ({f.suffix or 'no extension'})"))
+            continue
+        try:
+            gray = _read_gray(f)
+        except (ValueError, OSError) as exc:
+            reason = str(exc) if isinstance(exc, ValueError) else _short_reason(exc, f)
+            skipped.append((rel_name, reason))
+            continue
+        ok_images.append(gray)
+        ok_names.append(rel_name)
+        ok_labels.append(rel.parts[0] if len(rel.parts) > 1 else "")
+
+    if not ok_images:
+        if not skipped:
+            raise DataError(f"no image could be read from folder '{root}': it contains no files")
+        first = "; ".join(f"{n}: {r}" for n, r in skipped[:_MAX_REASONS_IN_ERROR])
+        more = "; ..." if len(skipped) > _MAX_REASONS_IN_ERROR else ""
+        raise DataError(f"no image could be read from folder '{root}': "
+                        f"{len(skipped)} file(s) skipped ({first}{more})")
+
+    if size is None:
+        counts = Counter(img.shape for img in ok_images)
+        size = max(counts, key=counts.get)     # first shape met wins ties
+    images = resize_images(ok_images, size)
+    return ImageSet(images=images, labels=_make_labels(ok_labels), names=tuple(ok_names),
+                    source=str(root), skipped=tuple(skipped))
+
+
+# --------------------------------------------------------------------------- built-in sets
+
+def _lfw_subset(part: slice, prefix: str, source: str, size) -> ImageSet:
+    from skimage.data import lfw_subset
+
+    if size is not None:
+        size = _check_size(size)
+    raw = np.asarray(lfw_subset(), dtype=np.float64)[part]
+    images = np.clip(raw * 255.0, 0.0, 255.0)
+    if size is not None:
+        images = resize_images(images, size)
+    names = tuple(f"{prefix}/{i}" for i in range(len(images)))
+    return ImageSet(images=images, labels=None, names=names, source=source)
+
+
+def lfw_faces(size=None) -> ImageSet:
+    """The 100 face images of :func:`skimage.data.lfw_subset` (Labeled Faces in the Wild).
+
+    Parameters
+    ----------
+    size : ``(height, width)`` to resize to (see :func:`resize_images`), or ``None`` for the
+        native 25 × 25.
+
+    Returns
+    -------
+    ImageSet of 100 images, shape (100, 25, 25) by default, float64 grey levels in [0, 255]
+    (the bundled floats in [0, 1] times 255); ``labels`` None; names ``"lfw-face/0"`` ...
+    ``"lfw-face/99"``.
+
+    Raises
+    ------
+    ParameterError : ``size`` is not two positive integers.
+    """
+    return _lfw_subset(slice(0, 100), "lfw-face",
+                       "built-in: LFW faces (skimage.data.lfw_subset)", size)
+
+
+def lfw_nonfaces(size=None) -> ImageSet:
+    """The 100 non-face patches of :func:`skimage.data.lfw_subset` (backgrounds cut from LFW).
+
+    Natural outliers for the face set (see :func:`core.corruption.add_natural_outliers`).
+
+    Parameters
+    ----------
+    size : ``(height, width)`` to resize to, or ``None`` for the native 25 × 25.
+
+    Returns
+    -------
+    ImageSet of 100 images, shape (100, 25, 25) by default, float64 grey levels in [0, 255];
+    ``labels`` None; names ``"lfw-nonface/0"`` ... ``"lfw-nonface/99"``.
+
+    Raises
+    ------
+    ParameterError : ``size`` is not two positive integers.
+    """
+    return _lfw_subset(slice(100, 200), "lfw-nonface",
+                       "built-in: LFW non-faces (skimage.data.lfw_subset)", size)
+
+
+#: Built-in data sets by name. A loader takes one keyword ``size`` (``None`` or
+#: ``(height, width)``) and returns an :class:`ImageSet`; add an entry to offer a new set.
+BUILTIN: dict[str, Callable[..., ImageSet]] = {
+    "faces": lfw_faces,
+}
+
+
+def load_builtin(name: str, size=None) -> ImageSet:
+    """Load the built-in data set ``name`` (a key of :data:`BUILTIN`), optionally resized.
+
+    Raises
+    ------
+    DataError : unknown ``name`` (the message lists the known names).
+    ParameterError : ``size`` is not two positive integers.
+    """
+    try:
+        loader = BUILTIN[name]
+    except (KeyError, TypeError):
+        raise DataError(f"unknown built-in data set {name!r}; known: {', '.join(sorted(BUILTIN))}") from None
+    return loader(size=size)

@@ -1,0 +1,6 @@
+"""All methods. Importing this package registers them in :mod:`core.catalogue`."""
+from .pca import PCA
+from .generalized_mean import GeneralizedMean, PCAGM
+from .rpca_om import RPCAOM
+
+__all__ = ["PCA", "GeneralizedMean", "PCAGM", "RPCAOM"]

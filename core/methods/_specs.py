@@ -1,0 +1,12 @@
+"""Parameter specs shared by several methods (one definition each)."""
+from ..catalogue import ParamSpec
+
+N_COMPONENTS = ParamSpec(
+    "n_components", "k", "int", 10, "number of components (basis images) to learn",
+    low=1, slider=(1, 60))
+MAX_ITER = ParamSpec(
+    "max_iter", "max iter", "int", 100, "stop after this many iterations (the papers use 100)",
+    low=1, high=100000, slider=(1, 500))
+TOL = ParamSpec(
+    "tol", "tol", "float", 1e-6, "stop when the objective's relative decrease falls below this",
+    low=0.0, scale="log", slider=(1e-12, 1e-2))

@@ -1,0 +1,57 @@
+"""Standard PCA, as the papers' baseline."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import State, SteppableEstimator
+from ..catalogue import register
+from ..linalg import residual_sq, weighted_subspace
+from ._specs import N_COMPONENTS
+
+
+@register(
+    key="pca", name="PCA", family="PCA",
+    reference="Jolliffe 2002; as written in Oh & Kwak 2016 (paper 000) §2.2 and Nie et al. 2014 (paper 001) eqs. (1)–(9)",
+    summary="Least-squares subspace: top-k eigenvectors of the sample covariance. Every sample weighs 1.",
+    params=[N_COMPONENTS],
+)
+class PCA(SteppableEstimator):
+    """Principal component analysis centred at the sample mean.
+
+    Paper 000 §2.2: ``W_PCA = argmax_{WᵀW=I} tr(Wᵀ S W)`` with ``S`` the sample covariance, i.e. the
+    top-k eigenvectors; paper 001 eq. (9) shows that centring at the ℓ2 mean is optimal for PCA.
+    Computed with :func:`core.linalg.weighted_subspace` (all weights 1), never a full SVD.
+
+    PCA is not iterative: ``start`` returns the solution (iteration 0, ``converged=True``); ``step``
+    applies the same map again and returns the same fixed point with the iteration count advanced,
+    so PCA can be stepped side by side with the iterative methods.
+
+    Parameters
+    ----------
+    n_components : int, k in the papers; ``1 <= k < min(n_samples, n_features)``.
+
+    State
+    -----
+    objective : ``Σ_i ‖x̃_i − WᵀW x̃_i‖²`` (squared reconstruction error, units of (grey level)²).
+    sample_weights : all ones.
+
+    Raises
+    ------
+    ParameterError : k out of range (message names ``n_components``).
+    DataError : X not 2-D, or non-finite.
+    """
+
+    def __init__(self, n_components: int = 10):
+        self.n_components = n_components
+
+    def _start(self, X: np.ndarray) -> State:
+        mean = X.mean(axis=0)
+        Xc = X - mean
+        comps, _ = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components))
+        e = residual_sq(np.einsum("ij,ij->i", Xc, Xc), Xc, comps)
+        J = float(e.sum())
+        return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
+                     components=comps, mean=mean, sample_weights=np.ones(len(X)), converged=True)
+
+    def _step(self, state: State) -> State:
+        return self._next_state(state, objective=state.objective, converged=True)

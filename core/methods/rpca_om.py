@@ -1,0 +1,96 @@
+"""RPCA-OM: ℓ2,1 robust PCA with the mean optimised (Nie, Yuan, Huang, ICML 2014; paper 001)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import State, SteppableEstimator
+from ..catalogue import register
+from ..linalg import weighted_subspace
+from ._specs import MAX_ITER, N_COMPONENTS, TOL
+
+#: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
+#: squared distance of the samples to their ℓ2 mean. It only guards the division in d_ii.
+EPS_REL = 1e-10
+
+
+@register(
+    key="rpca-om", name="RPCA-OM", family="PCA",
+    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 1, eqs. (13)–(16); "
+              "'right' singular vectors corrected to left",
+    summary="Minimises the sum of (unsquared) residual norms with the mean as a variable: each step is a "
+            "weighted PCA around the weighted mean, weights d_i = 1/(2‖residual_i‖).",
+    params=[N_COMPONENTS, MAX_ITER, TOL],
+)
+class RPCAOM(SteppableEstimator):
+    """RPCA-OM, paper 001 Algorithm 1.
+
+    Objective (paper 001 eq. 13, with the smoothing of its footnote 1)::
+
+        min_{b, UᵀU = I}  J(U, b) = Σ_i √(‖(I − UUᵀ)(x_i − b)‖² + ε)
+
+    The paper's samples are the columns of a d × n matrix; here they are the rows of X and the
+    columns of U are the rows of ``components``. Each iteration, with the weights ``d_ii`` of the
+    previous one:
+
+    1. ``b = Σ d_ii x_i / Σ d_ii`` (eq. 15 with α = 0, the weighted mean);
+    2. ``U`` = top-k eigenvectors of ``Σ d_ii (x_i − b)(x_i − b)ᵀ = X H_d Xᵀ`` (eq. 16) — the paper's
+       Algorithm 1 says the k *right* singular vectors of ``X(D^{1/2} − D11ᵀD^{1/2}/1ᵀD1)``; that
+       is a typo, U is d × k so they are the *left* ones (correction from the extraction, §2.4);
+    3. ``d_ii = 1 / (2 √(‖(I − UUᵀ)(x_i − b)‖² + ε))``.
+
+    Theorem 1 of the paper: J never increases. Initialisation D = I, so the state of iteration 0
+    (the paper's first pass) is PCA with the ordinary mean. ε = 1e-10 × mean_i ‖x_i − x̄‖² (the
+    paper gives no value). Stop when J's relative decrease is below ``tol`` or after ``max_iter``.
+
+    Parameters
+    ----------
+    n_components : k, ``1 <= k < min(n_samples, n_features)``.
+    max_iter, tol : stopping rule (the paper gives none; it "usually converges in 20 iterations").
+
+    X is (n_samples, n_features), grey levels 0–255.
+
+    State
+    -----
+    objective : J(U, b) above, in grey levels.
+    mean : b, the optimal mean.
+    sample_weights : d_ii / max d (the weights of the next step).
+    scalars : ``ε``.
+
+    Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _fit_weighted(self, X, G0, d, eps):
+        """Steps 1–3 above for weights d; returns (components, b, new weights, J)."""
+        b = d @ X / d.sum()
+        Xc = X - b
+        if G0 is not None:   # centred Gram matrix from the uncentred one: O(n²) instead of O(n²d)
+            Xb = X @ b
+            gram = G0 - Xb[:, None] - Xb[None, :] + b @ b
+        else:
+            gram = None
+        comps, _ = weighted_subspace(Xc, d, int(self.n_components), gram)
+        sq = np.einsum("ij,ij->i", Xc, Xc)
+        proj = Xc @ comps.T
+        r2 = np.maximum(sq - np.einsum("ij,ij->i", proj, proj), 0.0)
+        root = np.sqrt(r2 + eps)
+        d_new = 1.0 / (2.0 * root)
+        return comps, b, d_new / d_new.max(), float(root.sum())
+
+    def _start(self, X: np.ndarray) -> State:
+        G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
+        Xc = X - X.mean(axis=0)
+        eps = EPS_REL * float(np.einsum("ij,ij->i", Xc, Xc).mean()) or 1e-300
+        comps, b, d, J = self._fit_weighted(X, G0, np.ones(len(X)), eps)
+        return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
+                     components=comps, mean=b, sample_weights=d, scalars={"ε": eps},
+                     _ctx=(X, G0, eps))
+
+    def _step(self, state: State) -> State:
+        X, G0, eps = state._ctx
+        comps, b, d, J = self._fit_weighted(X, G0, state.sample_weights, eps)
+        return self._next_state(state, objective=J, components=comps, mean=b, sample_weights=d)

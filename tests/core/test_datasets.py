@@ -1,0 +1,255 @@
+"""Tests for core.datasets: folder loading (fixtures generated in tmp_path) and built-in sets."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from skimage import io
+
+from core.datasets import (BUILTIN, SUPPORTED_EXTENSIONS, ImageSet, lfw_faces, lfw_nonfaces,
+                           load_builtin, load_folder, resize_images)
+from core.errors import DataError, ParameterError
+
+
+def _save(path, img):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    io.imsave(str(path), img, check_contrast=False)
+
+
+def _gradient(h=12, w=10, offset=0):
+    return ((np.arange(h * w).reshape(h, w) * 2 + offset) % 256).astype(np.uint8)
+
+
+@pytest.fixture
+def mixed_folder(tmp_path):
+    """Two labelled subfolders of good PNGs plus every kind of trouble."""
+    root = tmp_path / "data"
+    _save(root / "alice" / "a1.png", _gradient(offset=0))
+    _save(root / "alice" / "a2.png", _gradient(offset=10))
+    _save(root / "bob" / "b1.png", _gradient(offset=20))
+    _save(root / "bob" / "b2.jpg", _gradient(offset=30))
+    rgba = np.zeros((12, 10, 4), dtype=np.uint8)
+    rgba[..., 0] = 255          # pure red, half transparent
+    rgba[..., 3] = 128
+    _save(root / "bob" / "rgba.png", rgba)
+    (root / "bob" / "broken.png").write_bytes(np.random.default_rng(0).bytes(300))
+    (root / "alice" / "notes.txt").write_text("not an image")
+    (root / "alice" / "empty.png").write_bytes(b"")
+    (root / ".hidden.png").write_bytes(b"junk")
+    (root / "bob" / ".DS_Store").write_bytes(b"junk")
+    return root
+
+
+def test_supported_extensions():
+    for ext in (".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff"):
+        assert ext in SUPPORTED_EXTENSIONS
+
+
+def test_load_folder_labels_names_and_skipped(mixed_folder):
+    data = load_folder(mixed_folder)
+    assert isinstance(data, ImageSet)
+    assert data.names == ("alice/a1.png", "alice/a2.png", "bob/b1.png", "bob/b2.jpg", "bob/rgba.png")
+    assert list(data.labels) == ["alice", "alice", "bob", "bob", "bob"]
+    assert data.images.shape == (5, 12, 10)
+    assert data.images.dtype == np.float64
+    assert data.shape == (12, 10)
+    assert data.X.shape == (5, 120)
+    assert data.images.min() >= 0 and data.images.max() <= 255
+    # 8-bit PNG loads exactly on the 0-255 scale
+    np.testing.assert_array_equal(data.images[0], _gradient(offset=0).astype(float))
+    # RGBA: alpha dropped, then luminance of pure red
+    np.testing.assert_allclose(data.images[4], 0.2125 * 255, atol=1e-6)
+
+    skipped = dict(data.skipped)
+    assert set(skipped) == {"alice/empty.png", "alice/notes.txt", "bob/broken.png"}
+    assert skipped["alice/notes.txt"] == "not an image file (.txt)"
+    assert "empty" in skipped["alice/empty.png"]
+    assert skipped["bob/broken.png"]          # a short, non-empty reason
+    assert all(not name.split("/")[-1].startswith(".") for name, _ in data.skipped)
+    assert data.source == str(mixed_folder)
+
+
+def test_load_folder_is_deterministic(mixed_folder):
+    a, b = load_folder(mixed_folder), load_folder(mixed_folder)
+    assert a.names == b.names
+    np.testing.assert_array_equal(a.images, b.images)
+
+
+def test_load_folder_non_recursive(mixed_folder):
+    _save(mixed_folder / "top.png", _gradient())
+    data = load_folder(mixed_folder, recursive=False)
+    assert data.names == ("top.png",)
+    assert data.labels is None
+
+
+def test_root_files_get_empty_label(mixed_folder):
+    _save(mixed_folder / "top.png", _gradient())
+    data = load_folder(mixed_folder)
+    assert data.names[-1] == "top.png"
+    assert data.labels[-1] == ""
+
+
+def test_flat_folder_has_no_labels(tmp_path):
+    for i in range(3):
+        _save(tmp_path / f"img{i}.PNG", _gradient(offset=i))   # upper-case extension
+    data = load_folder(tmp_path)
+    assert data.labels is None
+    assert data.names == ("img0.PNG", "img1.PNG", "img2.PNG")
+
+
+def test_sixteen_bit_png_scaled_to_255(tmp_path):
+    img = np.linspace(0, 65535, 12 * 10).reshape(12, 10).astype(np.uint16)
+    img[0, 0], img[-1, -1] = 0, 65535
+    _save(tmp_path / "deep.png", img)
+    data = load_folder(tmp_path)
+    assert data.images.max() == pytest.approx(255.0)
+    assert data.images.min() == pytest.approx(0.0)
+    np.testing.assert_allclose(data.images[0], img * (255.0 / 65535.0))
+
+
+def test_pgm_from_raw_bytes(tmp_path):
+    pixels = np.arange(12, dtype=np.uint8).reshape(3, 4) * 20
+    (tmp_path / "raw.pgm").write_bytes(b"P5\n4 3\n255\n" + pixels.tobytes())
+    data = load_folder(tmp_path)
+    np.testing.assert_array_equal(data.images[0], pixels.astype(float))
+
+
+def test_other_formats(tmp_path):
+    rgb = np.zeros((12, 10, 3), dtype=np.uint8)
+    rgb[..., 1] = 255                                   # pure green
+    _save(tmp_path / "a.tif", rgb)
+    _save(tmp_path / "b.BMP", rgb)
+    _save(tmp_path / "c.ppm", rgb)
+    grey_alpha = np.zeros((12, 10, 2), dtype=np.uint8)
+    grey_alpha[..., 0], grey_alpha[..., 1] = 100, 7
+    _save(tmp_path / "d.png", grey_alpha)
+    _save(tmp_path / "e.tiff", np.full((12, 10), 0.5, dtype=np.float32))   # float in [0, 1]
+    _save(tmp_path / "f.tif", np.zeros((3, 12, 10, 5), dtype=np.uint8))  # unsupported shape
+    (tmp_path / "g.tif").write_bytes(np.random.default_rng(2).bytes(200))
+    data = load_folder(tmp_path)
+    assert data.names == ("a.tif", "b.BMP", "c.ppm", "d.png", "e.tiff")
+    means = data.X.mean(axis=1)
+    np.testing.assert_allclose(means[:3], 0.7154 * 255, atol=1e-6)
+    np.testing.assert_allclose(means[3:], [100.0, 127.5])
+    skipped = dict(data.skipped)
+    assert set(skipped) == {"f.tif", "g.tif"}
+    assert "shape" in skipped["f.tif"]
+
+
+@pytest.mark.filterwarnings("error")
+def test_broken_files_leave_no_open_handles(tmp_path):
+    import gc
+
+    _save(tmp_path / "ok.png", _gradient())
+    for i in range(3):
+        (tmp_path / f"bad{i}.png").write_bytes(np.random.default_rng(i).bytes(100))
+        (tmp_path / f"bad{i}.jpg").write_bytes(b"\xff\xd8\xff" + bytes(40))
+    data = load_folder(tmp_path)
+    gc.collect()
+    assert data.names == ("ok.png",) and len(data.skipped) == 6
+
+
+def test_mixed_sizes_resized_to_most_common(tmp_path):
+    _save(tmp_path / "a.png", _gradient(12, 10))
+    _save(tmp_path / "b.png", _gradient(12, 10, 5))
+    _save(tmp_path / "c.png", _gradient(30, 17))
+    _save(tmp_path / "d.png", np.full((5, 5), 200, dtype=np.uint8))
+    data = load_folder(tmp_path)
+    assert data.images.shape == (4, 12, 10)
+    np.testing.assert_allclose(data.images[3], 200.0)
+    assert data.images.min() >= 0 and data.images.max() <= 255
+
+
+def test_explicit_size(tmp_path):
+    _save(tmp_path / "a.png", _gradient(12, 10))
+    _save(tmp_path / "b.png", _gradient(30, 17))
+    data = load_folder(tmp_path, size=(8, 6))
+    assert data.images.shape == (2, 8, 6)
+
+
+@pytest.mark.parametrize("size", [(0, 5), (5,), "ab", (2.5, 3), (-1, 4), (True, 3)])
+def test_bad_size(tmp_path, size):
+    _save(tmp_path / "a.png", _gradient())
+    with pytest.raises(ParameterError, match="size"):
+        load_folder(tmp_path, size=size)
+
+
+def test_empty_folder(tmp_path):
+    empty = tmp_path / "nothing_here"
+    empty.mkdir()
+    with pytest.raises(DataError, match="nothing_here"):
+        load_folder(empty)
+
+
+def test_only_broken_files(tmp_path):
+    root = tmp_path / "broken_set"
+    root.mkdir()
+    (root / "x.png").write_bytes(b"\x89PNG not really")
+    (root / "y.jpg").write_bytes(np.random.default_rng(1).bytes(100))
+    (root / "z.csv").write_text("1,2,3")
+    with pytest.raises(DataError) as info:
+        load_folder(root)
+    msg = str(info.value)
+    assert "broken_set" in msg
+    assert "3 file(s) skipped" in msg
+    assert "not an image file (.csv)" in msg
+
+
+def test_nonexistent_path(tmp_path):
+    missing = tmp_path / "does_not_exist"
+    with pytest.raises(DataError, match="does_not_exist"):
+        load_folder(missing)
+
+
+def test_file_instead_of_folder(tmp_path):
+    f = tmp_path / "single.png"
+    _save(f, _gradient())
+    with pytest.raises(DataError, match="single.png"):
+        load_folder(f)
+
+
+def test_resize_images_helper():
+    imgs = [np.full((4, 4), 100.0), np.arange(36, dtype=float).reshape(6, 6)]
+    out = resize_images(imgs, (3, 5))
+    assert out.shape == (2, 3, 5) and out.dtype == np.float64
+    np.testing.assert_allclose(out[0], 100.0)
+    stack = np.ones((2, 3, 5))
+    same = resize_images(stack, (3, 5))
+    assert same is not stack
+    np.testing.assert_array_equal(same, stack)
+    with pytest.raises(ParameterError, match="size"):
+        resize_images(imgs, (0, 3))
+
+
+def test_lfw_faces():
+    faces = lfw_faces()
+    assert len(faces) == 100
+    assert faces.images.shape == (100, 25, 25)
+    assert faces.images.dtype == np.float64
+    assert faces.images.min() >= 0 and faces.images.max() <= 255
+    assert faces.images.max() > 1          # really on the 0-255 scale
+    assert faces.labels is None
+    assert faces.names[0] == "lfw-face/0" and faces.names[-1] == "lfw-face/99"
+    assert "LFW" in faces.source
+
+
+def test_lfw_nonfaces_differ_from_faces():
+    faces, others = lfw_faces(), lfw_nonfaces()
+    assert others.images.shape == (100, 25, 25)
+    assert others.images.max() > 1 and others.images.max() <= 255
+    assert others.names[0] == "lfw-nonface/0"
+    assert not np.array_equal(faces.images, others.images)
+
+
+def test_lfw_resize():
+    faces = lfw_faces(size=(20, 16))
+    assert faces.images.shape == (100, 20, 16)
+    assert faces.images.min() >= 0 and faces.images.max() <= 255
+
+
+def test_builtin_registry():
+    assert "faces" in BUILTIN
+    data = load_builtin("faces")
+    assert data.images.shape == (100, 25, 25)
+    assert load_builtin("faces", size=(10, 10)).shape == (10, 10)
+    with pytest.raises(DataError, match="faces"):
+        load_builtin("no-such-set")
