@@ -17,67 +17,79 @@ import numpy as np
 from scipy import linalg
 
 
-def orient(components: np.ndarray) -> np.ndarray:
-    """Fix the arbitrary sign of each row so that its largest-magnitude entry is positive.
-
-    Eigenvectors are defined up to sign; fixing it keeps basis images from flickering between
-    iterations. Returns a new array; shape (k, d) unchanged.
-    """
-    idx = np.argmax(np.abs(components), axis=1)
-    signs = np.sign(components[np.arange(len(components)), idx])
-    signs[signs == 0] = 1.0
-    return components * signs[:, None]
-
-
-def weighted_subspace(Xc: np.ndarray, weights: np.ndarray, k: int,
-                      gram: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Top-k eigenvectors of ``Xcᵀ diag(weights) Xc``.
+def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
+                      gram: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-k eigenvectors of the weighted scatter ``Σ_i w_i (x_i − c)(x_i − c)ᵀ``.
 
     Parameters
     ----------
-    Xc : (n_samples, n_features) centred data.
+    X : (n_samples, n_features) data (rows are samples).
     weights : (n_samples,) non-negative sample weights (any overall scale).
     k : number of eigenvectors, ``1 <= k < min(n_samples, n_features)``.
-    gram : optional precomputed ``Xc @ Xc.T`` (n_samples, n_samples); used when n_samples <= n_features.
+    center : (n_features,) the centre c, or None if X is already centred.
+    gram : optional centred Gram matrix ``(X − c)(X − c)ᵀ`` (n_samples, n_samples); used (and
+        then required to be exact) when n_samples <= n_features. Callers that iterate compute
+        it once per run, or update it cheaply when only the centre moves.
 
     Returns
     -------
-    components : (k, n_features) orthonormal rows, by decreasing eigenvalue, signs fixed by :func:`orient`.
+    components : (k, n_features) orthonormal rows, by decreasing eigenvalue, signs fixed by :func:`orientation`.
     eigenvalues : (k,) the matching eigenvalues of the weighted scatter, decreasing.
+    projections : (n_samples, k) coordinates ``(x_i − c) · component_j`` of every sample.
     """
-    n, d = Xc.shape
+    n, d = X.shape
     w = np.asarray(weights, dtype=float)
     if n <= d:
-        G = Xc @ Xc.T if gram is None else gram
+        Xc = None
+        if gram is None:
+            Xc = X if center is None else X - center
+            gram = Xc @ Xc.T
         s = np.sqrt(w)
-        K = G * s[:, None] * s[None, :]
+        K = gram * s[:, None] * s[None, :]
         # K is symmetric: pass its transpose (Fortran order) so LAPACK needs no copy.
         evals, V = linalg.eigh(K.T, subset_by_index=[n - k, n - 1], driver="evr",
                                overwrite_a=True, check_finite=False)
-        evals, V = evals[::-1], V[:, ::-1]
-        comps = (Xc.T @ (V * s[:, None])).T      # rows ∝ eigenvectors of the scatter (norm √λ)
+        evals, Vs = evals[::-1], V[:, ::-1] * s[:, None]
+        # components ∝ (X − c)ᵀ D V (norm √λ); projections = (X − c)(X − c)ᵀ D V / √λ = G D V / √λ
+        comps = X.T @ Vs
+        if center is not None:
+            comps -= np.outer(center, Vs.sum(axis=0))
+        comps = comps.T
         norms = np.linalg.norm(comps, axis=1)
         if np.any(norms <= 1e-12 * max(norms.max(), 1e-300)):
             # k exceeds the rank of the weighted data: complete to an orthonormal basis.
             comps = linalg.qr(comps.T, mode="economic")[0].T
+            Xc = (X if center is None else X - center) if Xc is None else Xc
+            proj = Xc @ comps.T
         else:
-            comps = comps / norms[:, None]
+            comps /= norms[:, None]
+            proj = (gram @ Vs) / norms
     else:
+        Xc = X if center is None else X - center
         S = Xc.T @ (Xc * w[:, None])
         evals, Wt = linalg.eigh(S, subset_by_index=[d - k, d - 1], driver="evr",
                                 overwrite_a=True, check_finite=False)
         evals, comps = evals[::-1], Wt[:, ::-1].T
-    return orient(comps), np.maximum(evals, 0.0)
+        proj = Xc @ comps.T
+    signs = orientation(comps)
+    return comps * signs[:, None], np.maximum(evals, 0.0), proj * signs[None, :]
 
 
-def residual_sq(sq_norms: np.ndarray, Xc: np.ndarray, components: np.ndarray) -> np.ndarray:
-    """Squared distances ``‖x̃_i − WᵀW x̃_i‖² = ‖x̃_i‖² − ‖W x̃_i‖²`` of each row to the subspace.
+def orientation(components: np.ndarray) -> np.ndarray:
+    """The signs (k,) that make each row's largest-magnitude entry positive.
 
-    ``sq_norms`` are the precomputed ``‖x̃_i‖²``. Round-off can make the difference slightly
-    negative; it is clipped at 0 (paper 000, §3.4 pitfall 2). Shape (n_samples,).
-    """
-    proj = Xc @ components.T
-    return np.maximum(sq_norms - np.einsum("ij,ij->i", proj, proj), 0.0)
+    Eigenvectors are defined up to sign; fixing it keeps basis images from flickering between
+    iterations."""
+    idx = np.argmax(np.abs(components), axis=1)
+    signs = np.sign(components[np.arange(len(components)), idx])
+    signs[signs == 0] = 1.0
+    return signs
+
+
+def residual_sq(sq_norms: np.ndarray, projections: np.ndarray) -> np.ndarray:
+    """Squared distances to the subspace, ``‖x̃_i‖² − ‖W x̃_i‖²``, from the precomputed squared
+    norms (n,) and projections (n, k); clipped at 0 against round-off (paper 000 §3.4, pitfall 2)."""
+    return np.maximum(sq_norms - np.einsum("ij,ij->i", projections, projections), 0.0)
 
 
 def positive_floor(values: np.ndarray, factor: float = 0.01) -> float:

@@ -137,8 +137,8 @@ class PCAGM(SteppableEstimator):
         Xc = X - m
         sq = np.einsum("ij,ij->i", Xc, Xc)
         gram = Xc @ Xc.T if Xc.shape[0] <= Xc.shape[1] else None
-        comps, _ = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram)
-        e = residual_sq(sq, Xc, comps)
+        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram=gram)
+        e = residual_sq(sq, proj)
         delta = positive_floor(e)
         beta, J = self._weights(e, delta)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
@@ -148,6 +148,6 @@ class PCAGM(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         Xc, sq, gram, delta = state._ctx
-        comps, _ = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram)
-        beta, J = self._weights(residual_sq(sq, Xc, comps), delta)
+        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram)
+        beta, J = self._weights(residual_sq(sq, proj), delta)
         return self._next_state(state, objective=J, components=comps, sample_weights=beta)

@@ -47,8 +47,8 @@ class PCA(SteppableEstimator):
     def _start(self, X: np.ndarray) -> State:
         mean = X.mean(axis=0)
         Xc = X - mean
-        comps, _ = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components))
-        e = residual_sq(np.einsum("ij,ij->i", Xc, Xc), Xc, comps)
+        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components))
+        e = residual_sq(np.einsum("ij,ij->i", Xc, Xc), proj)
         J = float(e.sum())
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=mean, sample_weights=np.ones(len(X)), converged=True)

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..base import State, SteppableEstimator
 from ..catalogue import register
-from ..linalg import weighted_subspace
+from ..linalg import residual_sq, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 
 #: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
@@ -64,33 +64,32 @@ class RPCAOM(SteppableEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _fit_weighted(self, X, G0, d, eps):
-        """Steps 1–3 above for weights d; returns (components, b, new weights, J)."""
+    def _fit_weighted(self, X, G0, sq0, d, eps):
+        """Steps 1–3 above for weights d; returns (components, b, new weights, J).
+
+        With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
+        ``(X − 1bᵀ)(X − 1bᵀ)ᵀ = G0 − Xb1ᵀ − 1(Xb)ᵀ + ‖b‖²11ᵀ``, and no centred copy of X is formed."""
         b = d @ X / d.sum()
-        Xc = X - b
-        if G0 is not None:   # centred Gram matrix from the uncentred one: O(n²) instead of O(n²d)
-            Xb = X @ b
-            gram = G0 - Xb[:, None] - Xb[None, :] + b @ b
-        else:
-            gram = None
-        comps, _ = weighted_subspace(Xc, d, int(self.n_components), gram)
-        sq = np.einsum("ij,ij->i", Xc, Xc)
-        proj = Xc @ comps.T
-        r2 = np.maximum(sq - np.einsum("ij,ij->i", proj, proj), 0.0)
-        root = np.sqrt(r2 + eps)
+        Xb = X @ b
+        bb = float(b @ b)
+        sq = sq0 - 2.0 * Xb + bb                    # ‖x_i − b‖²
+        gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
+        comps, _, proj = weighted_subspace(X, d, int(self.n_components), center=b, gram=gram)
+        root = np.sqrt(residual_sq(sq, proj) + eps)
         d_new = 1.0 / (2.0 * root)
         return comps, b, d_new / d_new.max(), float(root.sum())
 
     def _start(self, X: np.ndarray) -> State:
         G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
+        sq0 = np.einsum("ij,ij->i", X, X)
         Xc = X - X.mean(axis=0)
         eps = EPS_REL * float(np.einsum("ij,ij->i", Xc, Xc).mean()) or 1e-300
-        comps, b, d, J = self._fit_weighted(X, G0, np.ones(len(X)), eps)
+        comps, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=b, sample_weights=d, scalars={"ε": eps},
-                     _ctx=(X, G0, eps))
+                     _ctx=(X, G0, sq0, eps))
 
     def _step(self, state: State) -> State:
-        X, G0, eps = state._ctx
-        comps, b, d, J = self._fit_weighted(X, G0, state.sample_weights, eps)
+        X, G0, sq0, eps = state._ctx
+        comps, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps)
         return self._next_state(state, objective=J, components=comps, mean=b, sample_weights=d)

@@ -30,11 +30,15 @@ def test_weighted_subspace_matches_svd_of_weighted_data(shape, rng):
     singular vectors of diag(√w) X (000 §3.2 'implementation used by the authors'; 001 eq. 16)."""
     X = rng.standard_normal(shape) @ np.diag(np.linspace(3, 1, shape[1]))
     w = rng.uniform(0.01, 1.0, shape[0])
-    comps, evals = weighted_subspace(X, w, 5)
-    _, s, Vt = np.linalg.svd(np.sqrt(w)[:, None] * X, full_matrices=False)
-    assert principal_angles(comps, Vt[:5]).max() < 1e-8
-    np.testing.assert_allclose(evals, s[:5] ** 2, rtol=1e-9)
-    np.testing.assert_allclose(comps @ comps.T, np.eye(5), atol=1e-12)
+    c = rng.standard_normal(shape[1])
+    Xc = X - c
+    for comps, evals, proj in (weighted_subspace(Xc, w, 5), weighted_subspace(X, w, 5, center=c),
+                               weighted_subspace(X, w, 5, center=c, gram=Xc @ Xc.T)):
+        _, s, Vt = np.linalg.svd(np.sqrt(w)[:, None] * Xc, full_matrices=False)
+        assert principal_angles(comps, Vt[:5]).max() < 1e-8
+        np.testing.assert_allclose(evals, s[:5] ** 2, rtol=1e-9)
+        np.testing.assert_allclose(comps @ comps.T, np.eye(5), atol=1e-12)
+        np.testing.assert_allclose(proj, Xc @ comps.T, rtol=1e-9, atol=1e-9 * np.abs(proj).max())
 
 
 # ---------------------------------------------------------------- PCA-GM (paper 000)
