@@ -115,10 +115,9 @@ class SteppableEstimator:
 
     def _validated_params(self) -> dict[str, Any]:
         """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
-        values = self.get_params()
         if self._info is None:
-            return values
-        return {s.name: s.validate(values[s.name]) for s in self._info.params}
+            return self.get_params()
+        return self._info.validate(**self.get_params())
 
     def _check_data(self, X: Any) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)

@@ -91,8 +91,38 @@ class ParamSpec:
         return num
 
 
+class HasParams:
+    """Mixin for registry entries with ``name`` and ``params`` (a tuple of :class:`ParamSpec`)."""
+
+    name: str
+    params: tuple[ParamSpec, ...]
+
+    def defaults(self) -> dict[str, Any]:
+        """``{parameter name: default}``."""
+        return {s.name: s.default for s in self.params}
+
+    def spec(self, name: str) -> ParamSpec:
+        """The spec of parameter ``name``; KeyError if there is none."""
+        for s in self.params:
+            if s.name == name:
+                return s
+        raise KeyError(f"{self.name} has no parameter {name!r}")
+
+    def validate(self, **params: Any) -> dict[str, Any]:
+        """The defaults overridden by ``params``, each checked by its spec.
+
+        Raises ParameterError for an unknown name or an out-of-range value (naming it)."""
+        values = self.defaults()
+        unknown = sorted(set(params) - set(values))
+        if unknown:
+            raise ParameterError(f"{self.name} has no parameter(s) {', '.join(unknown)}; "
+                                 f"its parameters: {', '.join(values) or 'none'}")
+        values.update(params)
+        return {s.name: s.validate(values[s.name]) for s in self.params}
+
+
 @dataclass(frozen=True)
-class MethodInfo:
+class MethodInfo(HasParams):
     """A catalogue entry: everything the app needs to offer a method."""
 
     key: str
@@ -103,17 +133,11 @@ class MethodInfo:
     params: tuple[ParamSpec, ...]
     estimator: type = field(repr=False)
 
-    def defaults(self) -> dict[str, Any]:
-        return {s.name: s.default for s in self.params}
-
-    def spec(self, name: str) -> ParamSpec:
-        for s in self.params:
-            if s.name == name:
-                return s
-        raise KeyError(f"{self.name} has no parameter {name!r}")
-
     def create(self, **params: Any):
-        """Build the estimator with the defaults overridden by ``params`` (validated)."""
+        """Build the estimator with the defaults overridden by ``params``.
+
+        Unknown names raise ParameterError now; values are checked when the run starts
+        (``start``/``fit``), as scikit-learn does, so that a script can set them freely first."""
         values = self.defaults()
         unknown = set(params) - set(values)
         if unknown:

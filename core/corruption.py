@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .catalogue import ParamSpec
+from .catalogue import HasParams, ParamSpec
 from .datasets import ImageSet, lfw_nonfaces, resize_images
 from .errors import DataError, ParameterError
 
@@ -394,7 +394,7 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
 # --------------------------------------------------------------------------- registry
 
 @dataclass(frozen=True)
-class CorruptionSpec:
+class CorruptionSpec(HasParams):
     """A registry entry: everything the app needs to offer a corruption model.
 
     Attributes
@@ -412,16 +412,6 @@ class CorruptionSpec:
     params: tuple[ParamSpec, ...]
     summary: str
 
-    def defaults(self) -> dict[str, Any]:
-        """``{param name: default}``."""
-        return {s.name: s.default for s in self.params}
-
-    def spec(self, name: str) -> ParamSpec:
-        for s in self.params:
-            if s.name == name:
-                return s
-        raise KeyError(f"{self.name} has no parameter {name!r}")
-
 
 def _fraction_spec(default: float, doc: str) -> ParamSpec:
     return ParamSpec(name="fraction", symbol="fraction", kind="float", default=default, doc=doc,
@@ -437,27 +427,15 @@ def _rectangles(data, *, fraction, size_min, size_max, content, seed):
                               content=content, seed=seed)
 
 
-def _salt_pepper(data, *, fraction, density, seed):
-    return salt_and_pepper(data, fraction=fraction, density=density, seed=seed)
-
-
-def _dot_images(data, *, fraction, seed):
-    return add_dot_images(data, fraction=fraction, seed=seed)
-
-
 def _natural_outliers(data, *, fraction, seed):
     return add_natural_outliers(data, lfw_nonfaces(), fraction=fraction, seed=seed)
-
-
-def _none(data):
-    return no_corruption(data)
 
 
 #: Corruption models by key, in the order the app should list them.
 CORRUPTIONS: dict[str, CorruptionSpec] = {
     spec.key: spec for spec in (
         CorruptionSpec(
-            key="none", name="None", function=_none, params=(),
+            key="none", name="None", function=no_corruption, params=(),
             summary="The clean data, unchanged."),
         CorruptionSpec(
             key="rectangles", name="Occluding rectangles", function=_rectangles,
@@ -478,7 +456,7 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                     "(paper 000 §5.1) or black/white; paper 001 §5.2 uses 20 % of the images "
                     "and sides of 0.5."),
         CorruptionSpec(
-            key="salt_pepper", name="Salt & pepper", function=_salt_pepper,
+            key="salt_pepper", name="Salt & pepper", function=salt_and_pepper,
             params=(
                 _fraction_spec(1.0, "fraction of the images that get noise"),
                 ParamSpec(name="density", symbol="density", kind="float", default=0.1,
@@ -488,7 +466,7 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
             ),
             summary="Independent pixels replaced by 0 or 255 in the chosen images."),
         CorruptionSpec(
-            key="dot_images", name="Random-dot images", function=_dot_images,
+            key="dot_images", name="Random-dot images", function=add_dot_images,
             params=(
                 _fraction_spec(0.3, "number of dummy images added, as a fraction of the data set"),
                 _SEED,
@@ -532,13 +510,7 @@ def corrupt(data: ImageSet, key: str, **params: Any) -> Corrupted:
         spec = CORRUPTIONS[key]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown corruption {key!r}; known: {', '.join(CORRUPTIONS)}") from None
-    unknown = sorted(set(params) - {s.name for s in spec.params})
-    if unknown:
-        raise ParameterError(f"corruption {key!r} has no parameter(s) {', '.join(unknown)}; "
-                             f"its parameters: {', '.join(s.name for s in spec.params) or 'none'}")
-    values = spec.defaults()
-    values.update(params)
-    values = {s.name: s.validate(values[s.name]) for s in spec.params}
+    values = spec.validate(**params)
     if "size_min" in values and "size_max" in values and values["size_min"] > values["size_max"]:
         raise ParameterError(f"size_min must be <= size_max, got size_min={values['size_min']:g} "
                              f"> size_max={values['size_max']:g}")
