@@ -26,6 +26,9 @@ class Snapshot:
     objective_history : (iteration + 1,) objective per iteration so far.
     basis : (n_basis, h, w) the first basis images (components reshaped), signed, unit norm.
     sample_weights : (n_samples,) relative weights in (0, 1], or None.
+    log_weights : (n_samples,) ``log10(sample_weights)`` (<= 0: orders of magnitude below the
+        largest weight), or None. Reweighting spreads weights over many decades (β ∝ e^(p−1)), so
+        the weight chart plots these.
     outliers : (n_samples,) bool, samples the corruption touched (for colouring).
     rows : (len(samples), 4, h, w): per chosen sample, clean | corrupted | reconstruction | residual
         (residual = corrupted − reconstruction; all in grey levels).
@@ -41,6 +44,7 @@ class Snapshot:
     objective_history: np.ndarray
     basis: np.ndarray
     sample_weights: np.ndarray | None
+    log_weights: np.ndarray | None
     outliers: np.ndarray
     rows: np.ndarray
     samples: np.ndarray
@@ -71,5 +75,6 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10) -> 
     return Snapshot(method=state.method, iteration=state.iteration, objective=state.objective,
                     converged=state.converged, objective_history=np.array(state.objective_history),
                     basis=comps.reshape(len(comps), h, w), sample_weights=state.sample_weights,
+                    log_weights=None if state.sample_weights is None else np.log10(state.sample_weights),
                     outliers=data.outliers, rows=rows, samples=samples, error=err,
                     scalars=dict(state.scalars))
