@@ -1,0 +1,161 @@
+"""Command line: ``python -m app`` / ``robust-subspace-lab``.
+
+Examples::
+
+    python -m app                                   # built-in faces, PCA | PCA-GM
+    python -m app --folder ~/faces --size 32x32
+    python -m app --methods pca-gm,rpca-om
+    python -m app --screenshot shot.png --steps 5   # offscreen: run 5 steps, save a PNG, exit
+
+``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
+QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _parse_size(text: str):
+    t = text.lower().replace("×", "x").strip()
+    if t in ("", "native", "none"):
+        return None
+    try:
+        if "x" in t:
+            h, w = (int(v) for v in t.split("x", 1))
+        else:
+            h = w = int(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 32x32 or 32, got {text!r}") from None
+    if h < 1 or w < 1:
+        raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
+    return (h, w)
+
+
+#: Qt messages that say nothing useful to a user (the offscreen platform cannot resize windows)
+_QUIET_QT_MESSAGES = ("This plugin does not support propagateSizeHints()",)
+
+
+def _install_qt_message_filter() -> None:
+    """Forward Qt's messages to stderr, minus the known-harmless ones."""
+    from PySide6 import QtCore
+
+    def handler(mode, context, message):
+        if message in _QUIET_QT_MESSAGES:
+            return
+        print(f"Qt: {message}", file=sys.stderr)
+
+    QtCore.qInstallMessageHandler(handler)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="robust-subspace-lab",
+                                description="Watch robust subspace methods down-weight outliers, "
+                                            "one iteration at a time.")
+    p.add_argument("--folder", metavar="PATH", help="open this folder of images instead of the built-in faces")
+    p.add_argument("--size", metavar="HxW", type=_parse_size, default=None,
+                   help="resize images to H x W pixels (default: their own size)")
+    p.add_argument("--methods", metavar="KEYS", default="pca,pca-gm",
+                   help="comma-separated method keys, one column each (default: pca,pca-gm)")
+    p.add_argument("--corruption", metavar="KEY", default=None,
+                   help="corruption key (default: rectangles)")
+    p.add_argument("--screenshot", metavar="PATH",
+                   help="open offscreen, run --steps iterations, save a PNG of the window to PATH and exit")
+    p.add_argument("--steps", type=int, default=5, metavar="N",
+                   help="iterations to run before --screenshot (default 5)")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
+                   help="give up --screenshot after this long (default 120)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.steps < 0:
+        print("robust-subspace-lab: --steps must be >= 0", file=sys.stderr)
+        return 2
+
+    # Import Qt only now, after QT_QPA_PLATFORM is settled.
+    from PySide6 import QtWidgets
+
+    from core import catalogue, corruption
+
+    from .main_window import MainWindow
+    from .views import configure_pyqtgraph
+
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    known = [m.key for m in catalogue.methods()]
+    bad = [m for m in methods if m not in known]
+    if bad or not methods:
+        print(f"robust-subspace-lab: unknown method(s) {', '.join(bad) or '(none given)'}; "
+              f"known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    if args.corruption is not None and args.corruption not in corruption.CORRUPTIONS:
+        print(f"robust-subspace-lab: unknown corruption {args.corruption!r}; "
+              f"known: {', '.join(corruption.CORRUPTIONS)}", file=sys.stderr)
+        return 2
+
+    app = QtWidgets.QApplication.instance()
+    owns_app = app is None
+    if owns_app:
+        _install_qt_message_filter()
+        app = QtWidgets.QApplication(sys.argv[:1])
+        app.setApplicationName("Robust Subspace Lab")
+    configure_pyqtgraph()
+
+    win = MainWindow(folder=args.folder, size=args.size, methods=methods,
+                     corruption_key=args.corruption)
+    if args.screenshot:
+        return _screenshot(win, args)
+    if args.folder and win.last_error:
+        print(f"robust-subspace-lab: {win.last_error}", file=sys.stderr)
+    win.show()
+    return app.exec()
+
+
+def _screenshot(win, args) -> int:
+    """Run ``args.steps`` iterations in every column, draw, save the window, close."""
+    from PySide6 import QtWidgets
+
+    code = 0
+    try:
+        if args.folder and win.last_error:
+            print(f"robust-subspace-lab: cannot open {args.folder}: {win.last_error}", file=sys.stderr)
+            return 1
+        win.show()
+        if not win.wait_idle(args.timeout):
+            print("robust-subspace-lab: timed out waiting for the solvers to start", file=sys.stderr)
+            return 1
+        if args.steps:
+            win.step_all(args.steps)
+            if not win.wait_idle(args.timeout):
+                print(f"robust-subspace-lab: timed out after {args.timeout:g} s running {args.steps} steps",
+                      file=sys.stderr)
+                return 1
+        for c in win.columns:
+            if c.runner.error:
+                print(f"robust-subspace-lab: column {c.index + 1} ({c.runner.info.name}): {c.runner.error}",
+                      file=sys.stderr)
+                code = 1
+        # let the frame timer and the layouts settle, then draw for sure
+        win.redraw_now()
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        path = os.path.abspath(args.screenshot)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        if not win.save_screenshot(path):
+            print(f"robust-subspace-lab: could not write {path}", file=sys.stderr)
+            return 1
+        iters = ", ".join(f"{c.runner.info.name}: iteration {c.runner.iteration}" for c in win.columns)
+        print(f"saved {path} ({iters})")
+        return code
+    finally:
+        win.close()
+        win.deleteLater()
+        QtWidgets.QApplication.processEvents()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

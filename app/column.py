@@ -1,0 +1,339 @@
+"""One method column: method choice, its parameters, the views, and an iteration scrubber.
+
+Controls are built from ``core.catalogue``: the method combo lists ``catalogue.methods()``; the
+parameter tree and the slider come from the chosen ``MethodInfo.params``. A change of method or
+parameter is applied after a short pause (so that dragging a slider does not restart the solver
+for every pixel) and resets the column to iteration 0 with the new setting.
+"""
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core import catalogue
+
+from . import params as P
+from .runner import ColumnRunner
+from .views import BasisView, ObjectiveView, ReconView, WeightsView
+
+__all__ = ["MethodColumn"]
+
+#: ms to wait after the last parameter change before restarting the column
+APPLY_DELAY_MS = 150
+
+
+class MethodColumn(QtWidgets.QFrame):
+    """A column of the main window. ``refresh()`` (called by the window's frame timer) redraws
+    only if something changed since the last frame."""
+
+    #: (column, iteration) after a redraw; used by the benchmark and the tests
+    drawn = QtCore.Signal(object, int)
+    #: (column, text): a message for the status bar
+    status = QtCore.Signal(object, str)
+    #: a request to be removed from the window
+    close_requested = QtCore.Signal(object)
+
+    def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
+                 delay=None, index: int = 0, parent=None):
+        super().__init__(parent)
+        self.setFrameShape(QtWidgets.QFrame.StyledPanel)
+        self.setObjectName("MethodColumn")
+        self.index = index
+        self.runner = ColumnRunner(pool, key, params, delay=delay, parent=self)
+        self.runner.message.connect(self._on_message)
+        self.runner.reverted.connect(self._sync_controls)
+        self._group = None
+        self._group_key = None
+        self._slider: P.SpecSlider | None = None
+        self._syncing = False
+        self._drawn_key = None            # (runner.version, shown index) of the last frame
+        self._follow = True               # scrubber at the end: show the newest state
+        self.shown_index = -1
+        self.shown_snapshot = None
+        self.frames = 0
+
+        self._apply_timer = QtCore.QTimer(self)
+        self._apply_timer.setSingleShot(True)
+        self._apply_timer.setInterval(APPLY_DELAY_MS)
+        self._apply_timer.timeout.connect(self.apply_params)
+
+        self._build()
+        self._sync_controls()
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        outer.setSpacing(4)
+
+        # header: method + main slider + info on the left, parameter tree on the right
+        header = QtWidgets.QHBoxLayout()
+        left = QtWidgets.QVBoxLayout()
+        left.setSpacing(3)
+        row = QtWidgets.QHBoxLayout()
+        lab = QtWidgets.QLabel("Method")
+        self.method_combo = QtWidgets.QComboBox()
+        for info in catalogue.methods():
+            self.method_combo.addItem(info.name, info.key)
+            i = self.method_combo.count() - 1
+            self.method_combo.setItemData(i, f"{info.summary}\n\n{info.reference}", QtCore.Qt.ToolTipRole)
+        self.method_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
+        self.method_combo.currentIndexChanged.connect(self._on_method_combo)
+        f = self.method_combo.font()
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() * 1.1)
+        self.method_combo.setFont(f)
+        self.close_button = QtWidgets.QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setToolTip("Remove this column")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(lambda: self.close_requested.emit(self))
+        row.addWidget(lab)
+        row.addWidget(self.method_combo)
+        row.addStretch(1)
+        row.addWidget(self.close_button)
+        left.addLayout(row)
+        # Fixed heights in the header keep the views of all columns aligned side by side.
+        self.reference_label = QtWidgets.QLabel()
+        self.reference_label.setWordWrap(True)
+        self.reference_label.setTextFormat(QtCore.Qt.PlainText)
+        small = self.reference_label.font()
+        small.setPointSizeF(max(small.pointSizeF() - 1.0, 7.0))
+        self.reference_label.setFont(small)
+        self.reference_label.setStyleSheet("color: #555;")
+        self.reference_label.setFixedHeight(2 * QtGui.QFontMetrics(small).lineSpacing() + 2)
+        self.reference_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
+        left.addWidget(self.reference_label)
+        slider_box = QtWidgets.QWidget()
+        self.slider_holder = QtWidgets.QVBoxLayout(slider_box)
+        self.slider_holder.setContentsMargins(0, 0, 0, 0)
+        slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(),
+                                       self.fontMetrics().height()) + 6)
+        left.addWidget(slider_box)
+        self.iteration_label = QtWidgets.QLabel("iteration –")
+        self.iteration_label.setObjectName("iterationLabel")
+        self.error_label = QtWidgets.QLabel("")
+        self.error_label.setObjectName("errorLabel")
+        self.error_label.setToolTip("Reconstruction error against the clean images, paper 000 eq. (14):\n"
+                                    "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
+                                    "grey levels (0–255). Lower is better.")
+        big = self.error_label.font()
+        big.setPointSizeF(big.pointSizeF() * 1.25)
+        big.setBold(True)
+        self.iteration_label.setFont(big)
+        self.error_label.setFont(big)
+        left.addWidget(self.iteration_label)
+        left.addWidget(self.error_label)
+        self.scalars_label = QtWidgets.QLabel("")
+        self.scalars_label.setWordWrap(True)
+        self.scalars_label.setStyleSheet("color: #333;")
+        self.scalars_label.setFixedHeight(2 * self.fontMetrics().lineSpacing() + 2)
+        self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
+        left.addWidget(self.scalars_label)
+        left.addStretch(1)
+        header.addLayout(left, 5)
+
+        self.tree = P.make_tree(None)
+        self.tree.setMinimumWidth(270)
+        header.addWidget(self.tree, 4, QtCore.Qt.AlignTop)
+        outer.addLayout(header)
+
+        self.message_label = QtWidgets.QLabel("")
+        self.message_label.setObjectName("messageLabel")
+        self.message_label.setWordWrap(True)
+        self.message_label.setStyleSheet(
+            "QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0;"
+            " border-radius: 3px; padding: 4px; }")
+        self.message_label.setVisible(False)
+        outer.addWidget(self.message_label)
+
+        # views
+        self.weights_view = WeightsView()
+        self.objective_view = ObjectiveView()
+        self.basis_view = BasisView()
+        self.recon_view = ReconView()
+        top = QtWidgets.QHBoxLayout()
+        top.setSpacing(4)
+        top.addWidget(self.weights_view, 3)
+        top.addWidget(self.objective_view, 2)
+        bottom = QtWidgets.QHBoxLayout()
+        bottom.setSpacing(4)
+        bottom.addWidget(self.basis_view, 1)
+        bottom.addWidget(self.recon_view, 1)
+        grid = QtWidgets.QVBoxLayout()
+        grid.setSpacing(4)
+        grid.addLayout(top, 5)
+        grid.addLayout(bottom, 4)
+        for w in (self.weights_view, self.objective_view, self.basis_view, self.recon_view):
+            w.setMinimumHeight(140)
+        outer.addLayout(grid, 1)
+
+        # scrubber
+        scrub = QtWidgets.QHBoxLayout()
+        scrub.addWidget(QtWidgets.QLabel("Iteration"))
+        self.scrubber = QtWidgets.QSlider(QtCore.Qt.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.setPageStep(1)
+        self.scrubber.setToolTip("Go back to any past iteration; at the right end the view follows the solver")
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        self.scrub_label = QtWidgets.QLabel("")
+        self.scrub_label.setMinimumWidth(self.scrub_label.fontMetrics().horizontalAdvance("000 / 000 (live)  "))
+        self.live_button = QtWidgets.QPushButton("Live")
+        self.live_button.setToolTip("Jump to the newest iteration and follow the solver")
+        self.live_button.clicked.connect(self.follow_live)
+        scrub.addWidget(self.scrubber, 1)
+        scrub.addWidget(self.scrub_label)
+        scrub.addWidget(self.live_button)
+        outer.addLayout(scrub)
+
+    # ------------------------------------------------------------------ controls
+    @property
+    def key(self) -> str:
+        return self.runner.key
+
+    def param_group(self):
+        """The pyqtgraph Parameter group of the shown method (for tests and scripts)."""
+        return self._group
+
+    def _sync_controls(self) -> None:
+        """Show the runner's setting (the one being tried, else the current one) in the controls."""
+        info, values = self.runner.setting()
+        self._syncing = True
+        try:
+            i = self.method_combo.findData(info.key)
+            if i >= 0:
+                self.method_combo.setCurrentIndex(i)
+            self.method_combo.setToolTip(f"{info.summary}\n\n{info.reference}")
+            self.reference_label.setText(info.reference)
+            self.reference_label.setToolTip(info.summary)
+            if self._group is not None and self._group_key == info.key:
+                P.set_group_values(self._group, values)
+            else:
+                self._rebuild_params(info, values)
+        finally:
+            self._syncing = False
+
+    def _rebuild_params(self, info, values: dict) -> None:
+        if self._group is not None:
+            try:
+                self._group.sigTreeStateChanged.disconnect(self._on_param_changed)
+            except (RuntimeError, TypeError):
+                pass
+        if self._slider is not None:
+            self._slider.disconnect_param()
+            self._slider.setParent(None)
+            self._slider.deleteLater()
+            self._slider = None
+        self._group = P.build_group(info.key, info.params, values)
+        self._group_key = info.key
+        P.set_tree_group(self.tree, self._group, rows_visible=5)
+        spec = P.main_spec(info.params)
+        if spec is not None:
+            self._slider = P.SpecSlider(spec, self._group.child(spec.name))
+            self.slider_holder.addWidget(self._slider)
+        self._group.sigTreeStateChanged.connect(self._on_param_changed)
+
+    def _on_method_combo(self, index: int) -> None:
+        if self._syncing or index < 0:
+            return
+        self._apply_timer.stop()
+        key = self.method_combo.itemData(index)
+        if key == self.runner.setting()[0].key:
+            return
+        self.runner.set_method(key)
+        self._sync_controls()
+        self.status.emit(self, f"Column {self.index + 1}: {self.runner.setting()[0].name}")
+
+    def _on_param_changed(self, group, changes) -> None:
+        if self._syncing:
+            return
+        if any(change == "value" for _, change, _ in changes):
+            self._apply_timer.start()
+
+    def apply_params(self) -> None:
+        """Apply the parameter controls now (normally called after a short pause)."""
+        self._apply_timer.stop()
+        if self._group is None:
+            return
+        self.runner.set_params(P.group_values(self._group))
+
+    def _on_message(self, text: str) -> None:
+        self.message_label.setText(text)
+        self.message_label.setVisible(bool(text))
+        if text:
+            self.status.emit(self, f"{self.runner.info.name} (column {self.index + 1}): {text}")
+
+    # ------------------------------------------------------------------ scrubbing
+    def follow_live(self) -> None:
+        self._follow = True
+        n = len(self.runner.states)
+        if n:
+            blocked = self.scrubber.blockSignals(True)
+            self.scrubber.setValue(n - 1)
+            self.scrubber.blockSignals(blocked)
+        self._drawn_key = None
+
+    def show_iteration(self, index: int) -> None:
+        """Show ``states[index]`` (stop following the solver unless it is the newest)."""
+        self.scrubber.setValue(index)
+        self._on_scrub(self.scrubber.value())
+
+    def _on_scrub(self, value: int) -> None:
+        n = len(self.runner.states)
+        self._follow = n == 0 or value >= n - 1
+        self._drawn_key = None
+        self.refresh()
+
+    # ------------------------------------------------------------------ drawing
+    def refresh(self, force: bool = False) -> bool:
+        """Redraw if the runner or the scrubber changed since the last frame. Returns True if drawn."""
+        states = self.runner.states
+        n = len(states)
+        blocked = self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, max(n - 1, 0))
+        if self._follow and n:
+            self.scrubber.setValue(n - 1)
+        self.scrubber.blockSignals(blocked)
+        index = self.scrubber.value() if n else -1
+        key = (self.runner.version, index)
+        if key == self._drawn_key and not force:
+            return False
+        self._drawn_key = key
+        snap = self.runner.snapshot(index) if n else None
+        self.shown_index = index
+        self.shown_snapshot = snap
+        for view in (self.weights_view, self.objective_view, self.basis_view, self.recon_view):
+            view.show_snapshot(snap)
+        self._draw_text(snap, n)
+        self.frames += 1
+        self.drawn.emit(self, -1 if snap is None else snap.iteration)
+        return True
+
+    def _draw_text(self, snap, n: int) -> None:
+        if snap is None:
+            self.iteration_label.setText("iteration –")
+            self.error_label.setText("")
+            self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
+            self.scrub_label.setText("")
+            return
+        est = self.runner.estimator
+        done = ""
+        if snap.converged:
+            done = "  ✓ converged"
+        elif est.finished(self.runner.states[self.shown_index]):
+            done = "  (max iter)"
+        self.iteration_label.setText(f"iteration {snap.iteration}{done}")
+        self.error_label.setText(f"error (eq. 14): {snap.error:.4g}")
+        parts = [f"objective = {snap.objective:.6g}"]
+        parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
+                  for k, v in snap.scalars.items()]
+        self.scalars_label.setText("   ·   ".join(parts))
+        live = "live" if self._follow else "past"
+        self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
+        self.live_button.setEnabled(not self._follow)
+
+    # ------------------------------------------------------------------ lifecycle
+    def shutdown(self) -> None:
+        self._apply_timer.stop()
+        self.runner.shutdown()

@@ -1,0 +1,257 @@
+"""The "Data" panel: data set (built-in or folder), image size, and the corruption with its
+parameters (built from ``core.corruption.CORRUPTIONS``). The panel only collects the user's
+choices and shows what the window reports; :class:`~app.main_window.MainWindow` does the loading."""
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6 import QtCore, QtWidgets
+
+from core import corruption, datasets
+
+from . import params as P
+
+__all__ = ["DataPanel", "SIZES"]
+
+#: Image sizes offered (height, width); None = the files' own size.
+SIZES: tuple = (None, (16, 16), (20, 20), (25, 25), (32, 32), (40, 40), (48, 48), (64, 64), (96, 96))
+
+#: ms to wait after the last corruption-parameter change before applying it
+APPLY_DELAY_MS = 200
+
+FOLDER = "__folder__"
+
+
+def _find(combo: QtWidgets.QComboBox, value) -> int:
+    """Index of the item whose data equals ``value`` (QComboBox.findData compares Python
+    objects such as tuples by identity), -1 if none."""
+    for i in range(combo.count()):
+        if combo.itemData(i) == value:
+            return i
+    return -1
+
+
+def size_text(size) -> str:
+    return "native size" if size is None else f"{size[0]} × {size[1]} px"
+
+
+def _builtin_title(name: str) -> str:
+    return {"faces": "LFW faces (100, built-in)"}.get(name, f"{name} (built-in)")
+
+
+class DataPanel(QtWidgets.QWidget):
+    """Controls for data and corruption. Emits requests; the window answers with ``show_*``."""
+
+    builtin_requested = QtCore.Signal(str)
+    folder_requested = QtCore.Signal()          # open the folder dialog
+    reload_folder_requested = QtCore.Signal(str)
+    size_requested = QtCore.Signal(object)
+    corruption_requested = QtCore.Signal(str, dict)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._syncing = False
+        self._group = None
+        self._corruption_key = None
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+
+        # ---------------------------------------------------------------- data
+        data_box = QtWidgets.QGroupBox("Data")
+        form = QtWidgets.QFormLayout(data_box)
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.AllNonFixedFieldsGrow)
+        self.source_combo = QtWidgets.QComboBox()
+        for name in datasets.BUILTIN:
+            self.source_combo.addItem(_builtin_title(name), name)
+        self.source_combo.setToolTip("Built-in data set, or the folder you opened")
+        self.source_combo.activated.connect(self._on_source)
+        form.addRow("Set", self.source_combo)
+        self.open_button = QtWidgets.QPushButton("Open folder…")
+        self.open_button.setToolTip("Load every image in a folder (subfolders = classes)")
+        self.open_button.clicked.connect(self.folder_requested)
+        form.addRow("", self.open_button)
+        self.size_combo = QtWidgets.QComboBox()
+        for s in SIZES:
+            self.size_combo.addItem(size_text(s), s)
+        self.size_combo.setToolTip("Resize every image to this size (smaller is faster)")
+        self.size_combo.activated.connect(self._on_size)
+        form.addRow("Image size", self.size_combo)
+        self.data_info = QtWidgets.QLabel("")
+        self.data_info.setWordWrap(True)
+        self.data_info.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
+        form.addRow(self.data_info)
+        self.skipped_label = QtWidgets.QLabel("")
+        self.skipped_label.setObjectName("skippedLabel")
+        self.skipped_label.setWordWrap(True)
+        self.skipped_label.setStyleSheet("color: #8a5a00;")
+        self.skipped_label.setVisible(False)
+        form.addRow(self.skipped_label)
+        lay.addWidget(data_box)
+
+        # ---------------------------------------------------------------- corruption
+        corr_box = QtWidgets.QGroupBox("Corruption")
+        v = QtWidgets.QVBoxLayout(corr_box)
+        self.corruption_combo = QtWidgets.QComboBox()
+        for key, spec in corruption.CORRUPTIONS.items():
+            self.corruption_combo.addItem(spec.name, key)
+            self.corruption_combo.setItemData(self.corruption_combo.count() - 1, spec.summary,
+                                              QtCore.Qt.ToolTipRole)
+        self.corruption_combo.currentIndexChanged.connect(self._on_corruption_combo)
+        v.addWidget(self.corruption_combo)
+        self.corruption_summary = QtWidgets.QLabel("")
+        self.corruption_summary.setWordWrap(True)
+        self.corruption_summary.setStyleSheet("color: #555; font-size: 8pt;")
+        v.addWidget(self.corruption_summary)
+        self.tree = P.make_tree(None)
+        v.addWidget(self.tree)
+        self.corruption_info = QtWidgets.QLabel("")
+        self.corruption_info.setWordWrap(True)
+        v.addWidget(self.corruption_info)
+        lay.addWidget(corr_box)
+
+        self.message_label = QtWidgets.QLabel("")
+        self.message_label.setObjectName("dataMessage")
+        self.message_label.setWordWrap(True)
+        self.message_label.setStyleSheet(
+            "QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0;"
+            " border-radius: 3px; padding: 4px; }")
+        self.message_label.setVisible(False)
+        lay.addWidget(self.message_label)
+
+        # ---------------------------------------------------------------- legend
+        help_box = QtWidgets.QGroupBox("Reading the views")
+        hv = QtWidgets.QVBoxLayout(help_box)
+        text = QtWidgets.QLabel(
+            "<b>Sample weights</b>: how much each image counts at this iteration, on a log "
+            "scale (the largest is 1; red bars: images the corruption touched).<br>"
+            "<b>Basis images</b>: the learned components (grey = 0).<br>"
+            "<b>Objective</b>: the method's cost, per iteration.<br>"
+            "<b>Error (eq. 14)</b>: distance of the reconstructions to the <i>clean</i> images "
+            "(grey levels; lower is better).<br>"
+            "<b>Residual</b>: corrupted − reconstruction (blue −, red +).")
+        text.setWordWrap(True)
+        text.setStyleSheet("color: #333; font-size: 8pt;")
+        hv.addWidget(text)
+        lay.addWidget(help_box)
+        lay.addStretch(1)
+
+        self._apply_timer = QtCore.QTimer(self)
+        self._apply_timer.setSingleShot(True)
+        self._apply_timer.setInterval(APPLY_DELAY_MS)
+        self._apply_timer.timeout.connect(self.apply_corruption)
+
+    # ------------------------------------------------------------------ data
+    def _on_source(self, index: int) -> None:
+        value = self.source_combo.itemData(index)
+        if isinstance(value, tuple) and value[0] == FOLDER:
+            self.reload_folder_requested.emit(value[1])
+        else:
+            self.builtin_requested.emit(value)
+
+    def _on_size(self, index: int) -> None:
+        self.size_requested.emit(self.size_combo.itemData(index))
+
+    def show_data(self, imageset, source_value, size) -> None:
+        """Show the loaded set: select its entry, size and a summary; list skipped files."""
+        self._syncing = True
+        try:
+            if isinstance(source_value, tuple):          # (FOLDER, path)
+                i = _find(self.source_combo, source_value)
+                if i < 0:
+                    self.source_combo.addItem(f"Folder: {os.path.basename(source_value[1].rstrip(os.sep)) or source_value[1]}",
+                                              source_value)
+                    i = self.source_combo.count() - 1
+                    self.source_combo.setItemData(i, source_value[1], QtCore.Qt.ToolTipRole)
+                self.source_combo.setCurrentIndex(i)
+            else:
+                i = _find(self.source_combo, source_value)
+                if i >= 0:
+                    self.source_combo.setCurrentIndex(i)
+            i = _find(self.size_combo, size)
+            if i < 0:
+                self.size_combo.addItem(size_text(size), size)
+                i = self.size_combo.count() - 1
+            self.size_combo.setCurrentIndex(i)
+        finally:
+            self._syncing = False
+        h, w = imageset.shape
+        self.data_info.setText(f"{len(imageset.images)} images · {h} × {w} px<br>"
+                               f"<span style='color:#666'>{html.escape(str(imageset.source))}</span>")
+        self.show_skipped(imageset.skipped)
+
+    def show_skipped(self, skipped) -> None:
+        skipped = tuple(skipped or ())
+        if not skipped:
+            self.skipped_label.setVisible(False)
+            self.skipped_label.setText("")
+            self.skipped_label.setToolTip("")
+            return
+        lines = [f"{html.escape(p)}: {html.escape(r)}" for p, r in skipped[:5]]
+        more = f"<br>… and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        self.skipped_label.setText(f"<b>{len(skipped)} file(s) skipped:</b><br>" + "<br>".join(lines) + more)
+        self.skipped_label.setToolTip("\n".join(f"{p}: {r}" for p, r in skipped))
+        self.skipped_label.setVisible(True)
+
+    def show_message(self, text: str) -> None:
+        self.message_label.setText(text)
+        self.message_label.setVisible(bool(text))
+
+    # ------------------------------------------------------------------ corruption
+    def corruption_key(self) -> str:
+        return self._corruption_key
+
+    def corruption_group(self):
+        """The pyqtgraph Parameter group of the corruption's parameters."""
+        return self._group
+
+    def corruption_values(self) -> dict:
+        return P.group_values(self._group) if self._group is not None else {}
+
+    def show_corruption(self, key: str, values: dict, description: str = "") -> None:
+        """Show ``key`` with ``values`` in the controls (no request is emitted)."""
+        spec = corruption.CORRUPTIONS[key]
+        self._syncing = True
+        try:
+            i = self.corruption_combo.findData(key)
+            if i >= 0:
+                self.corruption_combo.setCurrentIndex(i)
+            self.corruption_summary.setText(spec.summary)
+            if self._group is not None and self._corruption_key == key:
+                P.set_group_values(self._group, values)
+            else:
+                if self._group is not None:
+                    try:
+                        self._group.sigTreeStateChanged.disconnect(self._on_param_changed)
+                    except (RuntimeError, TypeError):
+                        pass
+                self._group = P.build_group(key, spec.params, values)
+                self._corruption_key = key
+                P.set_tree_group(self.tree, self._group)
+                self._group.sigTreeStateChanged.connect(self._on_param_changed)
+        finally:
+            self._syncing = False
+        if description:
+            self.corruption_info.setText(f"<i>{html.escape(description)}</i>")
+
+    def _on_corruption_combo(self, index: int) -> None:
+        if self._syncing or index < 0:
+            return
+        key = self.corruption_combo.itemData(index)
+        spec = corruption.CORRUPTIONS[key]
+        values = spec.defaults()      # each model has its own sensible defaults
+        self.show_corruption(key, values)
+        self._apply_timer.stop()
+        self.corruption_requested.emit(key, values)
+
+    def _on_param_changed(self, group, changes) -> None:
+        if self._syncing:
+            return
+        if any(change == "value" for _, change, _ in changes):
+            self._apply_timer.start()
+
+    def apply_corruption(self) -> None:
+        """Request the corruption in the controls now (normally after a short pause)."""
+        self._apply_timer.stop()
+        if self._corruption_key is not None:
+            self.corruption_requested.emit(self._corruption_key, self.corruption_values())

@@ -1,0 +1,477 @@
+"""The main window: data panel on the left, one column per method, run controls on top.
+
+Threads: each column's solver runs in this window's QThreadPool (see :mod:`app.worker` and
+:mod:`app.runner`); states arrive by queued signals. A 30 Hz frame timer redraws a column only
+if it changed, so the GUI never waits on a solver and never draws more than ~30 frames a second.
+Data loading and corruption are quick for the built-in set and ordinary folders and run in the
+GUI thread, behind a busy cursor.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable, Iterable
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core import catalogue, corruption, datasets
+from core.errors import DataError, ParameterError
+
+from .column import MethodColumn
+from .data_panel import FOLDER, DataPanel
+from .views import configure_pyqtgraph
+from .worker import error_message
+
+__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS"]
+
+DEFAULT_METHODS = ("pca", "pca-gm")
+DEFAULT_SIZE = (1600, 1000)
+#: frame timer period: at most ~30 redraws a second
+FRAME_MS = 33
+#: Run speeds offered: (label, seconds per iteration at least)
+SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
+          ("1 it/s", 1.0))
+DEFAULT_SPEED = "5 it/s"
+COLUMN_MIN_WIDTH = 600
+
+
+class _Columns(QtWidgets.QWidget):
+    """Container of the method columns. It reports no height-for-width (word-wrapped labels
+    would otherwise make the scroll area size it by its preferred, not its available, height)."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def heightForWidth(self, width: int) -> int:
+        return -1
+
+
+def _default_corruption() -> str:
+    key = getattr(corruption, "DEFAULT_CORRUPTION", "rectangles")
+    return key if key in corruption.CORRUPTIONS else next(iter(corruption.CORRUPTIONS))
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """Robust Subspace Lab main window.
+
+    Parameters
+    ----------
+    folder : open this folder instead of the built-in faces (if it fails, the built-in faces
+        are shown with the reason).
+    size : (height, width) to resize images to, or None for their own size.
+    methods : catalogue keys of the columns, left to right.
+    corruption_key, corruption_params : the corruption to start with (default: rectangles with
+        its defaults).
+    speed : one of the labels of :data:`SPEEDS`.
+    """
+
+    def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
+                 corruption_key: str | None = None, corruption_params: dict | None = None,
+                 speed: str = DEFAULT_SPEED, parent=None):
+        super().__init__(parent)
+        configure_pyqtgraph()
+        self.setWindowTitle("Robust Subspace Lab")
+        self.resize(*DEFAULT_SIZE)
+
+        self.pool = QtCore.QThreadPool(self)
+        self.pool.setMaxThreadCount(max(4, QtCore.QThread.idealThreadCount()))
+        self._seconds_per_step = dict(SPEEDS).get(speed, dict(SPEEDS)[DEFAULT_SPEED])
+        self.columns: list[MethodColumn] = []
+        self.imageset = None
+        self.data = None
+        self.source = ("builtin", next(iter(datasets.BUILTIN)))
+        self.size_option = size
+        self.corruption_key = corruption_key or _default_corruption()
+        spec = corruption.CORRUPTIONS[self.corruption_key]
+        self.corruption_params = {**spec.defaults(), **(corruption_params or {})}
+        self.last_error = ""
+        self._closing = False
+        self._skipped_box: QtWidgets.QMessageBox | None = None
+
+        self._build_ui()
+        for key in methods:
+            self.add_column(key)
+        self.data_panel.show_corruption(self.corruption_key, self.corruption_params)
+
+        if folder is None or not self.open_folder(folder, interactive=False):
+            failed = self.last_error
+            self.load_builtin(self.source[1])
+            if failed:
+                self._error(failed + " — showing the built-in faces instead")
+
+        self._next_column = 0
+        self._frame_timer = QtCore.QTimer(self)
+        self._frame_timer.setInterval(FRAME_MS)
+        self._frame_timer.timeout.connect(self._frame)
+        self._frame_timer.start()
+
+    # ================================================================== UI
+    def _build_ui(self) -> None:
+        style = self.style()
+        # ------------------------------------------------------------ run bar
+        bar = QtWidgets.QToolBar("Run")
+        bar.setObjectName("runBar")
+        bar.setMovable(False)
+        bar.setIconSize(QtCore.QSize(18, 18))
+        self.addToolBar(QtCore.Qt.TopToolBarArea, bar)
+
+        def button(text, icon, tip, slot):
+            b = QtWidgets.QPushButton(style.standardIcon(icon), text)
+            b.setToolTip(tip)
+            b.clicked.connect(slot)
+            b.setMinimumWidth(84)
+            bar.addWidget(b)
+            return b
+
+        SP = QtWidgets.QStyle.StandardPixmap
+        self.step_button = button("Step", SP.SP_MediaSkipForward, "Advance every column one iteration (F10)",
+                                  self.step_all)
+        self.run_button = button("Run", SP.SP_MediaPlay, "Iterate every column until it converges (F5)",
+                                 self.run_all)
+        self.pause_button = button("Pause", SP.SP_MediaPause, "Stop iterating (F6)", self.pause_all)
+        self.reset_button = button("Reset", SP.SP_BrowserReload, "Back to iteration 0 (Ctrl+R)",
+                                   self.reset_all)
+        bar.addSeparator()
+        bar.addWidget(QtWidgets.QLabel(" Speed "))
+        self.speed_combo = QtWidgets.QComboBox()
+        for label, sec in SPEEDS:
+            self.speed_combo.addItem(label, sec)
+        self.speed_combo.setToolTip("Iterations per second while running (max: as fast as the solver goes)")
+        i = self.speed_combo.findData(self._seconds_per_step)
+        self.speed_combo.setCurrentIndex(max(i, 0))
+        self.speed_combo.currentIndexChanged.connect(
+            lambda i: setattr(self, "_seconds_per_step", float(self.speed_combo.itemData(i))))
+        bar.addWidget(self.speed_combo)
+        spacer = QtWidgets.QWidget()
+        spacer.setSizePolicy(QtWidgets.QSizePolicy.Expanding, QtWidgets.QSizePolicy.Preferred)
+        bar.addWidget(spacer)
+        self.activity_label = QtWidgets.QLabel("")
+        bar.addWidget(self.activity_label)
+        self.add_column_button = QtWidgets.QPushButton("+ Column")
+        self.add_column_button.setToolTip("Add a method column")
+        self.add_column_button.clicked.connect(lambda: self.add_column())
+        bar.addWidget(self.add_column_button)
+
+        # ------------------------------------------------------------ menus
+        menu = self.menuBar()
+        m_file = menu.addMenu("&File")
+        act = m_file.addAction("&Open folder…", self.choose_folder)
+        act.setShortcut(QtGui.QKeySequence.Open)
+        act = m_file.addAction("&Save screenshot…", self.choose_screenshot)
+        act.setShortcut(QtGui.QKeySequence.Save)
+        m_file.addSeparator()
+        act = m_file.addAction("&Quit", self.close)
+        act.setShortcut(QtGui.QKeySequence.Quit)
+        m_run = menu.addMenu("&Run")
+        for text, key, slot in (("Step", "F10", self.step_all), ("Run", "F5", self.run_all),
+                                ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
+            a = m_run.addAction(text, slot)
+            a.setShortcut(QtGui.QKeySequence(key))
+        m_cols = menu.addMenu("&Columns")
+        m_cols.addAction("&Add column", lambda: self.add_column())
+        m_cols.addAction("&Remove last column",
+                         lambda: self.remove_column(self.columns[-1]) if len(self.columns) > 1 else None)
+
+        # ------------------------------------------------------------ data panel
+        self.data_panel = DataPanel()
+        self.data_panel.builtin_requested.connect(lambda name: self.load_builtin(name))
+        self.data_panel.folder_requested.connect(self.choose_folder)
+        self.data_panel.reload_folder_requested.connect(lambda p: self.open_folder(p))
+        self.data_panel.size_requested.connect(self.set_image_size)
+        self.data_panel.corruption_requested.connect(self.set_corruption)
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+        scroll.setWidget(self.data_panel)
+        dock = QtWidgets.QDockWidget("Data", self)
+        dock.setObjectName("dataDock")
+        dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
+        dock.setWidget(scroll)
+        dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
+        dock.setMinimumWidth(270)
+        self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
+        self.resizeDocks([dock], [285], QtCore.Qt.Horizontal)
+        self.data_dock = dock
+        m_view = menu.addMenu("&View")
+        m_view.addAction(dock.toggleViewAction())
+
+        # ------------------------------------------------------------ columns
+        self.columns_widget = _Columns()
+        self.columns_layout = QtWidgets.QHBoxLayout(self.columns_widget)
+        self.columns_layout.setContentsMargins(4, 4, 4, 4)
+        self.columns_layout.setSpacing(6)
+        area = QtWidgets.QScrollArea()
+        area.setWidgetResizable(True)
+        area.setFrameShape(QtWidgets.QFrame.NoFrame)
+        area.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
+        area.setWidget(self.columns_widget)
+        self.setCentralWidget(area)
+
+        # ------------------------------------------------------------ status bar
+        self.data_status = QtWidgets.QLabel("")
+        self.statusBar().addPermanentWidget(self.data_status)
+
+    # ================================================================== columns
+    def _delay(self) -> float:
+        return self._seconds_per_step
+
+    def add_column(self, key: str | None = None, params: dict | None = None) -> MethodColumn:
+        """Add a method column (``key`` from the catalogue; default: a method not shown yet)."""
+        if key is None:
+            shown = {c.key for c in self.columns}
+            keys = [m.key for m in catalogue.methods()]
+            key = next((k for k in keys if k not in shown), keys[0])
+        col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns))
+        col.setMinimumWidth(COLUMN_MIN_WIDTH)
+        col.status.connect(lambda c, text: self.statusBar().showMessage(text, 10000))
+        col.close_requested.connect(self.remove_column)
+        self.columns.append(col)
+        self.columns_layout.addWidget(col, 1)
+        self._renumber()
+        if self.data is not None:
+            col.runner.set_data(self.data)
+        return col
+
+    def remove_column(self, col: MethodColumn) -> None:
+        if col not in self.columns or len(self.columns) <= 1:
+            return
+        col.shutdown()
+        self.columns.remove(col)
+        self.columns_layout.removeWidget(col)
+        col.setParent(None)
+        col.deleteLater()
+        self._renumber()
+
+    def _renumber(self) -> None:
+        for i, c in enumerate(self.columns):
+            c.index = i
+            c.close_button.setVisible(len(self.columns) > 1)
+
+    # ================================================================== run controls
+    def step_all(self, n: int = 1) -> None:
+        """Advance every column ``n`` iterations (from its newest state)."""
+        n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+        for c in self.columns:
+            c.follow_live()
+            c.runner.step(n)
+        self._update_buttons()
+
+    def run_all(self) -> None:
+        """Iterate every column until its stopping rule holds."""
+        for c in self.columns:
+            c.follow_live()
+            c.runner.run()
+        self._update_buttons()
+
+    def pause_all(self) -> None:
+        for c in self.columns:
+            c.runner.pause()
+        self._update_buttons()
+
+    def reset_all(self) -> None:
+        for c in self.columns:
+            c.runner.reset()
+            c.follow_live()
+        self._update_buttons()
+
+    @property
+    def running(self) -> bool:
+        return any(c.runner.running for c in self.columns)
+
+    @property
+    def busy(self) -> bool:
+        return any(c.runner.busy or c.runner.pending for c in self.columns)
+
+    def _update_buttons(self) -> None:
+        running = self.running
+        self.step_button.setEnabled(not running)
+        self.run_button.setEnabled(not running and not all(c.runner.finished for c in self.columns))
+        self.pause_button.setEnabled(running)
+        if running:
+            self.activity_label.setText("running…  ")
+        elif self.busy:
+            self.activity_label.setText("working…  ")
+        else:
+            self.activity_label.setText("")
+
+    def _frame(self) -> None:
+        """Frame timer: redraw the next column that changed (round robin), update the buttons.
+
+        The timer ticks ``len(columns)`` times per frame period, and each tick draws at most one
+        column, so every column is drawn at most ~30 times a second and the event loop is never
+        held for more than one column's redraw."""
+        n = len(self.columns)
+        if n:
+            for k in range(n):
+                c = self.columns[(self._next_column + k) % n]
+                if c.refresh():
+                    self._next_column = (self._next_column + k + 1) % n
+                    break
+        interval = max(FRAME_MS // max(n, 1), 5)
+        if self._frame_timer.interval() != interval:
+            self._frame_timer.setInterval(interval)
+        self._update_buttons()
+
+    def redraw_now(self) -> None:
+        for c in self.columns:
+            c.refresh(force=True)
+        self._update_buttons()
+
+    # ================================================================== data
+    def _error(self, text: str) -> None:
+        self.last_error = text
+        self.data_panel.show_message(text)
+        self.statusBar().showMessage(text)
+
+    def _info(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10000)
+
+    def _load(self, loader: Callable, source, size, interactive: bool = False) -> bool:
+        """Load with ``loader(size)``, corrupt with the current corruption, and hand the result to
+        every column. On any error keep everything as it was and say why."""
+        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
+        try:
+            try:
+                imageset = loader(size)
+            except (DataError, ParameterError, OSError) as exc:
+                self._error(error_message(exc) if not isinstance(exc, OSError) else f"Data problem: {exc}")
+                return False
+            try:
+                data = corruption.corrupt(imageset, self.corruption_key, **self.corruption_params)
+            except (DataError, ParameterError) as exc:
+                self._error(f"{error_message(exc)} (corruption '{self.corruption_key}' on the new data)")
+                return False
+        finally:
+            QtWidgets.QApplication.restoreOverrideCursor()
+        self.imageset, self.data, self.source, self.size_option = imageset, data, source, size
+        self.last_error = ""
+        self.data_panel.show_message("")
+        self.data_panel.show_data(imageset, source if source[0] == FOLDER else source[1], size)
+        self.data_panel.show_corruption(self.corruption_key, self.corruption_params, data.description)
+        self._show_data_status()
+        msg = f"Loaded {len(imageset.images)} images ({imageset.shape[0]} × {imageset.shape[1]} px)"
+        if imageset.skipped:
+            msg += f"; {len(imageset.skipped)} file(s) skipped: " + ", ".join(
+                p for p, _ in imageset.skipped[:3]) + ("…" if len(imageset.skipped) > 3 else "")
+            if interactive:
+                self._show_skipped_dialog(imageset)
+        self._info(msg)
+        for c in self.columns:
+            c.runner.set_data(data)
+            c.follow_live()
+        return True
+
+    def _show_data_status(self) -> None:
+        self.data_status.setText(f"{self.data.description}  ")
+
+    def _show_skipped_dialog(self, imageset) -> None:
+        box = QtWidgets.QMessageBox(self)
+        box.setIcon(QtWidgets.QMessageBox.Warning)
+        box.setWindowTitle("Some files were skipped")
+        box.setText(f"{len(imageset.images)} images loaded; {len(imageset.skipped)} file(s) could not be used.")
+        first = "\n".join(f"{p}: {r}" for p, r in imageset.skipped[:3])
+        more = f"\n… and {len(imageset.skipped) - 3} more" if len(imageset.skipped) > 3 else ""
+        box.setInformativeText(first + more)
+        box.setDetailedText("\n".join(f"{p}: {r}" for p, r in imageset.skipped))
+        box.setStandardButtons(QtWidgets.QMessageBox.Ok)
+        box.setModal(False)
+        box.open()          # not exec(): never block the event loop
+        self._skipped_box = box
+
+    def load_builtin(self, name: str, size=...) -> bool:
+        """Load the built-in set ``name`` (keeps the current size unless ``size`` is given)."""
+        size = self.size_option if size is ... else size
+        return self._load(lambda s: datasets.load_builtin(name, size=s), ("builtin", name), size)
+
+    def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
+        """Load every image of ``path``; skipped files are listed in the Data panel and the status
+        bar (and a dialog when ``interactive``). Returns False (and keeps the data) on error."""
+        size = self.size_option if size is ... else size
+        path = os.fspath(path)
+        return self._load(lambda s: datasets.load_folder(path, size=s), (FOLDER, path), size, interactive)
+
+    def choose_folder(self) -> None:
+        start = self.source[1] if self.source[0] == FOLDER else os.getcwd()
+        path = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a folder of images", start)
+        if path:
+            self.open_folder(path, interactive=True)
+
+    def set_image_size(self, size) -> bool:
+        """Reload the current data at ``size`` ((height, width) or None)."""
+        if self.source[0] == FOLDER:
+            ok = self.open_folder(self.source[1], size=size)
+        else:
+            ok = self.load_builtin(self.source[1], size=size)
+        if not ok:
+            self.data_panel.show_data(self.imageset, self.source if self.source[0] == FOLDER else self.source[1],
+                                      self.size_option)
+        return ok
+
+    def set_corruption(self, key: str, params: dict | None = None) -> bool:
+        """Corrupt the current images with ``key`` (``params`` over its defaults); every column
+        restarts. On an invalid value the previous corruption is kept and the message names it."""
+        spec = corruption.CORRUPTIONS.get(key)
+        values = {**(spec.defaults() if spec else {}), **(params or {})}
+        try:
+            data = corruption.corrupt(self.imageset, key, **values)
+        except (DataError, ParameterError) as exc:
+            self._error(error_message(exc) + f" — kept: {self.data.description}")
+            self.data_panel.show_corruption(self.corruption_key, self.corruption_params, self.data.description)
+            return False
+        self.corruption_key, self.corruption_params, self.data = key, values, data
+        self.last_error = ""
+        self.data_panel.show_message("")
+        self.data_panel.show_corruption(key, values, data.description)
+        self._show_data_status()
+        self._info(f"Corruption: {data.description}")
+        for c in self.columns:
+            c.runner.set_data(data)
+            c.follow_live()
+        return True
+
+    # ================================================================== headless helpers
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
+        """Run the event loop until ``predicate()`` holds or ``timeout`` seconds pass."""
+        if predicate():
+            return True
+        deadline = time.monotonic() + timeout
+        loop = QtCore.QEventLoop()
+        timer = QtCore.QTimer()
+        timer.setInterval(5)
+        timer.timeout.connect(lambda: loop.quit() if predicate() or time.monotonic() > deadline else None)
+        timer.start()
+        loop.exec()
+        timer.stop()
+        return predicate()
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Wait until no column has a job in flight or queued."""
+        return self.wait_for(lambda: not self.busy, timeout)
+
+    def save_screenshot(self, path: str) -> bool:
+        self.redraw_now()
+        QtWidgets.QApplication.processEvents()
+        return self.grab().save(os.fspath(path))
+
+    def choose_screenshot(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save a screenshot", "robust-subspace-lab.png",
+                                                        "PNG images (*.png)")
+        if path:
+            ok = self.save_screenshot(path)
+            self._info(f"Saved {path}" if ok else f"Could not save {path}")
+
+    # ================================================================== closing
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self, wait_ms: int = 2000) -> None:
+        """Cancel every solver and wait briefly for the pool."""
+        if self._closing:
+            return
+        self._closing = True
+        self._frame_timer.stop()
+        for c in self.columns:
+            c.shutdown()
+        self.pool.waitForDone(wait_ms)

@@ -1,0 +1,240 @@
+"""Parameter controls built from :class:`core.catalogue.ParamSpec` lists.
+
+One function turns a tuple of specs (a method's ``MethodInfo.params`` or a corruption's
+``CorruptionSpec.params``) into a pyqtgraph :class:`~pyqtgraph.parametertree.Parameter` group;
+:class:`SpecSlider` is a slider for one numeric spec, mapped linearly or logarithmically over
+``ParamSpec.slider`` (or the spec's bounds). No parameter name is hard-coded here: adding a method
+or a corruption adds no app code.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from pyqtgraph.parametertree import Parameter, ParameterTree
+from PySide6 import QtCore, QtWidgets
+
+__all__ = ["spec_title", "spec_tooltip", "build_group", "group_values", "set_group_values",
+           "main_spec", "make_tree", "SpecSlider", "format_value"]
+
+
+def format_value(value: Any) -> str:
+    """Short display text for a parameter value."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def spec_title(spec) -> str:
+    """Display title: the paper's symbol, plus the keyword name when it differs."""
+    same = spec.symbol.replace(" ", "_").lower() == spec.name.lower()
+    return spec.symbol if same else f"{spec.symbol}  ({spec.name})"
+
+
+def spec_tooltip(spec) -> str:
+    return f"{spec.name}: {spec.doc}\nallowed: {spec.range_text()}; default {format_value(spec.default)}"
+
+
+def _choice_label(choice: Any) -> str:
+    return str(choice)
+
+
+def _spec_to_dict(spec, value: Any) -> dict:
+    base = {"name": spec.name, "title": spec_title(spec), "tip": spec_tooltip(spec),
+            "value": value, "default": spec.default}
+    if spec.kind == "choice":
+        base.update(type="list", limits={_choice_label(c): c for c in spec.choices})
+    elif spec.kind == "bool":
+        base.update(type="bool", value=bool(value))
+    elif spec.kind == "int":
+        base.update(type="int", limits=(spec.low, spec.high), step=1)
+    else:  # float
+        lo, hi = spec.slider if spec.slider is not None else (spec.low, spec.high)
+        if spec.scale == "log":
+            base.update(type="float", dec=True, step=0.5, minStep=1e-15, decimals=3)
+        else:
+            span = (hi - lo) if (lo is not None and hi is not None) else 1.0
+            base.update(type="float", step=10 ** math.floor(math.log10(span / 20)) if span > 0 else 0.01,
+                        decimals=4)
+        base.update(limits=(spec.low, spec.high))
+    return base
+
+
+def build_group(name: str, specs: Iterable, values: dict | None = None) -> Parameter:
+    """A pyqtgraph group Parameter with one child per spec (value from ``values`` or the default)."""
+    values = values or {}
+    children = [_spec_to_dict(s, values.get(s.name, s.default)) for s in specs]
+    return Parameter.create(name=name, type="group", children=children)
+
+
+def group_values(group: Parameter) -> dict[str, Any]:
+    """``{name: value}`` of the group's children, ints kept as ints."""
+    out = {}
+    for child in group.children():
+        v = child.value()
+        if child.type() == "int" and isinstance(v, float) and v == int(v):
+            v = int(v)
+        out[child.name()] = v
+    return out
+
+
+def set_group_values(group: Parameter, values: dict[str, Any]) -> None:
+    """Set the children's values (unknown names are ignored). Callers that listen to the group
+    guard against the resulting change signals themselves."""
+    names = {c.name() for c in group.children()}
+    for name, v in values.items():
+        if name in names:
+            group.child(name).setValue(v)
+
+
+def main_spec(specs: Iterable):
+    """The parameter a slider is worth showing for: the first linear float parameter, otherwise
+    the first numeric parameter with a slider range (e.g. k). None if there is none."""
+    specs = list(specs)
+    for s in specs:
+        if s.kind == "float" and s.scale == "linear" and _slider_range(s) is not None:
+            return s
+    for s in specs:
+        if s.kind in ("float", "int") and s.slider is not None:
+            return s
+    return None
+
+
+def _forget_root_item(state: dict) -> None:
+    state.pop("_invRootItem", None)
+
+
+def make_tree(group: Parameter | None, rows_visible: int | None = None) -> ParameterTree:
+    """A compact ParameterTree showing the group's children at top level.
+
+    pyqtgraph's TreeWidget keeps a Python wrapper of the tree's invisible root item. When the
+    tree is deleted, Qt deletes that item but PySide does not invalidate the wrapper, so a later
+    C++ object allocated at the same address comes back to Python as that stale wrapper (seen
+    as ``QMenu`` objects turning into ``QTreeWidgetItem`` and as crashes after a window closes).
+    The wrapper is dropped as soon as the tree is destroyed (the hook holds the tree's instance
+    dict, not the tree, so it does not keep the tree alive)."""
+    tree = ParameterTree(showHeader=False)
+    tree.destroyed.connect(lambda *_, state=tree.__dict__: _forget_root_item(state))
+    tree.setRootIsDecorated(False)
+    tree.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
+    tree.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+    set_tree_group(tree, group, rows_visible)
+    return tree
+
+
+def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None) -> None:
+    tree.clear()
+    n = 0
+    if group is not None and group.children():
+        tree.setParameters(group, showTop=False)
+        n = len(group.children())
+    rows = n if rows_visible is None else min(n, rows_visible)
+    row_h = max(tree.fontMetrics().height() + 7, 21)      # the height pyqtgraph's editors use
+    tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if n else 0)
+    tree.setVisible(bool(n))
+    tree.setIndentation(6)
+    # The name column gets what it needs; the editors take the rest.
+    header = tree.header()
+    header.setMinimumSectionSize(40)
+    header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeToContents)
+    if header.count() > 1:
+        header.setSectionResizeMode(1, QtWidgets.QHeaderView.Stretch)
+
+
+def _slider_range(spec) -> tuple[float, float] | None:
+    if spec.slider is not None:
+        lo, hi = spec.slider
+    else:
+        lo, hi = spec.low, spec.high
+    if lo is None or hi is None or not (hi > lo):
+        return None
+    if spec.scale == "log" and lo <= 0:
+        return None
+    return float(lo), float(hi)
+
+
+class SpecSlider(QtWidgets.QWidget):
+    """A labelled slider for one numeric :class:`ParamSpec`, bound to a pyqtgraph Parameter.
+
+    The slider covers ``spec.slider`` (or the bounds) with 1000 steps, linearly or on a log scale
+    (``spec.scale == "log"``); ints snap to whole numbers. Moving the slider sets the Parameter
+    (which then emits its own change signal); a change of the Parameter moves the slider.
+    """
+
+    STEPS = 1000
+
+    def __init__(self, spec, param: Parameter, parent=None):
+        super().__init__(parent)
+        self.spec = spec
+        self.param = param
+        lo_hi = _slider_range(spec)
+        if lo_hi is None:
+            raise ValueError(f"{spec.name} has no slider range")
+        self.lo, self.hi = lo_hi
+        lay = QtWidgets.QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.name_label = QtWidgets.QLabel(spec.symbol)
+        self.name_label.setToolTip(spec_tooltip(spec))
+        f = self.name_label.font()
+        f.setBold(True)
+        self.name_label.setFont(f)
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Horizontal)
+        self.slider.setRange(0, self.STEPS if spec.kind == "float" else int(round(self.hi - self.lo)))
+        self.slider.setToolTip(spec_tooltip(spec))
+        self.value_label = QtWidgets.QLabel()
+        self.value_label.setMinimumWidth(self.value_label.fontMetrics().horizontalAdvance("0.0000e-00"))
+        self.value_label.setAlignment(QtCore.Qt.AlignRight | QtCore.Qt.AlignVCenter)
+        lay.addWidget(self.name_label)
+        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.value_label)
+        self.slider.valueChanged.connect(self._on_slider)
+        param.sigValueChanged.connect(self._on_param)
+        self._sync(param.value())
+
+    # ---------------------------------------------------------------- mapping
+    def position_to_value(self, pos: int):
+        if self.spec.kind == "int":
+            return int(round(self.lo)) + int(pos)
+        t = pos / self.STEPS
+        if self.spec.scale == "log":
+            return float(math.exp(math.log(self.lo) + t * (math.log(self.hi) - math.log(self.lo))))
+        return float(self.lo + t * (self.hi - self.lo))
+
+    def value_to_position(self, value) -> int:
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            return 0
+        v = min(max(v, self.lo), self.hi)
+        if self.spec.kind == "int":
+            return int(round(v - self.lo))
+        if self.spec.scale == "log":
+            t = (math.log(v) - math.log(self.lo)) / (math.log(self.hi) - math.log(self.lo))
+        else:
+            t = (v - self.lo) / (self.hi - self.lo)
+        return int(round(t * self.STEPS))
+
+    # ---------------------------------------------------------------- sync
+    def _sync(self, value) -> None:
+        self.value_label.setText(format_value(value))
+        blocked = self.slider.blockSignals(True)
+        self.slider.setValue(self.value_to_position(value))
+        self.slider.blockSignals(blocked)
+
+    def _on_slider(self, pos: int) -> None:
+        value = self.position_to_value(pos)
+        if self.spec.kind == "float":
+            value = float(f"{value:.4g}")   # round to what the label shows
+        self.value_label.setText(format_value(value))
+        self.param.setValue(value)
+
+    def _on_param(self, param, value) -> None:
+        self._sync(value)
+
+    def disconnect_param(self) -> None:
+        try:
+            self.param.sigValueChanged.disconnect(self._on_param)
+        except (RuntimeError, TypeError):
+            pass

@@ -1,0 +1,350 @@
+"""One method column's run: its estimator, the states so far, and the job in the pool.
+
+All bookkeeping happens in the GUI thread; the numerical work happens in :class:`SolverJob` s.
+The runner never blocks: requests (step, run, pause, reset, a new method/parameters/data) cancel
+or queue work and return at once; the states arrive later through queued signals.
+
+Rules
+-----
+* ``states`` is the list of states of the current run, ``states[i].iteration == i``; states are
+  immutable, so keeping them all lets the views rewind to any past iteration.
+* Every request that invalidates running work bumps ``gen`` and sets the running job's cancel flag;
+  signals carrying an older generation are ignored.
+* A new method or new parameters are first *tried*: the old estimator and its states stay until
+  the new ``start`` succeeds. If it fails (ParameterError, SolverError, ...) the message is shown
+  and the previous setting is kept (``reverted`` is emitted so the controls can show it again).
+* New data cannot keep the old states (they describe other data): if ``start`` fails on the new
+  data the column is empty and shows why.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+from PySide6 import QtCore
+
+from core import catalogue, views
+from core.errors import ParameterError
+
+from .worker import Relay, SolverJob, error_message
+
+__all__ = ["ColumnRunner"]
+
+#: Memory a column may spend on cached snapshots (the newest and the most recently viewed are
+#: kept); an evicted one is recomputed by core.views when the scrubber goes back to it.
+SNAPSHOT_CACHE_BYTES = 64 * 2 ** 20
+
+
+class ColumnRunner(QtCore.QObject):
+    """State machine of one column. See the module docstring."""
+
+    #: the list of states (or the method) changed: the views need a redraw
+    changed = QtCore.Signal()
+    #: a message for the user ("" clears it)
+    message = QtCore.Signal(str)
+    #: a tried method/parameter setting was refused; controls should show ``info``/``params`` again
+    reverted = QtCore.Signal()
+    #: busy/running flags changed
+    activity = QtCore.Signal()
+
+    def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
+                 delay: Callable[[], float] | None = None, parent=None):
+        super().__init__(parent)
+        self._pool = pool
+        self._delay = delay or (lambda: 0.0)
+        self.relay = Relay(self)
+        q = QtCore.Qt.QueuedConnection
+        self.relay.started.connect(self._on_started, q)
+        self.relay.stepped.connect(self._on_stepped, q)
+        self.relay.failed.connect(self._on_failed, q)
+        self.relay.done.connect(self._on_done, q)
+
+        self.info = catalogue.get(key)
+        self.params: dict[str, Any] = self._validated(self.info, params or {})
+        self.estimator = self.info.create(**self.params)
+        self.data = None
+        self.states: list = []
+        self.error: str = ""
+        self.gen = 0
+        self.version = 0                 # bumped on every change the views must see
+        self._snapshots: OrderedDict[int, Any] = OrderedDict()
+        self._cache_bytes = 0
+        self._pending = None             # (info, params, estimator) being tried
+        # the job in flight: (id, cancel flag, is a run, does steps)
+        self._job: tuple[int, threading.Event, bool, bool] | None = None
+        self._job_counter = 0
+        self._queued_steps = 0
+        self._run_requested = False
+        self._retry_current = False      # a tried setting failed on new data: start the kept one
+        self._closed = False
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def key(self) -> str:
+        return self.info.key
+
+    @property
+    def iteration(self) -> int:
+        """Iteration of the newest state, -1 if there is none yet."""
+        return self.states[-1].iteration if self.states else -1
+
+    @property
+    def busy(self) -> bool:
+        """A job is in flight or queued."""
+        return self._job is not None or self._queued_steps > 0 or self._run_requested
+
+    @property
+    def running(self) -> bool:
+        """A run (until finished) is in flight or requested."""
+        return self._run_requested or (self._job is not None and self._job[2])
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.states) and self._pending is None and self.estimator.finished(self.states[-1])
+
+    def setting(self) -> tuple[Any, dict]:
+        """(MethodInfo, params) the controls should show: the one being tried, else the current."""
+        if self._pending is not None:
+            return self._pending[0], dict(self._pending[1])
+        return self.info, dict(self.params)
+
+    @property
+    def pending(self) -> bool:
+        return self._pending is not None
+
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self, index: int = -1):
+        """The Snapshot of ``states[index]`` (cached; recomputed by core.views if evicted)."""
+        if not self.states:
+            return None
+        state = self.states[index]
+        snap = self._snapshots.get(state.iteration)
+        if snap is None:
+            snap = views.snapshot(state, self.data)
+            self._remember(state.iteration, snap)
+        else:
+            self._snapshots.move_to_end(state.iteration)
+        return snap
+
+    @staticmethod
+    def _nbytes(snap) -> int:
+        arrays = (snap.basis, snap.rows, snap.objective_history)
+        return sum(a.nbytes for a in arrays if a is not None) + 1024
+
+    def _remember(self, iteration: int, snap) -> None:
+        old = self._snapshots.pop(iteration, None)
+        if old is not None:
+            self._cache_bytes -= self._nbytes(old)
+        self._snapshots[iteration] = snap
+        self._cache_bytes += self._nbytes(snap)
+        while self._cache_bytes > SNAPSHOT_CACHE_BYTES and len(self._snapshots) > 2:
+            _, dropped = self._snapshots.popitem(last=False)
+            self._cache_bytes -= self._nbytes(dropped)
+
+    def _clear_cache(self) -> None:
+        self._snapshots.clear()
+        self._cache_bytes = 0
+
+    # ------------------------------------------------------------------ requests
+    @staticmethod
+    def _validated(info, params: dict) -> dict:
+        """All parameters of ``info`` (defaults filled in), each checked by its ParamSpec."""
+        values = info.defaults()
+        # names that are not parameters of ``info`` (e.g. kept from another method) are dropped
+        values.update({k: v for k, v in params.items() if k in values})
+        return {s.name: s.validate(values[s.name]) for s in info.params}
+
+    def set_data(self, data) -> None:
+        """Use new data: everything restarts at iteration 0 (or shows why it cannot)."""
+        self.data = data
+        self._invalidate()
+        self.states = []
+        self._clear_cache()
+        self._retry_current = False
+        self._set_error("")
+        self._bump()
+        self._kick()
+
+    def set_method(self, key: str, params: dict | None = None) -> bool:
+        """Try another method (parameters: ``params`` over its defaults, keeping same-named
+        current values). Returns False (and keeps everything) if a parameter is invalid."""
+        info = catalogue.get(key)
+        merged = {k: v for k, v in self.params.items() if k in info.defaults()}
+        merged.update(params or {})
+        return self._try(info, merged)
+
+    def set_params(self, params: dict) -> bool:
+        """Try new parameter values for the current method (see :meth:`set_method`)."""
+        info = self._pending[0] if self._pending is not None else self.info
+        merged = dict(self._pending[1] if self._pending is not None else self.params)
+        merged.update(params)
+        return self._try(info, merged)
+
+    def _try(self, info, params: dict) -> bool:
+        try:
+            valid = self._validated(info, params)
+            est = info.create(**valid)
+        except ParameterError as exc:
+            self._set_error(error_message(exc) + self._kept_text())
+            self.reverted.emit()
+            return False
+        if self._pending is None and info is self.info and valid == self.params and self.states:
+            return True        # nothing changed: keep the run
+        self._invalidate()
+        self._pending = (info, valid, est)
+        self._set_error("")
+        self._kick()
+        self.activity.emit()
+        return True
+
+    def _kept_text(self) -> str:
+        shown = ", ".join(f"{s.symbol} = {self.params[s.name]}" for s in self.info.params
+                          if s.kind in ("int", "float"))
+        return f" — kept {self.info.name}" + (f" ({shown})" if shown else "")
+
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` iterations from the newest state (even past convergence)."""
+        if self._closed or n <= 0:
+            return
+        self._queued_steps += int(n)
+        self._kick()
+        self.activity.emit()
+
+    def run(self) -> None:
+        """Step until the estimator's stopping rule holds."""
+        if self._closed or self.running or self.finished:
+            return
+        self._run_requested = True
+        self._kick()
+        self.activity.emit()
+
+    def pause(self) -> None:
+        """Stop stepping now (the state shown stays). A pending start still completes."""
+        stepping = self._job is not None and self._job[3]
+        had = self._queued_steps or self._run_requested or stepping
+        self._queued_steps = 0
+        self._run_requested = False
+        if stepping:
+            self._invalidate(keep_queue=True)
+        if had:
+            self._kick()   # a start that was part of the cancelled job is resubmitted
+            self.activity.emit()
+
+    def reset(self) -> None:
+        """Back to iteration 0 with the current setting (state 0 is kept: it is the same)."""
+        self._queued_steps = 0
+        self._run_requested = False
+        self._invalidate(keep_queue=True)
+        del self.states[1:]
+        for it in [i for i in self._snapshots if i > 0]:
+            self._cache_bytes -= self._nbytes(self._snapshots.pop(it))
+        self._set_error("")
+        self._bump()
+        self._kick()
+        self.activity.emit()
+
+    def shutdown(self) -> None:
+        """Cancel everything; no more jobs are submitted."""
+        self._closed = True
+        self._queued_steps = 0
+        self._run_requested = False
+        self._invalidate(keep_queue=True)
+
+    # ------------------------------------------------------------------ jobs
+    def _invalidate(self, keep_queue: bool = False) -> None:
+        """Cancel the job in flight and start a new generation."""
+        if self._job is not None:
+            self._job[1].set()
+            self._job = None
+        self.gen += 1
+        if not keep_queue:
+            self._queued_steps = 0
+            self._run_requested = False
+
+    def _kick(self) -> None:
+        """Submit the next job if none is in flight and there is something to do."""
+        if self._closed or self._job is not None or self.data is None:
+            return
+        need_start = self._pending is not None or not self.states
+        if not (need_start or self._queued_steps or self._run_requested):
+            return
+        if need_start and self._pending is None and self.error and not self.states \
+                and not self._retry_current:
+            # the current setting already failed on this data; wait for a new setting
+            self._queued_steps = 0
+            self._run_requested = False
+            return
+        est = self._pending[2] if self._pending is not None else self.estimator
+        start_from = None if need_start else self.states[-1]
+        is_run = self._run_requested
+        self._job_counter += 1
+        cancel = threading.Event()
+        job = SolverJob(self.relay, self.gen, self._job_counter, cancel, est, self.data,
+                        start_from=start_from, n_steps=self._queued_steps, until_finished=is_run,
+                        delay=self._delay)
+        self._job = (self._job_counter, cancel, is_run, is_run or self._queued_steps > 0)
+        self._queued_steps = 0
+        self._run_requested = False
+        self._pool.start(job)
+
+    def _current(self, gen: int, job_id: int) -> bool:
+        return gen == self.gen and self._job is not None and self._job[0] == job_id
+
+    @QtCore.Slot(int, int, object, object)
+    def _on_started(self, gen, job_id, state, snap) -> None:
+        if not self._current(gen, job_id):
+            return
+        if self._pending is not None:
+            self.info, self.params, self.estimator = self._pending
+            self._pending = None
+        self.states = [state]
+        self._clear_cache()
+        self._remember(state.iteration, snap)
+        if not self._retry_current:     # else keep saying why the tried setting was refused
+            self._set_error("")
+        self._retry_current = False
+        self._bump()
+
+    @QtCore.Slot(int, int, object, object)
+    def _on_stepped(self, gen, job_id, state, snap) -> None:
+        if not self._current(gen, job_id):
+            return
+        self.states.append(state)
+        self._remember(state.iteration, snap)
+        self._bump()
+
+    @QtCore.Slot(int, int, str)
+    def _on_failed(self, gen, job_id, text) -> None:
+        if not self._current(gen, job_id):
+            return
+        self._queued_steps = 0
+        self._run_requested = False
+        if self._pending is not None:
+            self._pending = None
+            text += self._kept_text()
+            # with new data there is no state of the kept setting yet: start it
+            self._retry_current = not self.states
+            self.reverted.emit()
+        else:
+            self._retry_current = False
+        self._set_error(text)
+        self._bump()
+
+    @QtCore.Slot(int, int, int)
+    def _on_done(self, gen, job_id, cancelled) -> None:
+        if not self._current(gen, job_id):
+            return
+        self._job = None
+        self._kick()
+        self.activity.emit()
+
+    # ------------------------------------------------------------------ helpers
+    def _set_error(self, text: str) -> None:
+        if text != self.error:
+            self.error = text
+            self.message.emit(text)
+
+    def _bump(self) -> None:
+        self.version += 1
+        self.changed.emit()

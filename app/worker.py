@@ -1,0 +1,149 @@
+"""Solver jobs run on a QThreadPool; results cross to the GUI thread by queued signals.
+
+A :class:`SolverJob` takes only immutable inputs (an estimator whose hyperparameters are not
+changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional starting
+:class:`~core.base.State`) and does, off the GUI thread:
+
+1. ``state = estimator.start(data.X)`` if it has no starting state (iteration 0);
+2. up to ``n_steps`` calls of ``estimator.step`` (or, with ``until_finished``, steps until
+   ``estimator.finished(state)``), checking its cancel flag (a :class:`threading.Event`) before
+   every step; a run (``until_finished``) is paced to at most one step per ``delay()`` seconds
+   (the wait is a wait on the cancel flag, so Pause is immediate);
+3. for every state, ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI
+   thread only draws.
+
+Every signal carries the job's *generation*; the owner ignores signals of an old generation
+(a cancelled or reset run). Errors come back as a readable message, never as an exception in
+the pool.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import traceback
+from typing import Callable
+
+from PySide6 import QtCore
+
+from core import views
+from core.errors import DataError, ParameterError, SolverError
+
+__all__ = ["Relay", "SolverJob", "error_message"]
+
+
+_lowered = threading.local()
+
+
+def lower_thread_priority(nice: int = 10) -> None:
+    """Make the calling (pool) thread yield the CPU to the GUI thread: on Linux, raise its nice
+    value (threads can lower their own priority without privileges); elsewhere do nothing.
+    The solvers then run at full speed whenever the GUI thread does not need the CPU."""
+    if getattr(_lowered, "done", False):
+        return
+    _lowered.done = True
+    if sys.platform.startswith("linux") and hasattr(os, "setpriority"):
+        try:
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), nice))
+        except OSError:
+            pass
+
+
+def error_message(exc: BaseException) -> str:
+    """A one-line message for the user: the core errors already name what is wrong."""
+    if isinstance(exc, ParameterError):
+        return f"Invalid parameter: {exc}"
+    if isinstance(exc, SolverError):
+        return f"Solver stopped: {exc}"
+    if isinstance(exc, DataError):
+        return f"Data problem: {exc}"
+    return f"Unexpected error ({type(exc).__name__}): {exc}"
+
+
+class Relay(QtCore.QObject):
+    """Signals of one column's jobs. Lives in the GUI thread; emitted from pool threads, so
+    connections to GUI objects are queued."""
+
+    #: gen, job id, state, snapshot: the iteration-0 state of a fresh start
+    started = QtCore.Signal(int, int, object, object)
+    #: gen, job id, state, snapshot: one more iteration
+    stepped = QtCore.Signal(int, int, object, object)
+    #: gen, job id, message
+    failed = QtCore.Signal(int, int, str)
+    #: gen, job id, cancelled: the job ended (always emitted last)
+    done = QtCore.Signal(int, int, int)
+
+
+class SolverJob(QtCore.QRunnable):
+    """Start and/or step one estimator; see the module docstring."""
+
+    def __init__(self, relay: Relay, gen: int, job_id: int, cancel: threading.Event, estimator,
+                 data, start_from=None, n_steps: int = 0, until_finished: bool = False,
+                 delay: Callable[[], float] | None = None, samples=None, n_basis: int = 10):
+        super().__init__()
+        self.setAutoDelete(True)
+        self.relay = relay
+        self.gen = gen
+        self.job_id = job_id
+        self.cancel = cancel
+        self.estimator = estimator
+        self.data = data
+        self.start_from = start_from
+        self.n_steps = int(n_steps)
+        self.until_finished = bool(until_finished)
+        self.delay = delay or (lambda: 0.0)
+        self.samples = samples
+        self.n_basis = n_basis
+
+    def _emit(self, name: str, *args) -> bool:
+        """Emit the relay's signal ``name``; False when the relay is gone (window closed)."""
+        try:
+            getattr(self.relay, name).emit(self.gen, self.job_id, *args)
+            return True
+        except RuntimeError:  # the relay was deleted with its window
+            self.cancel.set()
+            return False
+
+    def _snapshot(self, state):
+        return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis)
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        est = self.estimator
+        lower_thread_priority()
+        try:
+            if self.cancel.is_set():
+                return
+            state = self.start_from
+            if state is None:
+                state = est.start(self.data.X)
+                if self.cancel.is_set():
+                    return
+                self._emit("started", state, self._snapshot(state))
+            steps = 0
+            last = None
+            while not self.cancel.is_set():
+                if self.until_finished:
+                    if est.finished(state):
+                        break
+                elif steps >= self.n_steps:
+                    break
+                if self.until_finished and last is not None:
+                    # paced run: at most 1/delay() iterations per second
+                    pause = self.delay() - (time.perf_counter() - last)
+                    if pause > 0 and self.cancel.wait(pause):
+                        break
+                last = time.perf_counter()
+                state = est.step(state)
+                steps += 1
+                if self.cancel.is_set():
+                    break
+                self._emit("stepped", state, self._snapshot(state))
+        except Exception as exc:  # every failure becomes a message for the user
+            if not isinstance(exc, (ParameterError, SolverError, DataError)):
+                traceback.print_exc(file=sys.stderr)
+            if not self.cancel.is_set():
+                self._emit("failed", error_message(exc))
+        finally:
+            self._emit("done", int(self.cancel.is_set()))

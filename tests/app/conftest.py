@@ -1,0 +1,25 @@
+"""pytest-qt fixtures for the app tests. Everything runs offscreen."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Factory: a shown MainWindow (closed by qtbot at the end), waited on until every column
+    has its iteration-0 state."""
+    from app.main_window import MainWindow
+
+    def make(**kwargs):
+        kwargs.setdefault("speed", "max")
+        win = MainWindow(**kwargs)
+        qtbot.addWidget(win)
+        win.show()
+        qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=15000)
+        return win
+
+    return make

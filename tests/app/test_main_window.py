@@ -1,0 +1,306 @@
+"""The main window, driven the way a user drives it (buttons, combos, parameter controls)."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from core import catalogue, views
+from core.errors import SolverError
+
+LEFT = QtCore.Qt.LeftButton
+WAIT = 15000  # ms; generous upper bound, the waits usually end in a few ms
+
+
+def click(qtbot, button):
+    assert button.isEnabled(), f"{button.text()} is disabled"
+    qtbot.mouseClick(button, LEFT)
+
+
+def wait_drawn(qtbot, col, iteration):
+    """Until the column's views show ``iteration`` (the frame timer draws within ~33 ms)."""
+    qtbot.waitUntil(lambda: col.shown_snapshot is not None and col.shown_snapshot.iteration == iteration,
+                    timeout=WAIT)
+
+
+def assert_views_show(col, data, index):
+    """Every view of ``col`` was set from the snapshot of the stored state ``index``."""
+    state = col.runner.states[index]
+    assert state.iteration == index
+    snap = views.snapshot(state, data)
+    # objective curve: one point per iteration 0..index
+    x, y = col.objective_view.curve.getData()
+    assert len(x) == index + 1 and list(x) == list(range(index + 1))
+    np.testing.assert_allclose(y, [s.objective for s in col.runner.states[: index + 1]])
+    # labels
+    assert f"iteration {index}" in col.iteration_label.text()
+    assert f"{snap.error:.4g}" in col.error_label.text()
+    # weight bars
+    wv = col.weights_view
+    np.testing.assert_allclose(wv.drawn_weights(), snap.sample_weights, rtol=1e-12)
+    np.testing.assert_array_equal(wv.drawn_outliers(), np.flatnonzero(snap.outliers))   # drawn red
+    assert wv.corrupted_bars.opts["brush"].color().name() != wv.clean_bars.opts["brush"].color().name()
+    # basis images (at least 10)
+    assert len(snap.basis) >= 10
+    for i, b in enumerate(snap.basis):
+        np.testing.assert_allclose(col.basis_view.items[i].image, b)
+    # clean | corrupted | reconstruction | residual of 3 samples
+    assert snap.rows.shape[:2] == (3, 4)
+    for r in range(3):
+        for c in range(4):
+            np.testing.assert_allclose(col.recon_view.item(r, c).image, snap.rows[r, c])
+
+
+def test_opens_on_builtin_faces_with_pca_and_pca_gm(make_window):
+    win = make_window()
+    assert win.windowTitle() == "Robust Subspace Lab"
+    assert win.data.n_samples == 100 and win.imageset.shape == (25, 25)
+    assert int(win.data.outliers.sum()) == 20               # 20 % occluded
+    assert [c.key for c in win.columns] == ["pca", "pca-gm"]
+    assert [c.method_combo.currentText() for c in win.columns] == ["PCA", "PCA-GM"]
+    for c in win.columns:
+        assert c.runner.iteration == 0
+    # titles the user reads
+    col = win.columns[0]
+    assert col.weights_view.getPlotItem().titleLabel.text.startswith("Sample weights, log scale (red: corrupted)")
+    assert "Objective" in col.objective_view.getPlotItem().titleLabel.text
+    assert "Basis images" in col.basis_view.title.text
+    assert col.recon_view.title.text == "clean | corrupted | reconstruction | residual"
+
+
+def test_three_steps_then_reset(qtbot, make_window):
+    win = make_window()
+    for _ in range(3):
+        click(qtbot, win.step_button)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 3 for c in win.columns) and not win.busy, timeout=WAIT)
+    for col in win.columns:
+        wait_drawn(qtbot, col, 3)
+        assert [s.iteration for s in col.runner.states] == [0, 1, 2, 3]
+        assert_views_show(col, win.data, 3)
+        assert "3 / 3 (live)" in col.scrub_label.text()
+
+    click(qtbot, win.reset_button)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 0 for c in win.columns), timeout=WAIT)
+    for col in win.columns:
+        wait_drawn(qtbot, col, 0)
+        assert_views_show(col, win.data, 0)
+
+
+def test_scrubber_goes_back_and_follows_live_again(qtbot, make_window):
+    win = make_window()
+    win.step_all(3)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 3 for c in win.columns) and not win.busy, timeout=WAIT)
+    col = win.columns[1]
+    wait_drawn(qtbot, col, 3)
+    col.scrubber.setValue(1)                      # the user drags the scrubber back
+    wait_drawn(qtbot, col, 1)
+    assert_views_show(col, win.data, 1)
+    assert "(past)" in col.scrub_label.text()
+    click(qtbot, win.step_button)                 # stepping jumps back to the live end
+    qtbot.waitUntil(lambda: col.runner.iteration == 4, timeout=WAIT)
+    wait_drawn(qtbot, col, 4)
+    assert col.scrubber.value() == 4
+
+
+def test_run_pause_then_run_to_convergence(qtbot, make_window):
+    win = make_window(speed="10 it/s")
+    col = win.columns[1]                           # PCA-GM: iterates (PCA is done at iteration 0)
+    click(qtbot, win.run_button)
+    qtbot.waitUntil(lambda: col.runner.iteration >= 2, timeout=WAIT)
+    assert win.pause_button.isEnabled()
+    click(qtbot, win.pause_button)
+    stopped_at = col.runner.iteration
+    assert not col.runner.finished, "converged before Pause; the test needs a slower speed"
+    assert not win.running
+    qtbot.wait(400)                                # at 10 it/s, 4 more iterations would have come
+    assert col.runner.iteration == stopped_at
+    assert not win.pause_button.isEnabled() and win.step_button.isEnabled()
+
+    win.speed_combo.setCurrentIndex(win.speed_combo.findText("max"))
+    click(qtbot, win.run_button)
+    qtbot.waitUntil(lambda: col.runner.finished and not win.busy, timeout=WAIT)
+    states = col.runner.states
+    assert [s.iteration for s in states] == list(range(len(states)))
+    assert col.runner.estimator.finished(states[-1])
+    wait_drawn(qtbot, col, states[-1].iteration)
+    assert_views_show(col, win.data, states[-1].iteration)
+
+
+def test_choose_rpca_om_in_a_column(qtbot, make_window):
+    win = make_window()
+    col = win.columns[0]
+    combo = col.method_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == [m.key for m in catalogue.methods()]
+    combo.setCurrentIndex(combo.findData("rpca-om"))
+    qtbot.waitUntil(lambda: col.runner.key == "rpca-om" and bool(col.runner.states) and not win.busy,
+                    timeout=WAIT)
+    assert col.runner.states[0].method == "RPCA-OM" and col.runner.iteration == 0
+    names = [c.name() for c in col.param_group().children()]
+    assert names == [s.name for s in catalogue.get("rpca-om").params]
+    click(qtbot, win.step_button)
+    qtbot.waitUntil(lambda: col.runner.iteration == 1 and win.columns[1].runner.iteration == 1, timeout=WAIT)
+    wait_drawn(qtbot, col, 1)
+    assert_views_show(col, win.data, 1)
+
+
+def test_parameter_change_resets_the_column(qtbot, make_window):
+    win = make_window()
+    col = win.columns[1]
+    win.step_all(2)
+    qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=WAIT)
+    col.param_group().child("p").setValue(0.5)
+    qtbot.waitUntil(lambda: col.runner.params["p"] == 0.5 and col.runner.iteration == 0 and not win.busy,
+                    timeout=WAIT)
+    assert col.runner.states[0].scalars["p"] == 0.5
+    assert col._slider is not None and col._slider.value_label.text() == "0.5"
+
+
+def test_invalid_parameter_shows_a_message_and_keeps_the_estimator(qtbot, make_window):
+    win = make_window()
+    col = win.columns[1]
+    before = list(col.runner.states)
+    col.param_group().child("n_components").setValue(100)      # k >= min(n_samples, n_features)
+    qtbot.waitUntil(lambda: col.message_label.isVisible(), timeout=WAIT)
+    text = col.message_label.text()
+    assert "n_components" in text
+    assert "n_components" in win.statusBar().currentMessage()
+    # nothing lost: same method, same parameters, same states, control shows the kept value
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert col.runner.key == "pca-gm" and col.runner.params["n_components"] == 10
+    assert col.runner.states == before
+    assert col.param_group().child("n_components").value() == 10
+    # the column still works
+    click(qtbot, win.step_button)
+    qtbot.waitUntil(lambda: col.runner.iteration == 1, timeout=WAIT)
+
+    # a value outside the ParamSpec range is refused at once, naming the parameter
+    col.param_group().child("p").setValue(0.0)
+    col.apply_params()
+    assert "p" in col.message_label.text() and "(0, 1]" in col.message_label.text()
+    assert col.runner.params["p"] == 0.3
+
+
+def test_solver_error_in_worker_is_shown(qtbot, make_window):
+    win = make_window()
+    col = win.columns[1]
+
+    def broken_step(state):
+        raise SolverError("PCA-GM stopped at iteration 1: the objective is nan (not finite).")
+
+    col.runner.estimator.step = broken_step
+    click(qtbot, win.step_button)
+    qtbot.waitUntil(lambda: col.message_label.isVisible() and not win.busy, timeout=WAIT)
+    assert "Solver stopped" in col.message_label.text() and "iteration 1" in col.message_label.text()
+    assert "PCA-GM" in win.statusBar().currentMessage()
+    assert col.runner.iteration == 0                 # the state before the failure is kept
+    assert win.columns[0].runner.iteration == 1      # the other column carried on
+
+
+def test_corruption_controls(qtbot, make_window):
+    win = make_window()
+    panel = win.data_panel
+    combo = panel.corruption_combo
+    combo.setCurrentIndex(combo.findData("salt_pepper"))
+    qtbot.waitUntil(lambda: win.corruption_key == "salt_pepper" and not win.busy, timeout=WAIT)
+    assert win.data.description.startswith("salt")
+    assert [c.name() for c in panel.corruption_group().children()] == ["fraction", "density", "seed"]
+    assert all(c.runner.iteration == 0 and c.runner.data is win.data for c in win.columns)
+
+    data = win.data
+    panel.corruption_group().child("density").setValue(0.25)
+    qtbot.waitUntil(lambda: win.corruption_params["density"] == 0.25 and not win.busy, timeout=WAIT)
+    assert win.data is not data
+
+    # an impossible combination is refused, the data kept
+    combo.setCurrentIndex(combo.findData("rectangles"))
+    qtbot.waitUntil(lambda: win.corruption_key == "rectangles", timeout=WAIT)
+    data = win.data
+    panel.corruption_group().child("size_min").setValue(0.9)
+    panel.apply_corruption()
+    assert "size_min" in panel.message_label.text() and panel.message_label.isVisible()
+    assert win.data is data
+
+
+def _write_folder(path, n=12):
+    from skimage.io import imsave
+
+    rng = np.random.default_rng(0)
+    path.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        imsave(path / f"img{i:02d}.png", rng.integers(0, 256, size=(16, 16), dtype=np.uint8),
+               check_contrast=False)
+    (path / "broken.png").write_bytes(b"this is not a png at all")
+    return path
+
+
+def test_open_folder_reports_skipped_file(qtbot, make_window, tmp_path, monkeypatch):
+    folder = _write_folder(tmp_path / "imgs")
+    win = make_window()
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    click(qtbot, win.data_panel.open_button)         # "Open folder…" in the Data panel
+    assert win.data.n_samples == 12 and win.imageset.shape == (16, 16)
+    assert [p for p, _ in win.imageset.skipped] == ["broken.png"]
+    panel = win.data_panel
+    assert panel.skipped_label.isVisible() and "broken.png" in panel.skipped_label.text()
+    assert "broken.png" in win.statusBar().currentMessage()
+    assert win._skipped_box is not None and "broken.png" in win._skipped_box.detailedText()
+    qtbot.waitUntil(lambda: all(c.runner.states and c.runner.states[0].components.shape[1] == 256
+                                for c in win.columns) and not win.busy, timeout=WAIT)
+    assert all(c.runner.iteration == 0 for c in win.columns)
+    assert panel.source_combo.currentText().startswith("Folder")
+
+    # a folder with nothing readable: message, previous data kept
+    bad = tmp_path / "nothing"
+    bad.mkdir()
+    (bad / "a.png").write_bytes(b"garbage")
+    data = win.data
+    assert not win.open_folder(bad)
+    assert win.data is data
+    assert "a.png" in panel.message_label.text() and panel.message_label.isVisible()
+
+
+def test_folder_option_and_image_size(qtbot, make_window, tmp_path):
+    folder = _write_folder(tmp_path / "imgs")
+    win = make_window(folder=str(folder))
+    assert win.data.n_samples == 12
+    win.set_image_size((8, 8))
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert win.imageset.shape == (8, 8)
+    assert win.data_panel.size_combo.currentData() == (8, 8)
+    # the size offered in the panel is used as is; reopening the folder does not add entries
+    panel = win.data_panel
+    n_sizes, n_sources = panel.size_combo.count(), panel.source_combo.count()
+    panel.size_combo.setCurrentIndex(panel.size_combo.findText("32 × 32 px"))
+    panel.size_combo.activated.emit(panel.size_combo.currentIndex())
+    assert win.imageset.shape == (32, 32) and win.source[1] == str(folder)
+    assert win.open_folder(folder)
+    assert (panel.size_combo.count(), panel.source_combo.count()) == (n_sizes, n_sources)
+    # back to the built-in set, keeping the size
+    panel.source_combo.activated.emit(0)
+    assert win.data.n_samples == 100 and win.imageset.shape == (32, 32)
+
+
+def test_close_while_running_stops_promptly(qtbot, make_window):
+    win = make_window(speed="1 it/s")
+    col = win.columns[1]
+    col.param_group().child("tol").setValue(1e-12)       # keep iterating
+    col.apply_params()
+    qtbot.waitUntil(lambda: col.runner.params["tol"] == 1e-12 and not win.busy, timeout=WAIT)
+    click(qtbot, win.run_button)
+    qtbot.waitUntil(lambda: col.runner.iteration >= 1, timeout=WAIT)
+    t0 = time.perf_counter()
+    win.close()
+    assert time.perf_counter() - t0 < 1.0
+    assert win.pool.activeThreadCount() == 0
+
+
+def test_add_and_remove_columns(qtbot, make_window):
+    win = make_window()
+    col = win.add_column("rpca-om")
+    qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
+    assert len(win.columns) == 3
+    win.step_all()
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns), timeout=WAIT)
+    click(qtbot, col.close_button)
+    assert len(win.columns) == 2 and col not in win.columns

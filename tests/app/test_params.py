@@ -1,0 +1,65 @@
+"""Controls built from ParamSpecs: no parameter name is hard-coded in the app."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from app import params as P
+from core import catalogue, corruption
+from core.catalogue import ParamSpec
+
+
+def test_groups_follow_the_catalogue():
+    for info in catalogue.methods():
+        group = P.build_group(info.key, info.params)
+        assert [c.name() for c in group.children()] == [s.name for s in info.params]
+        assert P.group_values(group) == info.defaults()
+        for spec, child in zip(info.params, group.children()):
+            assert spec.doc in child.opts["tip"]
+    for key, spec in corruption.CORRUPTIONS.items():
+        group = P.build_group(key, spec.params)
+        assert P.group_values(group) == spec.defaults()
+
+
+def test_choice_and_int_controls():
+    spec = corruption.CORRUPTIONS["rectangles"]
+    group = P.build_group("r", spec.params)
+    content = group.child("content")
+    assert content.type() == "list"
+    assert set(content.opts["limits"].values()) == {"dots", "black", "white"}
+    seed = group.child("seed")
+    assert seed.type() == "int"
+    seed.setValue(7.0)
+    assert P.group_values(group)["seed"] == 7 and isinstance(P.group_values(group)["seed"], int)
+
+
+def test_main_slider_choice():
+    assert P.main_spec(catalogue.get("pca-gm").params).name == "p"          # linear float
+    assert P.main_spec(catalogue.get("rpca-om").params).name == "n_components"
+    assert P.main_spec(catalogue.get("pca").params).name == "n_components"
+
+
+@pytest.mark.parametrize("spec, values", [
+    (ParamSpec("p", "p", "float", 0.3, "power", low=0.0, high=1.0, low_open=True, slider=(0.01, 1.0)),
+     [0.01, 0.3, 1.0]),
+    (ParamSpec("tol", "tol", "float", 1e-6, "tolerance", low=0.0, scale="log", slider=(1e-12, 1e-2)),
+     [1e-12, 1e-6, 1e-2]),
+    (ParamSpec("k", "k", "int", 10, "components", low=1, slider=(1, 60)), [1, 10, 60]),
+])
+def test_spec_slider_maps_linear_log_and_int(qtbot, spec, values):
+    group = P.build_group("g", [spec])
+    slider = P.SpecSlider(spec, group.child(spec.name))
+    qtbot.addWidget(slider)
+    for v in values:
+        pos = slider.value_to_position(v)
+        back = slider.position_to_value(pos)
+        assert math.isclose(back, v, rel_tol=1e-2), (v, pos, back)
+    # moving the slider sets the parameter; setting the parameter moves the slider
+    slider.slider.setValue(slider.slider.maximum())
+    assert math.isclose(group.child(spec.name).value(), spec.slider[1], rel_tol=1e-3)
+    group.child(spec.name).setValue(values[1])
+    assert slider.slider.value() == slider.value_to_position(values[1])
+    if spec.scale == "log":      # the middle of a log slider is the geometric mean
+        mid = slider.position_to_value(slider.STEPS // 2)
+        assert math.isclose(mid, math.sqrt(spec.slider[0] * spec.slider[1]), rel_tol=1e-2)

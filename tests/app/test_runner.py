@@ -1,0 +1,114 @@
+"""The column runner: jobs off the GUI thread, generations, pause/reset, errors as messages."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6 import QtCore
+
+from app.runner import ColumnRunner
+from core import corruption, datasets
+
+WAIT = 15000
+
+
+@pytest.fixture(scope="module")
+def data():
+    return corruption.corrupt(datasets.lfw_faces(), "rectangles")
+
+
+@pytest.fixture
+def pool():
+    p = QtCore.QThreadPool()
+    yield p
+    p.waitForDone(5000)
+
+
+def make(qtbot, pool, data, key="pca-gm", **params):
+    r = ColumnRunner(pool, key, params, delay=lambda: 0.0)
+    r.set_data(data)
+    qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
+    return r
+
+
+def test_start_runs_off_the_gui_thread(qtbot, pool, data, monkeypatch):
+    from core.methods import PCAGM
+
+    threads = []
+    original = PCAGM.start
+
+    def spy(self, X):
+        threads.append(threading.current_thread())
+        return original(self, X)
+
+    monkeypatch.setattr(PCAGM, "start", spy)
+    r = make(qtbot, pool, data)
+    assert threads and threads[0] is not threading.main_thread()
+    assert r.iteration == 0
+    r.shutdown()
+
+
+def test_states_of_a_cancelled_generation_are_ignored(qtbot, pool, data):
+    r = make(qtbot, pool, data)
+    r.step(3)
+    r.reset()                      # cancels the job; whatever it still emits is stale
+    qtbot.waitUntil(lambda: not r.busy, timeout=WAIT)
+    qtbot.wait(100)
+    assert r.iteration == 0 and len(r.states) == 1
+    r.step(2)
+    qtbot.waitUntil(lambda: r.iteration == 2 and not r.busy, timeout=WAIT)
+    assert [s.iteration for s in r.states] == [0, 1, 2]
+    r.shutdown()
+
+
+def test_pause_stops_a_long_step_request(qtbot, pool, data):
+    r = make(qtbot, pool, data, tol=0.0, max_iter=100000)
+    r.step(100000)
+    qtbot.waitUntil(lambda: r.iteration >= 1, timeout=WAIT)
+    r.pause()
+    at = r.iteration
+    qtbot.waitUntil(lambda: not r.busy, timeout=WAIT)
+    qtbot.wait(100)
+    assert r.iteration == at
+    r.shutdown()
+
+
+def test_pause_stops_a_run(qtbot, pool, data):
+    r = make(qtbot, pool, data, tol=0.0, max_iter=100000)
+    r._delay = lambda: 0.02
+    r.run()
+    qtbot.waitUntil(lambda: r.iteration >= 1, timeout=WAIT)
+    r.pause()
+    at = r.iteration
+    assert not r.running
+    qtbot.wait(200)
+    assert r.iteration == at
+    r.shutdown()
+
+
+def test_invalid_try_keeps_the_current_setting(qtbot, pool, data):
+    r = make(qtbot, pool, data)
+    messages = []
+    r.message.connect(messages.append)
+    assert not r.set_params({"p": 1.5})            # refused at once by the ParamSpec
+    assert "p" in r.error and r.params["p"] == 0.3
+    assert r.set_params({"n_components": 200})      # accepted by the spec, refused by start()
+    qtbot.waitUntil(lambda: bool(r.error) and not r.busy, timeout=WAIT)
+    assert "n_components" in r.error and r.params["n_components"] == 10 and r.states
+    assert any("n_components" in m for m in messages)
+    assert r.set_method("rpca-om")
+    qtbot.waitUntil(lambda: r.key == "rpca-om" and not r.busy, timeout=WAIT)
+    assert r.error == "" and r.states[0].method == "RPCA-OM"
+    r.shutdown()
+
+
+def test_new_data_that_the_setting_cannot_use(qtbot, pool, data):
+    r = make(qtbot, pool, data, n_components=30)
+    small = corruption.corrupt(datasets.load_builtin("faces", size=(5, 5)), "none")   # 25 features
+    r.set_data(small)
+    qtbot.waitUntil(lambda: bool(r.error) and not r.busy, timeout=WAIT)
+    assert r.states == [] and "n_components" in r.error
+    r.set_params({"n_components": 5})
+    qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
+    assert r.error == "" and r.states[0].components.shape == (5, 25)
+    r.shutdown()
