@@ -5,7 +5,7 @@ import numpy as np
 
 from ..base import State, SteppableEstimator
 from ..catalogue import register
-from ..linalg import residual_sq, weighted_subspace
+from ..linalg import one_blas_thread, residual_sq, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 
 #: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
@@ -69,8 +69,9 @@ class RPCAOM(SteppableEstimator):
 
         With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
         ``(X − 1bᵀ)(X − 1bᵀ)ᵀ = G0 − Xb1ᵀ − 1(Xb)ᵀ + ‖b‖²11ᵀ``, and no centred copy of X is formed."""
-        b = d @ X / d.sum()
-        Xb = X @ b
+        with one_blas_thread():   # memory-bound products: see core.linalg.one_blas_thread
+            b = d @ X / d.sum()
+            Xb = X @ b
         bb = float(b @ b)
         sq = sq0 - 2.0 * Xb + bb                    # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
