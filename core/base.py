@@ -35,13 +35,23 @@ class State:
     iteration : 0 for the initialisation returned by ``start``, then 1, 2, ...
     objective : value of the method's objective at this iterate (see the method's docstring).
     objective_history : objectives of iterations 0..iteration, for the objective curve.
-    components : (n_components, n_features) orthonormal rows (the basis images).
+    components : (n_components, n_features) unit-norm rows (the basis images); orthonormal for the
+        PCA methods, only approximately orthogonal for the sparse ones (deflation).
     mean : (n_features,) the centre the method uses.
     sample_weights : (n_samples,) relative weight of each sample at this iterate, scaled so that the
         largest is 1 (the methods are invariant to the scale of the weights), or ``None``.
     entry_weights : (n_samples, n_features) per-entry weights where the method has them, else ``None``.
     converged : the method's stopping rule is met.
-    scalars : the method's own numbers at this iterate (e.g. ``{"δ": 1.3}``), read-only.
+    scalars : the method's own numbers at this iterate (e.g. ``{"δ": 1.3}``, ``{"rank": 7}``), read-only.
+    scalar_history : for every name in ``scalars``, its values at iterations 0..iteration
+        (filled in by ``SteppableEstimator._next_state``), for curves of μ, rank, γ, ...
+    sparse_part : (n_samples, n_features) the sparse outlier matrix E of low-rank + sparse
+        methods (grey levels), else ``None``.
+    fitted : (n_samples, n_features) the method's own reconstruction of the training samples when
+        it is not the projection onto ``mean + span(components)`` (e.g. ``b1ᵀ + Z`` for CRPCA-OM),
+        else ``None``.
+    details : read-only mapping of other method-specific arrays to show (e.g. every restart's
+        objective for RSPCA), else empty.
     """
 
     method: str
@@ -54,15 +64,25 @@ class State:
     entry_weights: np.ndarray | None = None
     converged: bool = False
     scalars: Mapping[str, float] = field(default_factory=dict)
+    scalar_history: Mapping[str, tuple] = field(default_factory=dict)
+    sparse_part: np.ndarray | None = None
+    fitted: np.ndarray | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
     # Data and caches shared (not copied) by every state of one run. Not part of the public API.
     _ctx: Any = field(default=None, repr=False)
 
     def __post_init__(self):
-        for name in ("components", "mean", "sample_weights", "entry_weights"):
+        for name in ("components", "mean", "sample_weights", "entry_weights", "sparse_part", "fitted"):
             arr = getattr(self, name)
             if isinstance(arr, np.ndarray):
                 arr.flags.writeable = False
-        object.__setattr__(self, "scalars", MappingProxyType(dict(self.scalars)))
+        scalars = dict(self.scalars)
+        history = {k: tuple(v) for k, v in self.scalar_history.items()}
+        for k, v in scalars.items():          # a fresh state starts each scalar's history
+            history.setdefault(k, (v,))
+        object.__setattr__(self, "scalars", MappingProxyType(scalars))
+        object.__setattr__(self, "scalar_history", MappingProxyType(history))
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
     def n_components(self) -> int:
@@ -73,8 +93,14 @@ class State:
         return (np.asarray(X, dtype=float) - self.mean) @ self.components.T
 
     def reconstruct(self, X: np.ndarray) -> np.ndarray:
-        """Projection of X onto the affine subspace ``mean + span(components)``; same shape as X."""
+        """``mean + WᵀW (X − mean)``: for orthonormal W the projection of X onto the affine
+        subspace ``mean + span(components)``; for sparse W, paper 002's eq. (16). Same shape as X."""
         return self.mean + self.transform(X) @ self.components
+
+    def training_reconstruction(self, X: np.ndarray) -> np.ndarray:
+        """The method's reconstruction of its training data X: ``fitted`` where the method has its
+        own (low-rank part of a convex method), else :meth:`reconstruct`."""
+        return self.fitted if self.fitted is not None else self.reconstruct(X)
 
 
 class SteppableEstimator:
@@ -198,6 +224,12 @@ class SteppableEstimator:
         tol = float(getattr(self, "tol", 0.0))
         converged = abs(prev.objective - objective) <= tol * max(abs(prev.objective), np.finfo(float).tiny)
         changes.setdefault("converged", converged)
+        scalars = changes.get("scalars", prev.scalars)
+        n_prev = prev.iteration + 1
+        history = {}
+        for k, v in scalars.items():   # a scalar new at this iteration has NaN before it
+            history[k] = tuple(prev.scalar_history.get(k, (float("nan"),) * n_prev)) + (v,)
+        changes["scalar_history"] = history
         return replace(prev, iteration=prev.iteration + 1, objective=float(objective),
                        objective_history=prev.objective_history + (float(objective),), **changes)
 
