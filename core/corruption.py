@@ -178,7 +178,7 @@ def no_corruption(data: ImageSet) -> Corrupted:
 
 
 def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0.6),
-                       content: str = "dots", seed: int = 0) -> Corrupted:
+                       content: str = "dots", seed: int = 0, size_px=None) -> Corrupted:
     """Occlude one random rectangle in each of a random ``fraction`` of the images.
 
     Source: paper 000 (PCA-GM) §5.1, outlier type 1 — "one rectangle" per selected image whose
@@ -200,6 +200,8 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
     content : ``"dots"`` (each pixel independently 0 or 255 with probability 1/2),
         ``"black"`` (0) or ``"white"`` (255).
     seed : non-negative int for ``np.random.default_rng``.
+    size_px : ``(height, width)`` in pixels, a fixed rectangle size overriding ``size_range``
+        (clipped to the image); paper 002 §3.3 uses 10 × 18 on 28 × 28 digits.
 
     Returns
     -------
@@ -230,8 +232,17 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
         b = min(full, max(a, int(round(frac_hi * full))))
         return int(rng.integers(a, b + 1))
 
+    if size_px is not None:
+        try:
+            fixed = tuple(int(v) for v in size_px)
+        except (TypeError, ValueError):
+            fixed = ()
+        if len(fixed) != 2 or min(fixed) < 1:
+            raise ParameterError(f"size_px must be two positive integers (height, width), got {size_px!r}")
+        fixed = (min(fixed[0], H), min(fixed[1], W))
+
     for i in chosen:
-        h, w = side(lo, hi, H), side(lo, hi, W)
+        h, w = fixed if size_px is not None else (side(lo, hi, H), side(lo, hi, W))
         top = int(rng.integers(0, H - h + 1))
         left = int(rng.integers(0, W - w + 1))
         if content == "dots":
@@ -418,6 +429,9 @@ def _fraction_spec(default: float, doc: str) -> ParamSpec:
                      low=0.0, high=1.0)
 
 
+_CONTENT = ParamSpec(name="content", symbol="content", kind="choice", default="dots",
+                     doc="what fills the rectangle: random 0/255 dots, black or white",
+                     choices=("dots", "black", "white"))
 _SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
                   doc="random seed (same seed, same corruption)", low=0, slider=(0, 100))
 
@@ -425,6 +439,14 @@ _SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
 def _rectangles(data, *, fraction, size_min, size_max, content, seed):
     return occlude_rectangles(data, fraction=fraction, size_range=(size_min, size_max),
                               content=content, seed=seed)
+
+
+def _quarter_block(data, *, fraction, content, seed):
+    return occlude_rectangles(data, fraction=fraction, size_range=(0.5, 0.5), content=content, seed=seed)
+
+
+def _fixed_rectangle(data, *, fraction, height, width, content, seed):
+    return occlude_rectangles(data, fraction=fraction, size_px=(height, width), content=content, seed=seed)
 
 
 def _natural_outliers(data, *, fraction, seed):
@@ -447,14 +469,34 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                 ParamSpec(name="size_max", symbol="size max", kind="float", default=0.6,
                           doc="largest rectangle side, as a fraction of the image side",
                           low=0.0, high=1.0, low_open=True),
-                ParamSpec(name="content", symbol="content", kind="choice", default="dots",
-                          doc="what fills the rectangle: random 0/255 dots, black or white",
-                          choices=("dots", "black", "white")),
+                _CONTENT,
                 _SEED,
             ),
             summary="One random rectangle per chosen image, filled with random 0/255 dots "
                     "(paper 000 §5.1) or black/white; paper 001 §5.2 uses 20 % of the images "
                     "and sides of 0.5."),
+        CorruptionSpec(
+            key="quarter_block", name="¼-area block (paper 001)", function=_quarter_block,
+            params=(
+                _fraction_spec(0.2, "fraction of the images that get one block"),
+                _CONTENT,
+                _SEED,
+            ),
+            summary="Paper 001 §5.2: 20 % of the images get one block of ¼ of the image area "
+                    "(half the height × half the width) at a random place."),
+        CorruptionSpec(
+            key="fixed_rectangle", name="10×18 dot rectangle (paper 002)", function=_fixed_rectangle,
+            params=(
+                _fraction_spec(0.2, "fraction of the images that get one rectangle"),
+                ParamSpec(name="height", symbol="height (px)", kind="int", default=10,
+                          doc="rectangle height in pixels", low=1, slider=(1, 64)),
+                ParamSpec(name="width", symbol="width (px)", kind="int", default=18,
+                          doc="rectangle width in pixels", low=1, slider=(1, 64)),
+                _CONTENT,
+                _SEED,
+            ),
+            summary="Paper 002 §3.3: a 10 × 18 rectangle of random black and white dots at a random "
+                    "place (on 28 × 28 digits; clipped to smaller images)."),
         CorruptionSpec(
             key="salt_pepper", name="Salt & pepper", function=salt_and_pepper,
             params=(

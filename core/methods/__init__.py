@@ -1,7 +1,8 @@
 """All methods. Importing this package registers them in :mod:`core.catalogue`."""
 from .pca import PCA
 from .generalized_mean import GeneralizedMean, PCAGM
-from .rpca_om import RPCAOM
+from .rpca_om import L2pPCAOM, RPCAOM
+from .robust_pca import HQPCA, R1PCA
 from . import sparse_pca, convex  # noqa: F401  (register their methods)
 
-__all__ = ["PCA", "GeneralizedMean", "PCAGM", "RPCAOM"]
+__all__ = ["PCA", "GeneralizedMean", "PCAGM", "RPCAOM", "L2pPCAOM", "R1PCA", "HQPCA"]

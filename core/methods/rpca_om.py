@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import State, SteppableEstimator
-from ..catalogue import register
+from ..catalogue import ParamSpec, register
 from ..linalg import one_blas_thread, residual_sq, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 
@@ -13,56 +13,71 @@ from ._specs import MAX_ITER, N_COMPONENTS, TOL
 EPS_REL = 1e-10
 
 
+P_L2P = ParamSpec(
+    "p", "p", "float", 1.0,
+    "exponent of the residual norms, Σ‖rᵢ‖ᵖ; 1 = RPCA-OM, 2 = PCA, smaller = more robust",
+    low=0.0, high=2.0, low_open=True, slider=(0.1, 2.0))
+
+
 @register(
-    key="rpca-om", name="RPCA-OM", family="PCA",
-    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 1, eqs. (13)–(16); "
-              "'right' singular vectors corrected to left",
-    summary="Minimises the sum of (unsquared) residual norms with the mean as a variable: each step is a "
-            "weighted PCA around the weighted mean, weights d_i = 1/(2‖residual_i‖).",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    key="l2p-pca-om", name="ℓ2,p-PCA-OM", family="PCA",
+    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 2 (general re-weighting, eq. 27) "
+              "applied to Σ‖(I − UUᵀ)(xᵢ − b)‖ᵖ; p = 1 is Algorithm 1 (RPCA-OM)",
+    summary="Minimises the sum of residual norms to the power p with the mean as a variable: each step is a "
+            "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
+    params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL],
 )
-class RPCAOM(SteppableEstimator):
-    """RPCA-OM, paper 001 Algorithm 1.
+class L2pPCAOM(SteppableEstimator):
+    """ℓ2,p PCA with optimal mean: paper 001's re-weighting (Algorithm 2) applied to model A′.
 
-    Objective (paper 001 eq. 13, with the smoothing of its footnote 1)::
+    Objective (paper 001 eq. 13 generalised as in the extraction's model A′, with the smoothing
+    of its footnote 1)::
 
-        min_{b, UᵀU = I}  J(U, b) = Σ_i √(‖(I − UUᵀ)(x_i − b)‖² + ε)
+        min_{b, UᵀU = I}  J(U, b) = Σ_i (‖(I − UUᵀ)(x_i − b)‖² + ε)^{p/2},   0 < p <= 2
 
     The paper's samples are the columns of a d × n matrix; here they are the rows of X and the
-    columns of U are the rows of ``components``. Each iteration, with the weights ``d_ii`` of the
-    previous one:
+    columns of U are the rows of ``components``. With ``h(t) = (t + ε)^{p/2}`` concave for p <= 2,
+    Algorithm 2 takes ``d_ii = h'(g_i) ∝ (‖r_i‖² + ε)^{(p−2)/2}`` (its supergradient), then solves
+    the weighted problem (14) exactly, so J never increases (paper 001 §3.3). Each iteration, with
+    the weights ``d_ii`` of the previous one:
 
     1. ``b = Σ d_ii x_i / Σ d_ii`` (eq. 15 with α = 0, the weighted mean);
     2. ``U`` = top-k eigenvectors of ``Σ d_ii (x_i − b)(x_i − b)ᵀ = X H_d Xᵀ`` (eq. 16) — the paper's
        Algorithm 1 says the k *right* singular vectors of ``X(D^{1/2} − D11ᵀD^{1/2}/1ᵀD1)``; that
        is a typo, U is d × k so they are the *left* ones (correction from the extraction, §2.4);
-    3. ``d_ii = 1 / (2 √(‖(I − UUᵀ)(x_i − b)‖² + ε))``.
+    3. ``d_ii = (‖(I − UUᵀ)(x_i − b)‖² + ε)^{(p−2)/2}`` (the constant p/2 does not change U or b).
 
-    Theorem 1 of the paper: J never increases. Initialisation D = I, so the state of iteration 0
-    (the paper's first pass) is PCA with the ordinary mean. ε = 1e-10 × mean_i ‖x_i − x̄‖² (the
-    paper gives no value). Stop when J's relative decrease is below ``tol`` or after ``max_iter``.
+    p = 1 is RPCA-OM (Algorithm 1, weights 1/(2‖r_i‖)); p = 2 is PCA. Initialisation D = I, so the
+    state of iteration 0 (the paper's first pass) is PCA with the ordinary mean.
+    ε = 1e-10 × mean_i ‖x_i − x̄‖² (the paper gives no value; it only guards the negative power).
+    Stop when J's relative decrease is below ``tol`` or after ``max_iter`` iterations.
 
     Parameters
     ----------
     n_components : k, ``1 <= k < min(n_samples, n_features)``.
+    p : exponent in (0, 2].
     max_iter, tol : stopping rule (the paper gives none; it "usually converges in 20 iterations").
 
     X is (n_samples, n_features), grey levels 0–255.
 
     State
     -----
-    objective : J(U, b) above, in grey levels.
+    objective : J(U, b) above, in grey levels^p.
     mean : b, the optimal mean.
     sample_weights : d_ii / max d (the weights of the next step).
     scalars : ``ε``.
 
-    Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
+    Raises ParameterError (k or p out of range), DataError (bad X), SolverError (non-finite values).
     """
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components
+        self.p = p
         self.max_iter = max_iter
         self.tol = tol
+
+    def _exponent(self) -> float:
+        return float(self.p)
 
     def _fit_weighted(self, X, G0, sq0, d, eps):
         """Steps 1–3 above for weights d; returns (components, b, new weights, J).
@@ -76,9 +91,10 @@ class RPCAOM(SteppableEstimator):
         sq = sq0 - 2.0 * Xb + bb                    # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
         comps, _, proj = weighted_subspace(X, d, int(self.n_components), center=b, gram=gram)
-        root = np.sqrt(residual_sq(sq, proj) + eps)
-        d_new = 1.0 / (2.0 * root)
-        return comps, b, d_new / d_new.max(), float(root.sum())
+        t = residual_sq(sq, proj) + eps
+        p = self._exponent()
+        d_new = t ** ((p - 2.0) / 2.0)
+        return comps, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
 
     def _start(self, X: np.ndarray) -> State:
         G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
@@ -94,3 +110,30 @@ class RPCAOM(SteppableEstimator):
         X, G0, sq0, eps = state._ctx
         comps, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps)
         return self._next_state(state, objective=J, components=comps, mean=b, sample_weights=d)
+
+
+@register(
+    key="rpca-om", name="RPCA-OM", family="PCA",
+    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 1, eqs. (13)–(16); "
+              "'right' singular vectors corrected to left",
+    summary="Minimises the sum of (unsquared) residual norms with the mean as a variable: each step is a "
+            "weighted PCA around the weighted mean, weights d_i = 1/(2‖residual_i‖).",
+    params=[N_COMPONENTS, MAX_ITER, TOL],
+)
+class RPCAOM(L2pPCAOM):
+    """RPCA-OM, paper 001 Algorithm 1: :class:`L2pPCAOM` with p = 1.
+
+    Objective (paper 001 eq. 13, smoothed as its footnote 1)::
+
+        min_{b, UᵀU = I}  J(U, b) = Σ_i √(‖(I − UUᵀ)(x_i − b)‖² + ε)
+
+    Weights ``d_ii = 1 / (2 √(‖(I − UUᵀ)(x_i − b)‖² + ε))``; Theorem 1: J never increases. The
+    paper's "k right singular vectors" in Algorithm 1 are corrected to left (see :class:`L2pPCAOM`
+    for the steps, the ε guard, the stopping rule and the state).
+
+    Parameters: n_components (k), max_iter, tol. X (n_samples, n_features), grey levels 0–255.
+    Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+        super().__init__(n_components=n_components, p=1.0, max_iter=max_iter, tol=tol)

@@ -229,7 +229,7 @@ def test_bad_data():
 # --------------------------------------------------------------------------- registry
 
 def test_registry_structure():
-    assert list(CORRUPTIONS) == ["none", "rectangles", "salt_pepper", "dot_images", "natural_outliers"]
+    assert list(CORRUPTIONS) == ["none", "rectangles", "quarter_block", "fixed_rectangle", "salt_pepper", "dot_images", "natural_outliers"]
     assert DEFAULT_CORRUPTION == "rectangles"
     for key, spec in CORRUPTIONS.items():
         assert isinstance(spec, CorruptionSpec) and spec.key == key
@@ -297,3 +297,19 @@ def test_corrupt_natural_outliers_needs_enough_images():
     big = _make_set(n=300, labels=None)
     with pytest.raises(ParameterError, match="fraction"):
         corrupt(big, "natural_outliers", fraction=0.5)
+
+
+def test_paper_protocol_presets(faces):
+    """Paper 001 §5.2: a block of ¼ the image area (half height × half width, rounded);
+    paper 002 §3.3: a 10 × 18 rectangle of random dots."""
+    c = corrupt(faces, "quarter_block", fraction=0.2, seed=3)
+    H, W = faces.shape
+    boxes = c.mask.reshape(-1, H, W)[c.outliers]
+    assert len(boxes) == 20
+    for m in boxes:
+        assert m.any(axis=1).sum() == round(H / 2) and m.any(axis=0).sum() == round(W / 2)
+    c = corrupt(faces, "fixed_rectangle", fraction=0.5, seed=3)
+    for m in c.mask.reshape(-1, H, W)[c.outliers]:
+        assert (m.any(axis=1).sum(), m.any(axis=0).sum()) == (10, 18)
+    with pytest.raises(ParameterError, match="size_px"):
+        occlude_rectangles(faces, size_px=(0, 3))
