@@ -218,7 +218,11 @@ def test_recorded_finding_reweighting_interpolates_samples(occluded):
 @pytest.mark.parametrize("info", catalogue.methods(), ids=lambda i: i.key)
 def test_catalogue_entries_are_consistent(info, occluded):
     """Every registered method: constructor keywords == its ParamSpecs, defaults valid, and
-    start/step/fit/transform follow the estimator contract with the documented shapes."""
+    start/step/fit/transform follow the estimator contract with the documented shapes.
+
+    Greedy methods (PCA-L1, the sparse PCAs) show the components committed so far plus the
+    current candidate, so their count grows to n_components; convex methods have no k and show as
+    many components as the rank of their low-rank part; methods without sample weights give None."""
     est = info.create()
     assert set(est.get_params()) == {s.name for s in info.params}
     for s in info.params:
@@ -227,14 +231,25 @@ def test_catalogue_entries_are_consistent(info, occluded):
     s0 = est.start(X)
     s1 = est.step(s0)
     assert (s0.iteration, s1.iteration) == (0, 1)
-    assert s0.components.shape == (est.n_components, X.shape[1])
-    assert s1.sample_weights.shape == (len(X),) and s1.sample_weights.max() == pytest.approx(1.0)
+    k = getattr(est, "n_components", None)
+    for s in (s0, s1):
+        assert s.components.ndim == 2 and s.components.shape[1] == X.shape[1]
+        assert 1 <= s.n_components <= (k if k is not None else min(X.shape))
+        np.testing.assert_allclose(np.linalg.norm(s.components, axis=1), 1.0, rtol=1e-9)
+        assert s.mean.shape == (X.shape[1],)
+        if s.sample_weights is not None:
+            assert s.sample_weights.shape == (len(X),) and s.sample_weights.max() == pytest.approx(1.0)
+        for part in (s.sparse_part, s.fitted):
+            assert part is None or part.shape == X.shape
     assert len(s1.objective_history) == 2
     with pytest.raises(ValueError):
         s1.components[0, 0] = 1.0  # states are immutable
     est.fit(X)
+    assert est.finished(est.state_)
+    if k is not None:
+        assert est.components_.shape == (k, X.shape[1])
     Y = est.transform(X)
-    assert Y.shape == (len(X), est.n_components)
+    assert Y.shape == (len(X), len(est.components_))
     np.testing.assert_allclose(est.inverse_transform(Y), est.state_.reconstruct(X))
 
 

@@ -1,0 +1,95 @@
+"""The papers' toy generators (core.toys): paper 000 Figs. 1–2, paper 002 §3.1 and eq. (15)."""
+import numpy as np
+import pytest
+
+from core import toys
+from core.catalogue import HasParams
+from core.corruption import Corrupted
+from core.errors import ParameterError
+
+ALL = {"robust_mean": (110, 2), "line": (110, 2), "sparse_2d": (50, 2), "hastie": (1000, 10)}
+
+
+@pytest.mark.parametrize("key", list(ALL))
+def test_toys_seeded_shapes_flags(key):
+    a, b, c = toys.make_toy(key, seed=3), toys.make_toy(key, seed=3), toys.make_toy(key, seed=4)
+    assert isinstance(a, Corrupted)
+    np.testing.assert_array_equal(a.X, b.X)
+    assert not np.array_equal(a.X, c.X)
+    n, d = ALL[key]
+    assert a.X.shape == a.X_clean.shape == a.mask.shape == (n, d)
+    assert a.shape == (1, d) and a.labels is None and a.description
+    assert a.outliers.shape == a.added.shape == (n,) and not a.added.any()
+    np.testing.assert_array_equal(a.mask.any(axis=1), a.outliers)
+    assert a.images.shape == (n, 1, d)
+
+
+def test_robust_mean_toy():
+    """Paper 000 Fig. 1: 100 inliers N(0, 0.5 I), 10 outliers N((5, 5), 0.3 I); X_clean = X."""
+    t = toys.robust_mean_toy(seed=0)
+    assert t.outliers.tolist() == [False] * 100 + [True] * 10
+    np.testing.assert_array_equal(t.X, t.X_clean)
+    assert np.all(np.abs(t.X[:100].mean(axis=0)) < 0.25)
+    assert np.all(np.abs(t.X[100:].mean(axis=0) - 5) < 0.6)
+    assert 0.3 < t.X[:100].var(axis=0).mean() < 0.7
+
+
+def test_line_toy():
+    """Paper 000 Fig. 2: y = x + ε with sd 0.5 (100 inliers) and 3 (10 outliers)."""
+    t = toys.line_toy(seed=0)
+    r = t.X[:, 1] - t.X[:, 0]
+    assert 0.35 < r[:100].std() < 0.65 and r[100:].std() > 1.5
+    assert t.outliers.sum() == 10 and t.mask[:, 0].sum() == 0
+
+
+def test_sparse_2d_toy():
+    """Paper 002 §3.1: x = −2.4..2.5 step 0.1, outliers at x = 1.3 and 1.5 with y = outlier_value;
+    X_clean holds the draws before the overwrite."""
+    t = toys.sparse_2d_toy(seed=0, outlier_value=6.5)
+    np.testing.assert_allclose(t.X[:, 0], np.round(np.arange(-2.4, 2.55, 0.1), 10), atol=1e-12)
+    assert np.flatnonzero(t.outliers).tolist() == [37, 39]
+    np.testing.assert_allclose(t.X[[37, 39], 0], [1.3, 1.5])
+    np.testing.assert_array_equal(t.X[[37, 39], 1], 6.5)
+    assert np.all(np.abs(t.X_clean[[37, 39], 1]) < 3)
+    np.testing.assert_array_equal(t.X[~t.outliers], t.X_clean[~t.outliers])
+    assert np.isclose(np.abs(t.X[:, 0]).sum(), 62.5)
+
+
+def test_hastie_correlation_structure():
+    """Paper 002 eq. (15): blocks x1–x4 (V1) and x5–x8 (V2) nearly perfectly correlated within,
+    ≈ 0 across; x9, x10 (V3) correlate ≈ −0.3 with V1 and ≈ 0.95 with V2."""
+    t = toys.hastie_toy(n=5000, seed=1)
+    C = np.corrcoef(t.X.T)
+    assert C[:4, :4].min() > 0.99 and C[4:8, 4:8].min() > 0.99
+    assert np.abs(C[:4, 4:8]).max() < 0.06
+    assert np.all(np.abs(C[:4, 8:] + 0.3) < 0.05) and np.all(np.abs(C[4:8, 8:] - 0.95) < 0.03)
+    np.testing.assert_allclose(t.X.var(axis=0)[:4], 291, rtol=0.08)
+    np.testing.assert_allclose(t.X_clean[:, 0], t.X_clean[:, 3])     # noise-free version
+    assert not t.outliers.any()
+
+
+def test_hastie_outliers():
+    """Outlier protocol: the last n_outliers rows have dims 1–8 zero and dims 9–10 ~ N(0, δ²)."""
+    t = toys.hastie_toy(n=2000, n_outliers=100, outlier_var=6000.0, seed=0)
+    assert np.flatnonzero(t.outliers).tolist() == list(range(1900, 2000))
+    np.testing.assert_array_equal(t.X[1900:, :8], 0.0)
+    assert 4000 < t.X[1900:, 8:].var() < 8000
+    np.testing.assert_array_equal(t.X_clean[1900:], t.X[1900:])
+    with pytest.raises(ParameterError, match="n_outliers"):
+        toys.hastie_toy(n=10, n_outliers=11)
+
+
+def test_registry_and_validation():
+    assert list(toys.TOYS) == ["robust_mean", "line", "sparse_2d", "hastie"]
+    for key, spec in toys.TOYS.items():
+        assert isinstance(spec, HasParams) and spec.key == key and spec.summary
+        assert isinstance(spec.function(**spec.defaults()), Corrupted)
+    assert toys.TOYS["hastie"].spec("noise_var").symbol == "σ²"
+    with pytest.raises(ParameterError, match="unknown toy"):
+        toys.make_toy("nope")
+    with pytest.raises(ParameterError, match="seed"):
+        toys.make_toy("line", seed=-1)
+    with pytest.raises(ParameterError, match="noise_var"):
+        toys.make_toy("hastie", noise_var=-1.0)
+    with pytest.raises(ParameterError, match="no parameter"):
+        toys.make_toy("line", n=5)
