@@ -8,8 +8,8 @@ computes them once, in one place, from whichever of the two matrices is smaller:
   ``G = X̃ X̃ᵀ`` (which callers can precompute once per run), then ``W = X̃ᵀ D V Λ^{-1/2}``;
 * otherwise the scatter matrix ``S_w`` itself (d × d).
 
-Both use ``scipy.linalg.eigh(..., subset_by_index=...)``, so only the k wanted eigenpairs are
-computed, never a full SVD.
+Both go through :func:`top_eigh` (only the k wanted eigenpairs of a matrix up to
+:data:`PARTIAL_EIGH_MAX`), never a full SVD.
 """
 from __future__ import annotations
 
@@ -37,6 +37,29 @@ def one_blas_thread():
         _threadpools = ThreadpoolController()
     with _threadpools.limit(limits=1, user_api="blas"):
         yield
+
+
+#: Largest symmetric matrix whose top eigenpairs are taken by scipy's partial solver
+#: (``scipy.linalg.eigh(subset_by_index=…)``, ~40 ms at this size on two cores). scipy's LAPACK
+#: wrappers hold the GIL, which would stall the app's GUI thread for the whole call on larger
+#: matrices; above this size ``numpy.linalg.eigh`` (all eigenpairs, about twice the work, but
+#: it releases the GIL) is used instead.
+PARTIAL_EIGH_MAX = 1000
+
+
+def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
+
+    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` for which solver runs."""
+    n = M.shape[0]
+    if n <= PARTIAL_EIGH_MAX:
+        # M is symmetric: pass its transpose (Fortran order for a C-ordered M) so LAPACK needs no copy.
+        evals, V = linalg.eigh(M.T, subset_by_index=[n - k, n - 1], driver="evr",
+                               overwrite_a=True, check_finite=False)
+    else:
+        evals, V = np.linalg.eigh(M)
+        evals, V = evals[n - k:], V[:, n - k:]
+    return evals[::-1], V[:, ::-1]
 
 
 def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
@@ -67,11 +90,8 @@ def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.nda
             Xc = X if center is None else X - center
             gram = Xc @ Xc.T
         s = np.sqrt(w)
-        K = gram * s[:, None] * s[None, :]
-        # K is symmetric: pass its transpose (Fortran order) so LAPACK needs no copy.
-        evals, V = linalg.eigh(K.T, subset_by_index=[n - k, n - 1], driver="evr",
-                               overwrite_a=True, check_finite=False)
-        evals, Vs = evals[::-1], V[:, ::-1] * s[:, None]
+        evals, V = top_eigh(gram * s[:, None] * s[None, :], k)
+        Vs = V * s[:, None]
         with one_blas_thread():
             # components ∝ (X − c)ᵀ D V (norm √λ); projections = (X − c)(X − c)ᵀ D V / √λ = G D V / √λ
             comps = X.T @ Vs
@@ -89,10 +109,8 @@ def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.nda
                 proj = (gram @ Vs) / norms
     else:
         Xc = X if center is None else X - center
-        S = Xc.T @ (Xc * w[:, None])
-        evals, Wt = linalg.eigh(S, subset_by_index=[d - k, d - 1], driver="evr",
-                                overwrite_a=True, check_finite=False)
-        evals, comps = evals[::-1], Wt[:, ::-1].T
+        evals, Wt = top_eigh(Xc.T @ (Xc * w[:, None]), k)
+        comps = Wt.T
         with one_blas_thread():
             proj = Xc @ comps.T
     signs = orientation(comps)

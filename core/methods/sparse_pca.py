@@ -50,13 +50,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from scipy import linalg
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from ..base import State, SteppableEstimator
 from ..catalogue import ParamSpec, register
 from ..errors import DataError, ParameterError, SolverError
-from ..linalg import one_blas_thread
+from ..linalg import one_blas_thread, top_eigh
 from ._specs import N_COMPONENTS
 
 __all__ = ["PCAL1", "RSPCA", "SPCArSVD", "GPower", "sparse_projection", "augment", "l1_dispersion"]
@@ -417,7 +416,7 @@ class _Greedy(SteppableEstimator):
         if d <= 64 and run.cov is not None:
             M = _right(W, np.eye(d))
             C = M.T @ run.cov @ M
-            v = linalg.eigh(C, subset_by_index=[d - 1, d - 1])[1][:, 0]
+            v = top_eigh(C, 1)[1][:, 0]
         else:
             if run.cov is not None:
                 matvec = lambda x: _left(W, run.cov @ _right(W, np.ravel(x)))  # noqa: E731

@@ -273,3 +273,18 @@ def test_refuses_non_finite_data(occluded):
     X[3, 7] = np.nan
     with pytest.raises(DataError, match="NaN"):
         PCAGM().start(X)
+
+
+def test_both_eigensolvers_give_the_same_subspace(rng, monkeypatch):
+    """core.linalg.top_eigh: scipy's partial solver (small matrices) and numpy's full one (large
+    matrices, releases the GIL) agree."""
+    import core.linalg as L
+
+    X = rng.standard_normal((60, 90)) @ np.diag(np.linspace(3, 1, 90))
+    w = rng.uniform(0.1, 1.0, 60)
+    a = weighted_subspace(X, w, 6)
+    monkeypatch.setattr(L, "PARTIAL_EIGH_MAX", 10)
+    b = weighted_subspace(X, w, 6)
+    assert principal_angles(a[0], b[0]).max() < 1e-8
+    np.testing.assert_allclose(a[1], b[1], rtol=1e-9)
+    np.testing.assert_allclose(a[2], b[2], atol=1e-8 * np.abs(a[2]).max())
