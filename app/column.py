@@ -15,9 +15,77 @@ from core import catalogue
 
 from . import params as P
 from .runner import ColumnRunner
-from .views import BasisView, ObjectiveView, ReconView, WeightsView
+from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
+                    ScatterView, WeightsView)
 
-__all__ = ["MethodColumn"]
+__all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
+
+#: the snapshot's detail holding every restart's objective, one tuple per committed component
+RESTARTS = "restart objectives"
+
+METRICS_TIP = ("eq. 14 error (000): paper 000's reconstruction error against the clean images\n"
+               "Σ‖xʳ−xᵒ‖ (001): paper 001's total distance of each method's own reconstruction to the\n"
+               "    clean samples (added outlier images excluded)\n"
+               "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
+               "angle to clean PCA: largest principal angle to the subspace PCA learns from clean data")
+
+
+def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
+    """The methods grouped by ``MethodInfo.family`` (families in order of first appearance),
+    each family under a disabled header item (item data None); tooltips: summary + reference."""
+    families: dict[str, list] = {}
+    for info in infos:
+        families.setdefault(info.family, []).append(info)
+    model = QtGui.QStandardItemModel(combo)
+    for family, members in families.items():
+        header = QtGui.QStandardItem(family)
+        header.setFlags(QtCore.Qt.NoItemFlags)
+        f = header.font()
+        f.setBold(True)
+        f.setItalic(True)
+        header.setFont(f)
+        header.setForeground(QtGui.QBrush(QtGui.QColor("#666666")))
+        model.appendRow(header)
+        for info in members:
+            item = QtGui.QStandardItem(info.name)
+            item.setData(info.key, QtCore.Qt.UserRole)
+            item.setToolTip(f"{info.summary}\n\n{info.reference}")
+            model.appendRow(item)
+    combo.setModel(model)
+
+
+def _fmt_metric(name: str, value) -> str:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return html.escape(str(value))
+    if "AUC" in name:
+        return f"{v:.3f}"
+    if "°" in name:
+        return f"{v:.1f}°"
+    return f"{v:.4g}"
+
+
+def metrics_html(snap) -> tuple[str, str]:
+    """(rich text, tooltip): the snapshot's metrics as a compact two-column table, and the
+    restart objectives (RSPCA) as one line for the last committed component; the tooltip lists
+    every component's restarts."""
+    items = [(str(k).replace(" (°)", ""), _fmt_metric(str(k), v)) for k, v in snap.metrics.items()]
+    cells = [f"<td><span style='color:#555'>{html.escape(k)}</span>&nbsp;</td>"
+             f"<td align='right'><b>{v}</b>&nbsp;&nbsp;&nbsp;&nbsp;</td>" for k, v in items]
+    rows = ["<tr>" + "".join(cells[i:i + 2]) + "</tr>" for i in range(0, len(cells), 2)]
+    text = "<table cellspacing='0' cellpadding='0'>" + "".join(rows) + "</table>"
+    tip = ""
+    restarts = snap.details.get(RESTARTS) if snap.details else None
+    if restarts:
+        lines = [f"component {i + 1} restarts: " + ", ".join(f"{float(v):.4g}" for v in r)
+                 for i, r in enumerate(restarts)]
+        last = lines[-1]
+        if len(last) > 90:
+            last = last[:88].rsplit(",", 1)[0] + ", …"
+        text += f"<span style='color:#555'>{html.escape(last)}</span>"
+        tip = "\n".join(lines)
+    return text, tip
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
@@ -43,6 +111,7 @@ class MethodColumn(QtWidgets.QFrame):
         self.runner = ColumnRunner(pool, key, params, delay=delay, parent=self)
         self.runner.message.connect(self._on_message)
         self.runner.reverted.connect(self._sync_controls)
+        self.runner.adjusted.connect(self._on_adjusted)
         self._group = None
         self._group_key = None
         self._slider: P.SpecSlider | None = None
@@ -74,10 +143,7 @@ class MethodColumn(QtWidgets.QFrame):
         row = QtWidgets.QHBoxLayout()
         lab = QtWidgets.QLabel("Method")
         self.method_combo = QtWidgets.QComboBox()
-        for info in catalogue.methods():
-            self.method_combo.addItem(info.name, info.key)
-            i = self.method_combo.count() - 1
-            self.method_combo.setItemData(i, f"{info.summary}\n\n{info.reference}", QtCore.Qt.ToolTipRole)
+        fill_method_combo(self.method_combo, catalogue.methods())
         self.method_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
         self.method_combo.currentIndexChanged.connect(self._on_method_combo)
         f = self.method_combo.font()
@@ -131,6 +197,13 @@ class MethodColumn(QtWidgets.QFrame):
         self.scalars_label.setFixedHeight(2 * self.fontMetrics().lineSpacing() + 2)
         self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.scalars_label)
+        self.metrics_label = QtWidgets.QLabel("")
+        self.metrics_label.setObjectName("metricsLabel")
+        self.metrics_label.setTextFormat(QtCore.Qt.RichText)
+        self.metrics_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
+        self.metrics_label.setFixedHeight(3 * self.fontMetrics().lineSpacing() + 6)
+        self.metrics_label.setToolTip(METRICS_TIP)
+        left.addWidget(self.metrics_label)
         left.addStretch(1)
         header.addLayout(left, 5)
 
@@ -151,22 +224,41 @@ class MethodColumn(QtWidgets.QFrame):
         # views
         self.weights_view = WeightsView()
         self.objective_view = ObjectiveView()
+        self.scalar_view = ScalarHistoryView()
         self.basis_view = BasisView()
+        self.loadings_view = LoadingsView()
         self.recon_view = ReconView()
+        self.scatter_view = ScatterView()
+        curves = QtWidgets.QVBoxLayout()
+        curves.setSpacing(2)
+        curves.addWidget(self.objective_view, 1)
+        curves.addWidget(self.scalar_view, 1)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
         top.addWidget(self.weights_view, 3)
-        top.addWidget(self.objective_view, 2)
-        bottom = QtWidgets.QHBoxLayout()
+        top.addLayout(curves, 2)
+        # bottom: basis images (or a loadings heat map) | reconstructions; a scatter for 2-D data
+        self.basis_stack = QtWidgets.QStackedWidget()
+        self.basis_stack.addWidget(self.basis_view)
+        self.basis_stack.addWidget(self.loadings_view)
+        images = QtWidgets.QWidget()
+        bottom = QtWidgets.QHBoxLayout(images)
+        bottom.setContentsMargins(0, 0, 0, 0)
         bottom.setSpacing(4)
-        bottom.addWidget(self.basis_view, 1)
+        bottom.addWidget(self.basis_stack, 1)
         bottom.addWidget(self.recon_view, 1)
+        self.bottom_stack = QtWidgets.QStackedWidget()
+        self.bottom_stack.addWidget(images)
+        self.bottom_stack.addWidget(self.scatter_view)
         grid = QtWidgets.QVBoxLayout()
         grid.setSpacing(4)
         grid.addLayout(top, 5)
-        grid.addLayout(bottom, 4)
-        for w in (self.weights_view, self.objective_view, self.basis_view, self.recon_view):
+        grid.addWidget(self.bottom_stack, 4)
+        for w in (self.weights_view, self.basis_view, self.recon_view, self.scatter_view,
+                  self.loadings_view):
             w.setMinimumHeight(140)
+        self.objective_view.setMinimumHeight(110)
+        self.scalar_view.setMinimumHeight(110)
         outer.addLayout(grid, 1)
 
         # scrubber
@@ -239,6 +331,9 @@ class MethodColumn(QtWidgets.QFrame):
             return
         self._apply_timer.stop()
         key = self.method_combo.itemData(index)
+        if key is None:                   # a family header (not selectable)
+            self._sync_controls()
+            return
         if key == self.runner.setting()[0].key:
             return
         self.runner.set_method(key)
@@ -257,6 +352,10 @@ class MethodColumn(QtWidgets.QFrame):
         if self._group is None:
             return
         self.runner.set_params(P.group_values(self._group))
+
+    def _on_adjusted(self, text: str) -> None:
+        self._sync_controls()
+        self.status.emit(self, f"{self.runner.info.name} (column {self.index + 1}): {text} for this data")
 
     def _on_message(self, text: str) -> None:
         self.message_label.setText(text)
@@ -303,17 +402,44 @@ class MethodColumn(QtWidgets.QFrame):
         snap = self.runner.snapshot(index) if n else None
         self.shown_index = index
         self.shown_snapshot = snap
-        for view in (self.weights_view, self.objective_view, self.basis_view, self.recon_view):
+        self._choose_views(snap)
+        for view in self.views():
             view.show_snapshot(snap)
         self._draw_text(snap, n)
         self.frames += 1
         self.drawn.emit(self, -1 if snap is None else snap.iteration)
         return True
 
+    def views(self) -> list:
+        """The views drawing the snapshot now (the others are hidden)."""
+        out = [self.weights_view, self.objective_view, self.scalar_view]
+        if self.bottom_stack.currentWidget() is self.scatter_view:
+            return out + [self.scatter_view]
+        out.append(self.basis_stack.currentWidget())
+        return out + ([self.recon_view] if not self.recon_view.isHidden() else [])
+
+    def _choose_views(self, snap) -> None:
+        """2-D data: the scatter replaces images and reconstructions; images one pixel high
+        (a few features): the loadings heat map replaces the basis images."""
+        if snap is None:
+            return
+        scatter = snap.points is not None
+        strip = not scatter and len(snap.basis.shape) == 3 and min(snap.basis.shape[1:]) == 1
+        page = self.scatter_view if scatter else self.bottom_stack.widget(0)
+        if self.bottom_stack.currentWidget() is not page:
+            self.bottom_stack.setCurrentWidget(page)
+        basis = self.loadings_view if strip else self.basis_view
+        if self.basis_stack.currentWidget() is not basis:
+            self.basis_stack.setCurrentWidget(basis)
+        # points of a few features are no images: the loadings get the whole row
+        if self.recon_view.isVisibleTo(self) == strip:
+            self.recon_view.setVisible(not strip)
+
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:
             self.iteration_label.setText("iteration –")
             self.error_label.setText("")
+            self.metrics_label.setText("")
             self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
             self.scrub_label.setText("")
             return
@@ -329,6 +455,9 @@ class MethodColumn(QtWidgets.QFrame):
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
         self.scalars_label.setText("   ·   ".join(parts))
+        text, tip = metrics_html(snap)
+        self.metrics_label.setText(text)
+        self.metrics_label.setToolTip(METRICS_TIP + (("\n\n" + tip) if tip else ""))
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
         self.live_button.setEnabled(not self._follow)

@@ -12,7 +12,14 @@ from core import corruption, datasets
 
 from . import params as P
 
-__all__ = ["DataPanel", "SIZES"]
+try:    # the papers' toy examples (optional: the app runs without them)
+    from core import toys as _toys
+    TOYS = dict(_toys.TOYS)
+except Exception:  # noqa: BLE001 - a missing or half-written module must not stop the app
+    _toys = None
+    TOYS = {}
+
+__all__ = ["DataPanel", "SIZES", "TOY", "TOYS"]
 
 #: Image sizes offered (height, width); None = the files' own size.
 SIZES: tuple = (None, (16, 16), (20, 20), (25, 25), (32, 32), (40, 40), (48, 48), (64, 64), (96, 96))
@@ -21,6 +28,8 @@ SIZES: tuple = (None, (16, 16), (20, 20), (25, 25), (32, 32), (40, 40), (48, 48)
 APPLY_DELAY_MS = 200
 
 FOLDER = "__folder__"
+#: source value of a toy example: ``(TOY, key)``
+TOY = "__toy__"
 
 
 def _find(combo: QtWidgets.QComboBox, value) -> int:
@@ -37,7 +46,18 @@ def size_text(size) -> str:
 
 
 def _builtin_title(name: str) -> str:
-    return {"faces": "LFW faces (100, built-in)"}.get(name, f"{name} (built-in)")
+    return getattr(datasets, "BUILTIN_TITLES", {}).get(name, f"{name} (built-in)")
+
+
+def _add_header(combo: QtWidgets.QComboBox, text: str) -> None:
+    """A disabled, bold group header item (item data None)."""
+    combo.addItem(text, None)
+    item = combo.model().item(combo.count() - 1)
+    item.setFlags(QtCore.Qt.NoItemFlags)
+    f = item.font()
+    f.setBold(True)
+    f.setItalic(True)
+    item.setFont(f)
 
 
 class DataPanel(QtWidgets.QWidget):
@@ -48,6 +68,7 @@ class DataPanel(QtWidgets.QWidget):
     reload_folder_requested = QtCore.Signal(str)
     size_requested = QtCore.Signal(object)
     corruption_requested = QtCore.Signal(str, dict)
+    toy_requested = QtCore.Signal(str, dict)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -62,9 +83,17 @@ class DataPanel(QtWidgets.QWidget):
         form = QtWidgets.QFormLayout(data_box)
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.AllNonFixedFieldsGrow)
         self.source_combo = QtWidgets.QComboBox()
+        if TOYS:
+            _add_header(self.source_combo, "Image sets")
         for name in datasets.BUILTIN:
             self.source_combo.addItem(_builtin_title(name), name)
-        self.source_combo.setToolTip("Built-in data set, or the folder you opened")
+        if TOYS:
+            _add_header(self.source_combo, "Toy examples")
+            for key, spec in TOYS.items():
+                self.source_combo.addItem(spec.name, (TOY, key))
+                self.source_combo.setItemData(self.source_combo.count() - 1, spec.summary,
+                                              QtCore.Qt.ToolTipRole)
+        self.source_combo.setToolTip("Built-in data set, a toy example of the papers, or the folder you opened")
         self.source_combo.activated.connect(self._on_source)
         form.addRow("Set", self.source_combo)
         self.open_button = QtWidgets.QPushButton("Open folder…")
@@ -89,8 +118,23 @@ class DataPanel(QtWidgets.QWidget):
         form.addRow(self.skipped_label)
         lay.addWidget(data_box)
 
+        # ---------------------------------------------------------------- toy example
+        self.toy_box = QtWidgets.QGroupBox("Toy example")
+        tv = QtWidgets.QVBoxLayout(self.toy_box)
+        self.toy_summary = QtWidgets.QLabel("")
+        self.toy_summary.setWordWrap(True)
+        self.toy_summary.setStyleSheet("color: #555; font-size: 8pt;")
+        tv.addWidget(self.toy_summary)
+        self.toy_tree = P.make_tree(None)
+        tv.addWidget(self.toy_tree)
+        self.toy_box.setVisible(False)
+        self._toy_group = None
+        self._toy_key = None
+        lay.addWidget(self.toy_box)
+
         # ---------------------------------------------------------------- corruption
         corr_box = QtWidgets.QGroupBox("Corruption")
+        self.corruption_box = corr_box
         v = QtWidgets.QVBoxLayout(corr_box)
         self.corruption_combo = QtWidgets.QComboBox()
         for key, spec in corruption.CORRUPTIONS.items():
@@ -124,9 +168,14 @@ class DataPanel(QtWidgets.QWidget):
         hv = QtWidgets.QVBoxLayout(help_box)
         text = QtWidgets.QLabel(
             "<b>Sample weights</b>: how much each image counts at this iteration, on a log "
-            "scale (the largest is 1; red bars: images the corruption touched).<br>"
-            "<b>Basis images</b>: the learned components (grey = 0).<br>"
-            "<b>Objective</b>: the method's cost, per iteration.<br>"
+            "scale (the largest is 1; red bars: images the corruption touched). Low-rank + sparse "
+            "methods show each image's outlier score ‖eᵢ‖ instead.<br>"
+            "<b>Basis images</b>: the learned components (grey = 0; yellow: exactly 0 for sparse "
+            "PCA, with the count of non-zeros).<br>"
+            "<b>Objective</b>: the method's cost, per iteration; below it one of the method's own "
+            "numbers (rank, μ, δ, …), chosen in the combo.<br>"
+            "<b>E (sparse part)</b>: the outliers a low-rank + sparse method separates.<br>"
+            "<b>Toy examples</b>: 2-D points with the learned directions through the mean.<br>"
             "<b>Error (eq. 14)</b>: distance of the reconstructions to the <i>clean</i> images "
             "(grey levels; lower is better).<br>"
             "<b>Residual</b>: corrupted − reconstruction (blue −, red +).")
@@ -140,20 +189,102 @@ class DataPanel(QtWidgets.QWidget):
         self._apply_timer.setSingleShot(True)
         self._apply_timer.setInterval(APPLY_DELAY_MS)
         self._apply_timer.timeout.connect(self.apply_corruption)
+        self._toy_timer = QtCore.QTimer(self)
+        self._toy_timer.setSingleShot(True)
+        self._toy_timer.setInterval(APPLY_DELAY_MS)
+        self._toy_timer.timeout.connect(self.apply_toy)
 
     # ------------------------------------------------------------------ data
     def _on_source(self, index: int) -> None:
         value = self.source_combo.itemData(index)
+        if value is None:                 # a group header
+            return
         if isinstance(value, tuple) and value[0] == FOLDER:
             self.reload_folder_requested.emit(value[1])
+        elif isinstance(value, tuple) and value[0] == TOY:
+            key = value[1]
+            values = P.group_values(self._toy_group) if self._toy_key == key else TOYS[key].defaults()
+            self.toy_requested.emit(key, values)
         else:
             self.builtin_requested.emit(value)
+
+    def select_source(self, value) -> bool:
+        """Choose the entry whose data is ``value`` as the user would (a built-in name,
+        ``(TOY, key)`` or ``(FOLDER, path)``). False if there is no such entry."""
+        i = _find(self.source_combo, value)
+        if i < 0:
+            return False
+        self.source_combo.setCurrentIndex(i)
+        self.source_combo.activated.emit(i)
+        return True
+
+    # ------------------------------------------------------------------ toys
+    def toy_group(self):
+        """The pyqtgraph Parameter group of the shown toy's parameters (None without a toy)."""
+        return self._toy_group
+
+    def show_toy(self, key: str, values: dict, description: str = "") -> None:
+        """Show the toy ``key`` with ``values``: its parameters, the corruption panel disabled
+        (a toy already contains its outliers), image sizes disabled (points, not images)."""
+        spec = TOYS[key]
+        self._syncing = True
+        try:
+            i = _find(self.source_combo, (TOY, key))
+            if i >= 0:
+                self.source_combo.setCurrentIndex(i)
+            self.toy_box.setTitle(f"Toy example: {spec.name}")
+            self.toy_summary.setText(spec.summary)
+            if self._toy_group is not None and self._toy_key == key:
+                P.set_group_values(self._toy_group, values)
+            else:
+                if self._toy_group is not None:
+                    try:
+                        self._toy_group.sigTreeStateChanged.disconnect(self._on_toy_param_changed)
+                    except (RuntimeError, TypeError):
+                        pass
+                self._toy_group = P.build_group(key, spec.params, values)
+                self._toy_key = key
+                P.set_tree_group(self.toy_tree, self._toy_group)
+                self._toy_group.sigTreeStateChanged.connect(self._on_toy_param_changed)
+        finally:
+            self._syncing = False
+        self.toy_box.setVisible(True)
+        self._set_toy_mode(True)
+        if description:
+            self.data_info.setText(html.escape(description))
+
+    def show_toy_data(self, data) -> None:
+        n, d = data.X.shape
+        self.data_info.setText(f"{n} points · {d} features · {data.n_outliers} planted outliers<br>"
+                               f"<span style='color:#666'>{html.escape(data.description)}</span>")
+        self.show_skipped(())
+
+    def _set_toy_mode(self, toy: bool) -> None:
+        self.corruption_box.setEnabled(not toy)
+        self.corruption_box.setToolTip("A toy example already contains its outliers" if toy else "")
+        self.size_combo.setEnabled(not toy)
+        if not toy:
+            self.toy_box.setVisible(False)
+            self._toy_timer.stop()
+
+    def _on_toy_param_changed(self, group, changes) -> None:
+        if self._syncing:
+            return
+        if any(change == "value" for _, change, _ in changes):
+            self._toy_timer.start()
+
+    def apply_toy(self) -> None:
+        """Request the toy with the values in its controls now (normally after a short pause)."""
+        self._toy_timer.stop()
+        if self._toy_key is not None and self.toy_box.isVisible():
+            self.toy_requested.emit(self._toy_key, P.group_values(self._toy_group))
 
     def _on_size(self, index: int) -> None:
         self.size_requested.emit(self.size_combo.itemData(index))
 
     def show_data(self, imageset, source_value, size) -> None:
         """Show the loaded set: select its entry, size and a summary; list skipped files."""
+        self._set_toy_mode(False)
         self._syncing = True
         try:
             if isinstance(source_value, tuple):          # (FOLDER, path)

@@ -18,7 +18,7 @@ from core import catalogue, corruption, datasets
 from core.errors import DataError, ParameterError
 
 from .column import MethodColumn
-from .data_panel import FOLDER, DataPanel
+from .data_panel import FOLDER, TOY, TOYS, DataPanel
 from .views import configure_pyqtgraph
 from .worker import error_message
 
@@ -80,6 +80,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.imageset = None
         self.data = None
         self.source = ("builtin", next(iter(datasets.BUILTIN)))
+        self.toy_params: dict = {}
         self.size_option = size
         self.corruption_key = corruption_key or _default_corruption()
         spec = corruption.CORRUPTIONS[self.corruption_key]
@@ -179,6 +180,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.data_panel.reload_folder_requested.connect(lambda p: self.open_folder(p))
         self.data_panel.size_requested.connect(self.set_image_size)
         self.data_panel.corruption_requested.connect(self.set_corruption)
+        self.data_panel.toy_requested.connect(lambda key, params: self.load_toy(key, params))
         scroll = QtWidgets.QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
@@ -379,6 +381,38 @@ class MainWindow(QtWidgets.QMainWindow):
         box.open()          # not exec(): never block the event loop
         self._skipped_box = box
 
+    def load_toy(self, key: str, params: dict | None = None) -> bool:
+        """Use the papers' toy example ``key`` (``core.toys``) with ``params`` over its defaults.
+        A toy already contains its planted outliers: the corruption is not applied (and its
+        panel is disabled) until an image set is chosen again."""
+        spec = TOYS.get(key)
+        if spec is None:
+            self._error(f"Data problem: unknown toy example {key!r}")
+            return False
+        values = {**spec.defaults(), **(params or {})}
+        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
+        try:
+            from core import toys
+            data = toys.make_toy(key, **values)
+        except (DataError, ParameterError) as exc:
+            self._error(error_message(exc) + (f" — kept: {self.data.description}" if self.data else ""))
+            if self.source[0] == TOY and self.source[1] == key:
+                self.data_panel.show_toy(key, self.toy_params)
+            return False
+        finally:
+            QtWidgets.QApplication.restoreOverrideCursor()
+        self.data, self.source, self.toy_params = data, (TOY, key), values
+        self.last_error = ""
+        self.data_panel.show_message("")
+        self.data_panel.show_toy(key, values)
+        self.data_panel.show_toy_data(data)
+        self._show_data_status()
+        self._info(f"Toy example: {data.description}")
+        for c in self.columns:
+            c.runner.set_data(data)
+            c.follow_live()
+        return True
+
     def load_builtin(self, name: str, size=...) -> bool:
         """Load the built-in set ``name`` (keeps the current size unless ``size`` is given)."""
         size = self.size_option if size is ... else size
@@ -399,6 +433,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def set_image_size(self, size) -> bool:
         """Reload the current data at ``size`` ((height, width) or None)."""
+        if self.source[0] == TOY:           # points, not images: nothing to resize
+            self.size_option = size
+            return True
         if self.source[0] == FOLDER:
             ok = self.open_folder(self.source[1], size=size)
         else:
@@ -413,6 +450,10 @@ class MainWindow(QtWidgets.QMainWindow):
         restarts. On an invalid value the previous corruption is kept and the message names it."""
         spec = corruption.CORRUPTIONS.get(key)
         values = {**(spec.defaults() if spec else {}), **(params or {})}
+        if self.source[0] == TOY:
+            # a toy has its own outliers; the choice is kept for the next image set
+            self.corruption_key, self.corruption_params = key, values
+            return True
         try:
             data = corruption.corrupt(self.imageset, key, **values)
         except (DataError, ParameterError) as exc:

@@ -29,7 +29,14 @@ from core.errors import ParameterError
 
 from .worker import Relay, SolverJob, error_message
 
-__all__ = ["ColumnRunner"]
+__all__ = ["ColumnRunner", "DATA_LIMITS"]
+
+#: Size parameters whose largest allowed value depends on the data (n_samples, n_features);
+#: the runner lowers them for small data (toy examples) instead of refusing to start.
+DATA_LIMITS = {
+    "n_components": lambda n, d: max(min(n, d) - 1, 1),
+    "k_nonzero": lambda n, d: d,
+}
 
 #: Memory a column may spend on cached snapshots (the newest and the most recently viewed are
 #: kept); an evicted one is recomputed by core.views when the scrubber goes back to it.
@@ -47,6 +54,8 @@ class ColumnRunner(QtCore.QObject):
     reverted = QtCore.Signal()
     #: busy/running flags changed
     activity = QtCore.Signal()
+    #: parameters were lowered to what the new data allows (text: "k = 1, ...")
+    adjusted = QtCore.Signal(str)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
                  delay: Callable[[], float] | None = None, parent=None):
@@ -63,6 +72,7 @@ class ColumnRunner(QtCore.QObject):
         self.info = catalogue.get(key)
         self.params: dict[str, Any] = self._validated(self.info, params or {})
         self.estimator = self.info.create(**self.params)
+        self._wanted: dict[str, dict] = {self.info.key: dict(self.params)}   # the user's values
         self.data = None
         self.states: list = []
         self.error: str = ""
@@ -129,7 +139,7 @@ class ColumnRunner(QtCore.QObject):
 
     @staticmethod
     def _nbytes(snap) -> int:
-        arrays = (snap.basis, snap.rows, snap.objective_history)
+        arrays = (snap.basis, snap.rows, snap.objective_history, snap.sparse_maps, snap.basis_zero)
         return sum(a.nbytes for a in arrays if a is not None) + 1024
 
     def _remember(self, iteration: int, snap) -> None:
@@ -146,6 +156,47 @@ class ColumnRunner(QtCore.QObject):
         self._snapshots.clear()
         self._cache_bytes = 0
 
+    # ------------------------------------------------------------------ data-dependent sizes
+    def _limits(self) -> dict[str, int]:
+        """Largest value of the size parameters the data allows (the checks core makes in
+        ``start``: k < min(n_samples, n_features), at most n_features non-zero loadings)."""
+        if self.data is None:
+            return {}
+        n, d = self.data.X.shape
+        return {name: f(n, d) for name, f in DATA_LIMITS.items()}
+
+    def _fitted(self, info, wanted: dict) -> dict:
+        limits = self._limits()
+        out = dict(wanted)
+        for spec in info.params:
+            if spec.kind == "int" and spec.name in limits and spec.name in out:
+                hi = limits[spec.name]
+                if spec.low is not None:
+                    hi = max(hi, int(spec.low))
+                out[spec.name] = min(int(out[spec.name]), hi)
+        return out
+
+    def _fit_params_to_data(self) -> None:
+        wanted = self._wanted.get(self.info.key, self.params)
+        fitted = self._fitted(self.info, wanted)
+        changed = [s for s in self.info.params if fitted.get(s.name) != self.params.get(s.name)]
+        if self._pending is not None:
+            info, pwanted, _ = self._pending
+            pf = self._fitted(info, self._wanted.get(info.key, pwanted))
+            try:
+                self._pending = (info, self._validated(info, pf), info.create(**self._validated(info, pf)))
+            except ParameterError:
+                pass
+        if not changed:
+            return
+        try:
+            valid = self._validated(self.info, fitted)
+            est = self.info.create(**valid)
+        except ParameterError:
+            return
+        self.params, self.estimator = valid, est
+        self.adjusted.emit(", ".join(f"{s.symbol} = {valid[s.name]}" for s in changed))
+
     # ------------------------------------------------------------------ requests
     @staticmethod
     def _validated(info, params: dict) -> dict:
@@ -156,8 +207,13 @@ class ColumnRunner(QtCore.QObject):
         return {s.name: s.validate(values[s.name]) for s in info.params}
 
     def set_data(self, data) -> None:
-        """Use new data: everything restarts at iteration 0 (or shows why it cannot)."""
+        """Use new data: everything restarts at iteration 0 (or shows why it cannot).
+
+        Size parameters the data cannot take (k = 10 on 2-D toy points) are lowered to the
+        largest value it can take, and the user's own value comes back with data that allows it
+        (``adjusted`` says so)."""
         self.data = data
+        self._fit_params_to_data()
         self._invalidate()
         self.states = []
         self._clear_cache()
@@ -171,6 +227,7 @@ class ColumnRunner(QtCore.QObject):
         current values). Returns False (and keeps everything) if a parameter is invalid."""
         info = catalogue.get(key)
         merged = {k: v for k, v in self.params.items() if k in info.defaults()}
+        merged = {**info.defaults(), **self._fitted(info, {**info.defaults(), **merged})}
         merged.update(params or {})
         return self._try(info, merged)
 
@@ -189,6 +246,7 @@ class ColumnRunner(QtCore.QObject):
             self._set_error(error_message(exc) + self._kept_text())
             self.reverted.emit()
             return False
+        self._wanted[info.key] = dict(valid)
         if self._pending is None and info is self.info and valid == self.params and self.states:
             return True        # nothing changed: keep the run
         self._invalidate()

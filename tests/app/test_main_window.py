@@ -131,7 +131,19 @@ def test_choose_rpca_om_in_a_column(qtbot, make_window):
     win = make_window()
     col = win.columns[0]
     combo = col.method_combo
-    assert [combo.itemData(i) for i in range(combo.count())] == [m.key for m in catalogue.methods()]
+    # every method of the catalogue, grouped by family under disabled header items
+    keys = [combo.itemData(i) for i in range(combo.count())]
+    assert sorted(k for k in keys if k is not None) == sorted(m.key for m in catalogue.methods())
+    headers = [combo.itemText(i) for i in range(combo.count()) if keys[i] is None]
+    assert headers == list(dict.fromkeys(m.family for m in catalogue.methods()))
+    for i, k in enumerate(keys):
+        if k is not None:
+            info = catalogue.get(k)
+            assert combo.itemData(i, QtCore.Qt.ToolTipRole).startswith(info.summary)
+            family_row = max(j for j in range(i) if keys[j] is None)
+            assert combo.itemText(family_row) == info.family
+        else:
+            assert not combo.model().item(i).isEnabled()
     combo.setCurrentIndex(combo.findData("rpca-om"))
     qtbot.waitUntil(lambda: col.runner.key == "rpca-om" and bool(col.runner.states) and not win.busy,
                     timeout=WAIT)
@@ -277,7 +289,7 @@ def test_folder_option_and_image_size(qtbot, make_window, tmp_path):
     assert win.open_folder(folder)
     assert (panel.size_combo.count(), panel.source_combo.count()) == (n_sizes, n_sources)
     # back to the built-in set, keeping the size
-    panel.source_combo.activated.emit(0)
+    assert panel.select_source("faces")
     assert win.data.n_samples == 100 and win.imageset.shape == (32, 32)
 
 

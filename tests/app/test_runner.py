@@ -103,12 +103,23 @@ def test_invalid_try_keeps_the_current_setting(qtbot, pool, data):
 
 
 def test_new_data_that_the_setting_cannot_use(qtbot, pool, data):
+    """Small data (a toy, tiny images) cannot take k = 30: k is lowered to the largest value it
+    allows (k < min(n, d)), said so, and the user's 30 comes back with data that allows it."""
     r = make(qtbot, pool, data, n_components=30)
+    adjusted = []
+    r.adjusted.connect(adjusted.append)
     small = corruption.corrupt(datasets.load_builtin("faces", size=(5, 5)), "none")   # 25 features
     r.set_data(small)
-    qtbot.waitUntil(lambda: bool(r.error) and not r.busy, timeout=WAIT)
-    assert r.states == [] and "n_components" in r.error
-    r.set_params({"n_components": 5})
     qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
-    assert r.error == "" and r.states[0].components.shape == (5, 25)
+    assert r.error == "" and r.params["n_components"] == 24 and r.states[0].components.shape == (24, 25)
+    assert adjusted and "24" in adjusted[-1]
+    r.set_params({"n_components": 5})                     # the user's own choice on this data
+    qtbot.waitUntil(lambda: r.params["n_components"] == 5 and bool(r.states) and not r.busy, timeout=WAIT)
+    assert r.states[0].components.shape == (5, 25)
+    r.set_params({"n_components": 30})                    # too large for this data: refused by start()
+    qtbot.waitUntil(lambda: bool(r.error) and not r.busy, timeout=WAIT)
+    assert "n_components" in r.error and r.params["n_components"] == 5
+    r.set_data(data)                                      # data that allows the user's 30 again
+    qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
+    assert r.params["n_components"] == 30 and r.states[0].components.shape[0] == 30
     r.shutdown()
