@@ -41,6 +41,27 @@ DATA_LIMITS = {
 #: Memory a column may spend on cached snapshots (the newest and the most recently viewed are
 #: kept); an evicted one is recomputed by core.views when the scrubber goes back to it.
 SNAPSHOT_CACHE_BYTES = 64 * 2 ** 20
+#: Memory the kept states of one column may hold in arrays of their own (a convex method keeps
+#: E, the low-rank part and its multipliers: ~94 MB per iteration on the 5,000 digits). Beyond
+#: it, older states are thinned (see ``Runner._thin_states``).
+STATE_BYTES_BUDGET = 512 * 2 ** 20
+
+
+def _arrays(obj, depth: int = 0):
+    """The numpy arrays held by a state or by its private context (fields, tuples, attributes)."""
+    import numpy as np
+
+    if isinstance(obj, np.ndarray):
+        yield obj
+    elif depth < 2 and isinstance(obj, (tuple, list)):
+        for item in obj:
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and hasattr(obj, "__dict__"):
+        for item in vars(obj).values():
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and hasattr(obj, "__dataclass_fields__"):
+        for name in obj.__dataclass_fields__:
+            yield from _arrays(getattr(obj, name, None), depth + 1)
 
 
 class ColumnRunner(QtCore.QObject):
@@ -79,6 +100,9 @@ class ColumnRunner(QtCore.QObject):
         self.gen = 0
         self.version = 0                 # bumped on every change the views must see
         self._snapshots: OrderedDict[int, Any] = OrderedDict()
+        #: snapshots of thinned states (they can no longer be recomputed), never evicted
+        self._pinned: dict[int, Any] = {}
+        self._state_bytes: list[int] = []
         self._cache_bytes = 0
         self._pending = None             # (info, params, estimator) being tried
         # the job in flight: (id, cancel flag, is a run, does steps)
@@ -129,7 +153,7 @@ class ColumnRunner(QtCore.QObject):
         if not self.states:
             return None
         state = self.states[index]
-        snap = self._snapshots.get(state.iteration)
+        snap = self._snapshots.get(state.iteration) or self._pinned.get(state.iteration)
         if snap is None:
             snap = views.snapshot(state, self.data)
             self._remember(state.iteration, snap)
@@ -154,7 +178,35 @@ class ColumnRunner(QtCore.QObject):
 
     def _clear_cache(self) -> None:
         self._snapshots.clear()
+        self._pinned.clear()
+        self._state_bytes = []
         self._cache_bytes = 0
+
+    def _own_bytes(self, state) -> int:
+        """Bytes of the arrays ``state`` holds that the previous state does not share."""
+        prev = self.states[-2] if len(self.states) > 1 else None
+        shared = {id(a) for a in _arrays(prev)} if prev is not None else set()
+        return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
+
+    def _thin_states(self) -> None:
+        """Keep the states within STATE_BYTES_BUDGET. The oldest ones (never state 0, which Reset
+        returns to, nor the newest, which the next step starts from) are replaced by light copies
+        without per-entry arrays or solver context; their snapshots are pinned first, so the
+        scrubber still shows every iteration exactly."""
+        import dataclasses
+
+        while sum(self._state_bytes) > STATE_BYTES_BUDGET:
+            heavy = [i for i in range(1, len(self.states) - 1) if self._state_bytes[i] > 0]
+            if not heavy:
+                return
+            i = heavy[0]
+            state = self.states[i]
+            if state.iteration not in self._pinned:
+                self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
+                    or views.snapshot(state, self.data)
+            self.states[i] = dataclasses.replace(state, sparse_part=None, fitted=None,
+                                                 entry_weights=None, _ctx=None)
+            self._state_bytes[i] = 0
 
     # ------------------------------------------------------------------ data-dependent sizes
     def _limits(self) -> dict[str, int]:
@@ -295,6 +347,8 @@ class ColumnRunner(QtCore.QObject):
         self._run_requested = False
         self._invalidate(keep_queue=True)
         del self.states[1:]
+        del self._state_bytes[1:]
+        self._pinned.clear()
         for it in [i for i in self._snapshots if i > 0]:
             self._cache_bytes -= self._nbytes(self._snapshots.pop(it))
         self._set_error("")
@@ -358,6 +412,7 @@ class ColumnRunner(QtCore.QObject):
             self._pending = None
         self.states = [state]
         self._clear_cache()
+        self._state_bytes = [self._own_bytes(state)]
         self._remember(state.iteration, snap)
         if not self._retry_current:     # else keep saying why the tried setting was refused
             self._set_error("")
@@ -369,7 +424,9 @@ class ColumnRunner(QtCore.QObject):
         if not self._current(gen, job_id):
             return
         self.states.append(state)
+        self._state_bytes.append(self._own_bytes(state))
         self._remember(state.iteration, snap)
+        self._thin_states()
         self._bump()
 
     @QtCore.Slot(int, int, str)

@@ -237,7 +237,8 @@ class SteppableEstimator:
         where = f"{self.name} stopped at iteration {state.iteration}"
         if not np.isfinite(state.objective):
             raise SolverError(f"{where}: the objective is {state.objective} (not finite). "
-                              "The data may hold extreme values or duplicate samples; try a larger p.")
+                              "The data may hold extreme values or duplicate samples; try other "
+                              "parameters (e.g. a larger p or k) or check the data.")
         if not np.all(np.isfinite(state.components)) or not np.all(np.isfinite(state.mean)):
             raise SolverError(f"{where}: the components or mean contain NaN or infinity.")
         if state.sample_weights is not None and not np.all(np.isfinite(state.sample_weights)):

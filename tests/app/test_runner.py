@@ -123,3 +123,30 @@ def test_new_data_that_the_setting_cannot_use(qtbot, pool, data):
     qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
     assert r.params["n_components"] == 30 and r.states[0].components.shape[0] == 30
     r.shutdown()
+
+
+def test_states_are_thinned_within_the_memory_budget(qtbot, pool, data, monkeypatch):
+    """Old states of a heavy method (a convex one keeps E, the low-rank part and multipliers) are
+    thinned beyond the column's budget, but the scrubber still shows every iteration exactly, and
+    the run continues from the intact newest state."""
+    import numpy as np
+
+    from app import runner as runner_mod
+
+    n, d = data.X.shape
+    monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 3 * 4 * n * d * 8)
+    r = make(qtbot, pool, data, key="crpca-om")
+    r.step(8)
+    qtbot.waitUntil(lambda: r.iteration == 8 and not r.busy, timeout=WAIT)
+    assert any(s.sparse_part is None for s in r.states[1:-1]), "nothing was thinned"
+    assert r.states[0].sparse_part is not None and r.states[-1].sparse_part is not None
+    assert sum(r._state_bytes) <= runner_mod.STATE_BYTES_BUDGET
+    for i in range(len(r.states)):
+        snap = r.snapshot(i)
+        assert snap.iteration == i and snap.sparse_maps is not None
+    r.step(1)
+    qtbot.waitUntil(lambda: r.iteration == 9 and not r.busy, timeout=WAIT)
+    assert np.isfinite(r.snapshot(-1).error)
+    r.reset()
+    assert len(r.states) == 1 and r.states[0].sparse_part is not None
+    r.shutdown()
