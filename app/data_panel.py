@@ -60,6 +60,24 @@ def _add_header(combo: QtWidgets.QComboBox, text: str) -> None:
     item.setFont(f)
 
 
+
+def _show_group(tree, group, group_key, key, params, values, on_change):
+    """Show the controls of ``params`` (registry entry ``key``) in ``tree``: update the values in
+    place when ``group`` already shows that entry, else build a new group, swap it in and move the
+    change handler over. Returns the group shown and its key."""
+    if group is not None and group_key == key:
+        P.set_group_values(group, values)
+        return group, group_key
+    if group is not None:
+        try:
+            group.sigTreeStateChanged.disconnect(on_change)
+        except (RuntimeError, TypeError):
+            pass
+    group = P.build_group(key, params, values)
+    P.set_tree_group(tree, group)
+    group.sigTreeStateChanged.connect(on_change)
+    return group, key
+
 class DataPanel(QtWidgets.QWidget):
     """Controls for data and corruption. Emits requests; the window answers with ``show_*``."""
 
@@ -234,18 +252,9 @@ class DataPanel(QtWidgets.QWidget):
                 self.source_combo.setCurrentIndex(i)
             self.toy_box.setTitle(f"Toy example: {spec.name}")
             self.toy_summary.setText(spec.summary)
-            if self._toy_group is not None and self._toy_key == key:
-                P.set_group_values(self._toy_group, values)
-            else:
-                if self._toy_group is not None:
-                    try:
-                        self._toy_group.sigTreeStateChanged.disconnect(self._on_toy_param_changed)
-                    except (RuntimeError, TypeError):
-                        pass
-                self._toy_group = P.build_group(key, spec.params, values)
-                self._toy_key = key
-                P.set_tree_group(self.toy_tree, self._toy_group)
-                self._toy_group.sigTreeStateChanged.connect(self._on_toy_param_changed)
+            self._toy_group, self._toy_key = _show_group(
+                self.toy_tree, self._toy_group, self._toy_key, key, spec.params, values,
+                self._on_toy_param_changed)
         finally:
             self._syncing = False
         self.toy_box.setVisible(True)
@@ -348,18 +357,9 @@ class DataPanel(QtWidgets.QWidget):
             if i >= 0:
                 self.corruption_combo.setCurrentIndex(i)
             self.corruption_summary.setText(spec.summary)
-            if self._group is not None and self._corruption_key == key:
-                P.set_group_values(self._group, values)
-            else:
-                if self._group is not None:
-                    try:
-                        self._group.sigTreeStateChanged.disconnect(self._on_param_changed)
-                    except (RuntimeError, TypeError):
-                        pass
-                self._group = P.build_group(key, spec.params, values)
-                self._corruption_key = key
-                P.set_tree_group(self.tree, self._group)
-                self._group.sigTreeStateChanged.connect(self._on_param_changed)
+            self._group, self._corruption_key = _show_group(
+                self.tree, self._group, self._corruption_key, key, spec.params, values,
+                self._on_param_changed)
         finally:
             self._syncing = False
         if description:
