@@ -132,6 +132,7 @@ class MethodInfo(HasParams):
     summary: str
     params: tuple[ParamSpec, ...]
     estimator: type = field(repr=False)
+    task: str = "subspace"
 
     def create(self, **params: Any):
         """Build the estimator with the defaults overridden by ``params``.
@@ -149,18 +150,25 @@ class MethodInfo(HasParams):
 _REGISTRY: dict[str, MethodInfo] = {}
 
 
+TASKS = ("subspace", "regression")
+
+
 def register(*, key: str, name: str, family: str, reference: str, summary: str,
-             params: Sequence[ParamSpec]) -> Callable[[type], type]:
+             params: Sequence[ParamSpec], task: str = "subspace") -> Callable[[type], type]:
     """Class decorator adding an estimator to the catalogue.
 
-    The estimator's constructor keywords must be exactly the names of ``params``.
+    The estimator's constructor keywords must be exactly the names of ``params``. ``task`` is
+    ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
+    ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
     """
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
 
     def deco(cls: type) -> type:
         if key in _REGISTRY:
             raise ValueError(f"method key {key!r} registered twice")
         info = MethodInfo(key=key, name=name, family=family, reference=reference,
-                          summary=summary, params=tuple(params), estimator=cls)
+                          summary=summary, params=tuple(params), estimator=cls, task=task)
         cls._info = info
         _REGISTRY[key] = info
         return cls
@@ -168,11 +176,12 @@ def register(*, key: str, name: str, family: str, reference: str, summary: str,
     return deco
 
 
-def methods() -> list[MethodInfo]:
-    """All registered methods, in registration order."""
+def methods(task: str | None = "subspace") -> list[MethodInfo]:
+    """The registered methods of ``task`` (``"subspace"``, ``"regression"``, or None for all),
+    in registration order."""
     from . import methods as _load  # noqa: F401  (importing registers them)
 
-    return list(_REGISTRY.values())
+    return [m for m in _REGISTRY.values() if task is None or m.task == task]
 
 
 def get(key: str) -> MethodInfo:
