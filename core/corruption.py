@@ -8,7 +8,15 @@ Within-sample corruption (the image keeps its place, some pixels are replaced):
 * :func:`occlude_rectangles` — one rectangle per chosen image; paper 000 (PCA-GM) §5.1
   "outlier type 1" (rectangles of random 0/255 dots) and paper 001 (RPCA-OM) §5.2
   (20 % of the images, a block of 1/4 of the image: ``size_range=(0.5, 0.5)``).
-* :func:`salt_and_pepper` — independent 0/255 pixels.
+* :func:`salt_and_pepper` — 0/255 pixels: independent per pixel (``exact=False``, key
+  ``"salt_pepper"``) or exactly ``round(p · pixels)`` per image (``exact=True``, key
+  ``"salt_pepper_exact"``, paper 003 (Truncated CauchyNMF) §5.2).
+* :func:`laplace_noise` — additive Laplace noise of scale δ, paper 003 §5.2 (clipped at 0).
+* :func:`value_block` — one b × b block of value 550 per image, paper 003 §5.2.
+* :func:`black_square` — one black square covering a share of the image, paper 004 (Robust
+  Regression) §5.3.
+* :func:`missing_blocks` — square blocks of missing entries (NaN in ``X``, ``mask`` True), for the
+  missing-data methods of paper 004 §2.7 / §5.5. Subspace methods refuse NaN data.
 
 Whole-sample outliers (images appended at the end of the data set):
 
@@ -20,6 +28,11 @@ app can build its controls without knowing them; :func:`corrupt` applies one by 
 
 Which samples are hit: ``fraction`` in [0, 1] selects ``round(fraction * n)`` samples (Python's
 ``round``, halves to even), drawn without replacement with ``np.random.default_rng(seed)``.
+
+Range of the values: the clean data are grey levels 0–255 and most corruptions stay in that
+range. Two of paper 003's protocols deliberately leave it: :func:`laplace_noise` can exceed 255
+(only the negative side is clipped, and only with ``clip=True``) and :func:`value_block` writes
+550. :func:`missing_blocks` writes NaN.
 """
 from __future__ import annotations
 
@@ -40,7 +53,8 @@ class Corrupted:
 
     Attributes
     ----------
-    X : (n_samples, n_features) float64, the corrupted data the methods see (0–255).
+    X : (n_samples, n_features) float64, the corrupted data the methods see (0–255; Laplace
+        noise and value blocks can exceed 255, missing blocks are NaN: see the module notes).
     X_clean : (n_samples, n_features) the data before corruption. For added outlier images
         (``added[i]``) it equals ``X[i]`` (they have no clean version).
     mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
@@ -103,6 +117,41 @@ def _check_unit(name: str, value) -> float:
     v = float(value)
     if not 0.0 <= v <= 1.0:            # also rejects nan
         raise ParameterError(f"{name} must be in [0, 1], got {value!r}")
+    return v
+
+
+def _check_bool(name: str, value) -> bool:
+    """A bool (``True``/``False``, numpy bools accepted), or :class:`ParameterError` naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_real(name: str, value, low: float | None = None) -> float:
+    """A finite number >= ``low``, or :class:`ParameterError` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be a finite number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ParameterError(f"{name} must be finite, got {value!r}")
+    if low is not None and v < low:
+        raise ParameterError(f"{name} must be >= {low:g}, got {value!r}")
+    return v
+
+
+def _check_int(name: str, value, low: int) -> int:
+    """An integer >= ``low`` (an integral float such as 12.0 is accepted), or ParameterError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        v = int(value)
+    else:
+        f = float(value)
+        if not np.isfinite(f) or f != int(f):
+            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+        v = int(f)
+    if v < low:
+        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
     return v
 
 
@@ -261,24 +310,35 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
 
 
 def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
-                    seed: int = 0) -> Corrupted:
+                    seed: int = 0, exact: bool = False) -> Corrupted:
     """Replace random pixels by 0 or 255 (half each) in a random ``fraction`` of the images.
 
-    On each of the ``round(fraction * n)`` chosen images every pixel is, independently with
-    probability ``density``, replaced by 0 or 255 with probability 1/2 each.
+    Two protocols:
+
+    * ``exact=False`` (registry key ``"salt_pepper"``): on each of the ``round(fraction * n)``
+      chosen images every pixel is, independently with probability ``density``, replaced by 0 or
+      255 with probability 1/2 each. The number of replaced pixels per image is binomial.
+    * ``exact=True`` (key ``"salt_pepper_exact"``): paper 003 (Truncated CauchyNMF) §5.2, "p % of
+      the pixels in each image are set to 0 or the maximum value" — exactly
+      ``round(density * H * W)`` pixels of each chosen image, a uniformly random subset, each set
+      to 0 or 255 with probability 1/2 (the paper does not give the salt/pepper ratio; 50/50
+      assumed). The paper uses p = 5 … 60 % on every image (``fraction=1``).
 
     Parameters
     ----------
     data : ImageSet, images (n, H, W) on the 0–255 scale.
     fraction : fraction of the images hit, in [0, 1].
-    density : probability that a pixel of a chosen image is replaced, in [0, 1].
+    density : probability (``exact=False``) or share (``exact=True``) of the pixels of a chosen
+        image that are replaced, in [0, 1].
     seed : non-negative int for ``np.random.default_rng``.
+    exact : bool, which protocol (above). ``exact=False`` draws exactly as before this option
+        existed (same seed, same result).
 
     Returns
     -------
-    Corrupted with X, X_clean, mask of shape (n, H*W); ``mask`` marks the replaced pixels,
-    ``outliers`` the images with at least one replaced pixel (a chosen image can, with a tiny
-    ``density``, end up with none); nothing is added.
+    Corrupted with X, X_clean, mask of shape (n, H*W); ``mask`` marks the replaced pixels
+    (including a pixel already 0 set to 0), ``outliers`` the images with at least one replaced
+    pixel (a chosen image can, with a tiny ``density``, end up with none); nothing is added.
 
     Raises
     ------
@@ -288,6 +348,7 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     fraction = _check_unit("fraction", fraction)
     density = _check_unit("density", density)
     seed = _check_seed(seed)
+    exact = _check_bool("exact", exact)
     X_clean, shape = _check_data(data)
     n, d = X_clean.shape
 
@@ -296,16 +357,282 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     X = X_clean.copy()
     mask = np.zeros((n, d), dtype=bool)
     if len(chosen):
-        hit = rng.random((len(chosen), d)) < density
+        if exact:
+            k = int(round(density * d))
+            order = np.argsort(rng.random((len(chosen), d)), axis=1)[:, :k]   # a random k-subset per row
+            hit = np.zeros((len(chosen), d), dtype=bool)
+            np.put_along_axis(hit, order, True, axis=1)
+        else:
+            hit = rng.random((len(chosen), d)) < density
         values = rng.integers(0, 2, size=(len(chosen), d)).astype(np.float64) * 255.0
         rows = X[chosen]
         rows[hit] = values[hit]
         X[chosen] = rows
         mask[chosen] = hit
+    what = f"exactly {density:g} of the pixels" if exact else f"density {density:g}"
     return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
                      added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
-                     description=f"salt & pepper (density {density:g}) on {len(chosen)} of "
+                     description=f"salt & pepper ({what}) on {len(chosen)} of "
                                  f"{n} {_images_word(n)}, seed {seed}")
+
+
+def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fraction: float = 1.0,
+                  seed: int = 0) -> Corrupted:
+    """Add Laplace noise of scale δ to every pixel of a random ``fraction`` of the images.
+
+    Source: paper 003 (Truncated CauchyNMF) §5.2: every pixel of every ORL image gets additive
+    Laplace(0, δ) noise, δ ∈ {40, 80, …, 280} grey levels (Table II). The paper calls δ the
+    "deviation"; here it is the Laplace *scale* b (density exp(−|x|/b)/(2b); standard deviation
+    √2·b). The paper does not say whether it clips; NMF methods refuse negative data, so
+    ``clip=True`` (default) sets negative results to 0. Values above 255 are kept (not clipped):
+    the noise stays symmetric above the data.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    scale : δ, the Laplace scale in grey levels, >= 0 (0 adds nothing).
+    clip : bool, set negative results to 0 (True) or keep them (False).
+    fraction : fraction of the images hit, in [0, 1] (the paper: 1).
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W). ``mask`` marks exactly the entries whose
+    value changed (``X != X_clean``): a pixel at 0 whose negative noise was clipped back to 0 is
+    unchanged and not in the mask. ``outliers``: images with a changed entry; nothing is added.
+    ``X`` lies in [0, ∞) with ``clip`` and in ℝ without.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range (the message names it).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    scale = _check_real("scale", scale, low=0.0)
+    clip = _check_bool("clip", clip)
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, shape = _check_data(data)
+    n, d = X_clean.shape
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    X = X_clean.copy()
+    if len(chosen):
+        X[chosen] += rng.laplace(0.0, scale, size=(len(chosen), d)) if scale > 0 else 0.0
+        if clip:
+            np.maximum(X, 0.0, out=X)
+    mask = X != X_clean
+    clipped = "clipped at 0" if clip else "not clipped"
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+                     added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
+                     description=f"Laplace noise (scale δ = {scale:g}, {clipped}) on {len(chosen)} of "
+                                 f"{n} {_images_word(n)}, seed {seed}")
+
+
+def _place_square(images: np.ndarray, mask: np.ndarray, chosen: np.ndarray, side: int, value: float,
+                  rng: np.random.Generator) -> None:
+    """Fill one ``side`` × ``side`` square per chosen image (top-left corner uniform among the
+    positions where it fits), in index order; mark it in ``mask``."""
+    _, H, W = images.shape
+    if side == 0:
+        return
+    for i in chosen:
+        top = int(rng.integers(0, H - side + 1))
+        left = int(rng.integers(0, W - side + 1))
+        images[i, top:top + side, left:left + side] = value
+        mask[i, top:top + side, left:left + side] = True
+
+
+def value_block(data: ImageSet, size: int = 12, value: float = 550.0, fraction: float = 1.0,
+                seed: int = 0) -> Corrupted:
+    """One ``size`` × ``size`` block filled with ``value`` per chosen image, at a random place.
+
+    Source: paper 003 (Truncated CauchyNMF) §5.2 / Table IV: "we randomly position a b×b-sized
+    block on each face image … and fill each block with a pixel array whose pixel values equal
+    550" — deliberately above the 0–255 range, an extreme outlier. b ∈ {10, 12, …, 22} on 32 × 32
+    ORL faces (9.8 % … 47.3 % of the pixels).
+
+    Drawing: ``round(fraction * n)`` images without replacement; for each (in index order) the
+    block's top-left corner is uniform among the positions where it fits entirely.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    size : b, the block side in pixels, 1 <= size <= min(H, W).
+    value : the grey level written in the block, finite and >= 0 (the paper: 550).
+    fraction : fraction of the images hit, in [0, 1] (the paper: 1).
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W); ``mask`` marks every pixel of the blocks
+    (the replaced pixels, even one that already had the value); ``outliers`` the hit images;
+    nothing is added. ``X`` exceeds 255 inside the blocks when ``value`` does.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range, or ``size`` is larger than the image (the
+        message names the parameter).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    size = _check_int("size", size, low=1)
+    value = _check_real("value", value, low=0.0)
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, (H, W) = _check_data(data)
+    if size > min(H, W):
+        raise ParameterError(f"size must be at most the image's smaller side, min({H}, {W}) = "
+                             f"{min(H, W)} pixels, got size={size}")
+    n = X_clean.shape[0]
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    images = X_clean.reshape(n, H, W).copy()
+    mask = np.zeros((n, H, W), dtype=bool)
+    _place_square(images, mask, chosen, size, value, rng)
+    mask = mask.reshape(n, -1)
+    return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
+                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     shape=(H, W), labels=_labels_copy(data),
+                     description=f"{size}×{size} blocks of value {value:g} on {len(chosen)} of "
+                                 f"{n} {_images_word(n)}, seed {seed}")
+
+
+def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed: int = 0) -> Corrupted:
+    """One black (0) square covering ``share`` of the pixels of each chosen image, at a random place.
+
+    Source: paper 004 (Robust Regression) §5.3 / Table 3: AR faces with "synthetic squares"
+    covering 0 %, 5 %, 20 % or 40 % of the image, at a random location (the location is not
+    stated; uniform assumed).
+
+    The square's side is ``s = round(sqrt(share * H * W))`` pixels (at least 1 when
+    ``share > 0``), so it covers ``s² / (H W)`` of the image: ``share`` up to pixel rounding
+    (``|s² − share·H·W| <= sqrt(share·H·W) + 1/4``). Its top-left corner is uniform among the
+    positions where it fits. ``share = 0`` changes nothing.
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    share : fraction of each chosen image's pixels covered, in [0, 1]; the square must fit, so at
+        most ``min(H, W)² / (H W)`` (1 for square images).
+    fraction : fraction of the images hit, in [0, 1].
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W); ``mask`` marks every pixel of the squares
+    (replaced by 0, including pixels already black); ``outliers`` the hit images; nothing added.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range, or the square for ``share`` does not fit in the
+        image (the message names ``share`` and its largest value).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    share = _check_unit("share", share)
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, (H, W) = _check_data(data)
+    side = 0 if share == 0 else max(1, int(round(np.sqrt(share * H * W))))
+    if side > min(H, W):
+        raise ParameterError(f"share={share:g} needs a square of side {side} px, which does not fit "
+                             f"in {H} × {W} images; share must be at most "
+                             f"{min(H, W) ** 2 / (H * W):.3g} here")
+    n = X_clean.shape[0]
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    images = X_clean.reshape(n, H, W).copy()
+    mask = np.zeros((n, H, W), dtype=bool)
+    _place_square(images, mask, chosen, side, 0.0, rng)
+    mask = mask.reshape(n, -1)
+    return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
+                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     shape=(H, W), labels=_labels_copy(data),
+                     description=f"black {side}×{side} squares ({side * side / (H * W):.1%} of each image) "
+                                 f"on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")
+
+
+def _grid_edges(offset: int, block: int, full: int) -> np.ndarray:
+    """Cell boundaries 0 = e_0 < e_1 < … < e_m = full of a grid of step ``block`` shifted by
+    ``offset`` (the first and last cells may be narrower)."""
+    inner = np.arange(offset, full, block)
+    return np.unique(np.concatenate([[0], inner, [full]]))
+
+
+def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction: float = 1.0,
+                   seed: int = 0) -> Corrupted:
+    """Remove about ``share`` of the entries of each chosen image, in square blocks: NaN in ``X``.
+
+    Source: paper 004 (Robust Regression) §2.7 (RR-Missing, eq. 9: Ω is the set of observed
+    entries) and §5.5 (whole blocks of features missing). Here the missing blocks are square
+    patches of ``block`` × ``block`` pixels.
+
+    Drawing, for each chosen image (in index order): the image is cut into a grid of
+    ``block`` × ``block`` cells whose origin is shifted by a random offset in
+    ``[0, block)²`` (cells on the border are narrower), the cells are visited in a random order,
+    and a cell is removed when that brings the number of missing entries closer to
+    ``share · H · W``. The removed cells never overlap, and the number of missing entries ends
+    within ``block² / 2`` of ``share · H · W`` (exact for ``share`` 0 and 1).
+
+    Parameters
+    ----------
+    data : ImageSet, images (n, H, W) on the 0–255 scale.
+    share : target fraction of each chosen image's entries that go missing, in [0, 1].
+    block : side of the square blocks in pixels, 1 <= block <= min(H, W) (1 = scattered pixels).
+    fraction : fraction of the images hit, in [0, 1].
+    seed : non-negative int for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Corrupted with X, X_clean, mask of shape (n, H*W): ``X`` holds NaN exactly where ``mask`` is
+    True (the missing entries, the complement of the paper's Ω: ``observed = ~mask``) and the
+    clean values elsewhere; ``X_clean`` keeps every value; ``outliers`` the images with a missing
+    entry; nothing is added.
+
+    NaN data are only for methods that handle missing entries (RR-Missing / RLDA-Missing, which
+    take ``~mask`` as Ω). Every subspace estimator refuses them:
+    :meth:`core.base.SteppableEstimator.start` raises ``DataError("X contains … NaN or infinite
+    value(s); remove or fill them first")``.
+
+    Raises
+    ------
+    ParameterError : a parameter is out of range, or ``block`` is larger than the image (named).
+    DataError : ``data`` is not a non-empty image set.
+    """
+    share = _check_unit("share", share)
+    block = _check_int("block", block, low=1)
+    fraction = _check_unit("fraction", fraction)
+    seed = _check_seed(seed)
+    X_clean, (H, W) = _check_data(data)
+    if block > min(H, W):
+        raise ParameterError(f"block must be at most the image's smaller side, min({H}, {W}) = "
+                             f"{min(H, W)} pixels, got block={block}")
+    n = X_clean.shape[0]
+    target = share * H * W
+
+    rng = np.random.default_rng(seed)
+    chosen = _choose(rng, n, _n_hit(fraction, n))
+    mask = np.zeros((n, H, W), dtype=bool)
+    for i in chosen:
+        oy, ox = (int(v) for v in rng.integers(0, block, size=2))
+        ry, rx = _grid_edges(oy, block, H), _grid_edges(ox, block, W)
+        hy, wx = np.diff(ry), np.diff(rx)
+        cells = [(a, b) for a in range(len(hy)) for b in range(len(wx))]
+        covered = 0
+        for c in rng.permutation(len(cells)):
+            a, b = cells[c]
+            size = int(hy[a] * wx[b])
+            if abs(covered + size - target) < abs(covered - target):
+                mask[i, ry[a]:ry[a + 1], rx[b]:rx[b + 1]] = True
+                covered += size
+    mask = mask.reshape(n, -1)
+    X = X_clean.copy()
+    X[mask] = np.nan
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+                     added=np.zeros(n, dtype=bool), shape=(H, W), labels=_labels_copy(data),
+                     description=f"missing {block}×{block} blocks (about {share:.0%} of each image, "
+                                 f"NaN) on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")
 
 
 # --------------------------------------------------------------------------- whole-sample outliers
@@ -449,6 +776,10 @@ def _fixed_rectangle(data, *, fraction, height, width, content, seed):
     return occlude_rectangles(data, fraction=fraction, size_px=(height, width), content=content, seed=seed)
 
 
+def _salt_pepper_exact(data, *, fraction, density, seed):
+    return salt_and_pepper(data, fraction=fraction, density=density, seed=seed, exact=True)
+
+
 def _natural_outliers(data, *, fraction, seed):
     return add_natural_outliers(data, lfw_nonfaces(), fraction=fraction, seed=seed)
 
@@ -507,6 +838,70 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                 _SEED,
             ),
             summary="Independent pixels replaced by 0 or 255 in the chosen images."),
+        CorruptionSpec(
+            key="salt_pepper_exact", name="Salt & pepper, exact p % (paper 003)",
+            function=_salt_pepper_exact,
+            params=(
+                _fraction_spec(1.0, "fraction of the images that get noise (paper 003: all)"),
+                ParamSpec(name="density", symbol="p", kind="float", default=0.1,
+                          doc="share of each image's pixels set to 0 or 255, exactly "
+                              "(paper 003: 5 % to 60 %)",
+                          low=0.0, high=1.0),
+                _SEED,
+            ),
+            summary="Paper 003 §5.2: exactly p % of the pixels of each image set to 0 or 255 "
+                    "(half each), at random places."),
+        CorruptionSpec(
+            key="laplace", name="Laplace noise (paper 003)", function=laplace_noise,
+            params=(
+                ParamSpec(name="scale", symbol="δ", kind="float", default=40.0,
+                          doc="Laplace scale in grey levels (paper 003: 40 to 280)",
+                          low=0.0, slider=(0.0, 300.0)),
+                ParamSpec(name="clip", symbol="clip at 0", kind="bool", default=True,
+                          doc="set negative values to 0 (NMF methods refuse negative data)"),
+                _fraction_spec(1.0, "fraction of the images that get noise (paper 003: all)"),
+                _SEED,
+            ),
+            summary="Paper 003 §5.2: Laplace(0, δ) noise added to every pixel, clipped at 0 "
+                    "(values above 255 kept)."),
+        CorruptionSpec(
+            key="value_block", name="Block of value 550 (paper 003)", function=value_block,
+            params=(
+                ParamSpec(name="size", symbol="b (px)", kind="int", default=12,
+                          doc="block side in pixels (paper 003: 10 to 22 on 32 × 32 faces)",
+                          low=1, slider=(1, 64)),
+                ParamSpec(name="value", symbol="value", kind="float", default=550.0,
+                          doc="grey level written in the block (paper 003: 550, above the 0–255 range)",
+                          low=0.0, slider=(0.0, 1000.0)),
+                _fraction_spec(1.0, "fraction of the images that get a block (paper 003: all)"),
+                _SEED,
+            ),
+            summary="Paper 003 §5.2: one b × b block filled with 550 per image at a random place "
+                    "(an extreme outlier, above the data range)."),
+        CorruptionSpec(
+            key="black_square", name="Black square (paper 004)", function=black_square,
+            params=(
+                ParamSpec(name="share", symbol="share", kind="float", default=0.2,
+                          doc="share of each image covered by the square (paper 004: 5 %, 20 %, 40 %)",
+                          low=0.0, high=1.0),
+                _fraction_spec(1.0, "fraction of the images that get a square"),
+                _SEED,
+            ),
+            summary="Paper 004 §5.3: one black square covering a share of each image, at a random place."),
+        CorruptionSpec(
+            key="missing_blocks", name="Missing blocks (NaN, paper 004)", function=missing_blocks,
+            params=(
+                ParamSpec(name="share", symbol="share", kind="float", default=0.1,
+                          doc="share of each image's entries that go missing (about; whole blocks)",
+                          low=0.0, high=1.0),
+                ParamSpec(name="block", symbol="block (px)", kind="int", default=4,
+                          doc="side of the missing square blocks in pixels",
+                          low=1, slider=(1, 32)),
+                _fraction_spec(1.0, "fraction of the images with missing blocks"),
+                _SEED,
+            ),
+            summary="Paper 004 §2.7/§5.5: square blocks of entries removed (NaN, mask = missing); "
+                    "only for missing-data methods (RR-Missing) — subspace methods refuse NaN."),
         CorruptionSpec(
             key="dot_images", name="Random-dot images", function=add_dot_images,
             params=(

@@ -1,8 +1,27 @@
-"""Evaluation measures as the papers define them. Intensities on the 0–255 grey-level scale."""
+"""Evaluation measures as the papers define them. Intensities on the 0–255 grey-level scale.
+
+Samples are rows everywhere (``(n_samples, n_features)``), as in the rest of ``core``.
+
+* Subspace recovery: :func:`reconstruction_error` (paper 000), :func:`total_reconstruction_error`
+  (001), :func:`err_m`, :func:`average_residual_error` (002), :func:`relative_error` (003),
+  :func:`principal_angles`, :func:`outlier_auc`.
+* Clustering (paper 003 §5.4): :func:`kmeans_labels`, :func:`clustering_accuracy`,
+  :func:`normalized_mutual_info`.
+* Regression and classification (paper 004 §5.1, §5.6): :func:`coefficient_relative_error`
+  (RAE_T), :func:`prediction_relative_error` (RAE_Y), :func:`root_mean_squared_error`,
+  :func:`mean_absolute_error`, :func:`angles_from_cos_sin`, :func:`mean_angle_error` (yaw),
+  :func:`classification_accuracy`, :func:`auroc`, :func:`mean_auroc`, :func:`min_ndc`.
+"""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 from scipy import linalg, stats
+from scipy.cluster.vq import kmeans2
+from scipy.optimize import linear_sum_assignment
+
+from .errors import DataError, ParameterError
 
 
 def reconstruction_error(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray,
@@ -89,3 +108,360 @@ def outlier_auc(weights: np.ndarray, outliers: np.ndarray) -> float:
         return float("nan")
     u = stats.mannwhitneyu(a, b, alternative="two-sided").statistic
     return float(u / (a.size * b.size))
+
+
+# --------------------------------------------------------------------------- relative errors
+
+def _pair(a, b, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise DataError(f"{names[0]} and {names[1]} must have the same shape, got {a.shape} and {b.shape}")
+    if a.size == 0:
+        raise DataError(f"{names[0]} is empty")
+    return a, b
+
+
+def _relative(truth: np.ndarray, estimate: np.ndarray, name: str) -> float:
+    den = float(np.linalg.norm(truth))
+    num = float(np.linalg.norm(truth - estimate))
+    if den == 0.0:
+        raise DataError(f"{name} is all zeros: the relative error ‖{name} − estimate‖_F / ‖{name}‖_F is undefined")
+    return num / den
+
+
+def relative_error(X_clean, X_hat) -> float:
+    """Relative reconstruction error against the clean data, paper 003 (Truncated CauchyNMF)
+    §5.4 / Tables II–III::
+
+        relative_error = ‖X_clean − X_hat‖_F / ‖X_clean‖_F
+
+    where ``X_hat`` is the reconstruction (e.g. ``H @ W`` of an NMF fitted to the *corrupted*
+    data; the paper writes ‖V̂ − WH‖_F / ‖V̂‖_F with samples as columns — the Frobenius norm does
+    not care). The paper reports it in % (multiply by 100).
+
+    Parameters
+    ----------
+    X_clean : array (any shape, typically (n_samples, n_features)), the clean data, 0–255.
+    X_hat : array of the same shape, the reconstruction.
+
+    Returns
+    -------
+    float >= 0 (0 when ``X_hat == X_clean``; NaN if ``X_hat`` holds NaN).
+
+    Raises
+    ------
+    DataError : different shapes, empty arrays, or ``X_clean`` all zeros (undefined).
+    """
+    X_clean, X_hat = _pair(X_clean, X_hat, ("X_clean", "X_hat"))
+    return _relative(X_clean, X_hat, "X_clean")
+
+
+def coefficient_relative_error(T_true, T_hat, columns=None) -> float:
+    """RAE_T of paper 004 (Robust Regression) §5.1 / Table 1, the relative error of a regression
+    matrix::
+
+        RAE_T = ‖T_hat[:, c] − T_true[:, c]‖_F / ‖T_true[:, c]‖_F
+
+    The paper scores only the columns c = 1, 2 of T (d_y × (d_x + 1), the paper's layout, last
+    column the bias) — column 3 multiplies a coordinate that is always 0 and the bias is left
+    out. ``columns`` selects them (any numpy index along axis 1, e.g. ``[0, 1]`` or
+    ``slice(0, 2)``); None scores the whole matrix. For a regressor stored as
+    ((d_x + 1), d_y), pass the transposes.
+
+    Raises DataError: different shapes, empty selection, or a zero ``T_true`` selection.
+    """
+    T_true, T_hat = _pair(T_true, T_hat, ("T_true", "T_hat"))
+    if columns is not None:
+        if T_true.ndim != 2:
+            raise DataError(f"columns needs 2-D matrices, got shape {T_true.shape}")
+        T_true, T_hat = T_true[:, columns], T_hat[:, columns]
+        if T_true.size == 0:
+            raise DataError(f"columns={columns!r} selects no column")
+    return _relative(T_true, T_hat, "T_true")
+
+
+def prediction_relative_error(Y_true, Y_pred) -> float:
+    """RAE_Y of paper 004 §5.1 / Table 1, the relative error of the predicted outputs on the test
+    samples::
+
+        RAE_Y = ‖Y_pred − Y_true‖_F / ‖Y_true‖_F
+
+    ``Y_true``, ``Y_pred``: arrays of one shape ((n_samples, d_y) here; the paper's d_y × n gives
+    the same value). Raises DataError: different shapes, empty, or ``Y_true`` all zeros."""
+    Y_true, Y_pred = _pair(Y_true, Y_pred, ("Y_true", "Y_pred"))
+    return _relative(Y_true, Y_pred, "Y_true")
+
+
+def root_mean_squared_error(y_true, y_pred) -> float:
+    """RMSE = sqrt( (1/N) Σ_i (ŷ_i − y_i)² ) over all N entries (units of y). Standard; the
+    papers report RAE (above) and angle errors instead. Raises DataError on different shapes."""
+    y_true, y_pred = _pair(y_true, y_pred, ("y_true", "y_pred"))
+    return float(np.sqrt(np.mean((y_pred - y_true) ** 2)))
+
+
+def mean_absolute_error(y_true, y_pred) -> float:
+    """MAE = (1/N) Σ_i |ŷ_i − y_i| over all N entries (units of y). For angles use
+    :func:`mean_angle_error`, which wraps around. Raises DataError on different shapes."""
+    y_true, y_pred = _pair(y_true, y_pred, ("y_true", "y_pred"))
+    return float(np.mean(np.abs(y_pred - y_true)))
+
+
+def angles_from_cos_sin(Y) -> np.ndarray:
+    """Angles in degrees, θ̂ = atan2(ŷ_sin, ŷ_cos), from outputs ``Y`` of shape (n, 2) whose columns
+    are the regression targets [cos θ, sin θ] (paper 004 §5.2: Y = [cos θ; sin θ]; the angle
+    recovery is not spelled out in the paper). Returns (n,) in (−180, 180]."""
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 2 or Y.shape[1] != 2:
+        raise DataError(f"Y must have shape (n_samples, 2) with columns [cos θ, sin θ], got {Y.shape}")
+    return np.degrees(np.arctan2(Y[:, 1], Y[:, 0]))
+
+
+def mean_angle_error(theta_true, theta_pred, degrees: bool = True) -> float:
+    """Mean absolute angle error, paper 004 §5.2 / §5.6 (yaw error)::
+
+        (1/N) Σ_i |θ̂_i − θ_i|,   the difference wrapped to [−180°, 180°)
+
+    so that 179° vs −179° counts 2°, not 358° (the paper does not mention wrapping; for yaw in
+    [−90°, 90°] it changes nothing). ``degrees``: the angles are in degrees (True) or radians;
+    the result is in the same unit. Raises DataError on different shapes."""
+    theta_true, theta_pred = _pair(theta_true, theta_pred, ("theta_true", "theta_pred"))
+    period = 360.0 if degrees else 2.0 * np.pi
+    d = np.mod(theta_pred - theta_true + period / 2.0, period) - period / 2.0
+    return float(np.mean(np.abs(d)))
+
+
+# --------------------------------------------------------------------------- classification
+
+def _labels(labels, name: str) -> np.ndarray:
+    a = np.asarray(labels)
+    if a.ndim != 1:
+        raise DataError(f"{name} must be one label per sample (1-D), got shape {a.shape}")
+    return a
+
+
+def _label_pair(a, b, names=("labels_true", "labels_pred")) -> tuple[np.ndarray, np.ndarray]:
+    a, b = _labels(a, names[0]), _labels(b, names[1])
+    if a.shape != b.shape:
+        raise DataError(f"{names[0]} and {names[1]} must have the same length, got {a.size} and {b.size}")
+    if a.size == 0:
+        raise DataError(f"{names[0]} is empty")
+    return a, b
+
+
+def classification_accuracy(y_true, y_pred) -> float:
+    """Recognition rate (paper 004 §5.3 / Table 3, paper 003 Table V): the fraction of samples
+    whose predicted label equals the true one, (1/n) Σ_i 1[ŷ_i = y_i], in [0, 1] (the papers
+    print %). Labels may be any comparable values. Raises DataError on different lengths."""
+    y_true, y_pred = _label_pair(y_true, y_pred, ("y_true", "y_pred"))
+    return float(np.mean(y_true == y_pred))
+
+
+def _contingency(labels_true, labels_pred) -> np.ndarray:
+    """Counts C[i, j] = #{samples of class i in cluster j} (classes and clusters in sorted order)."""
+    _, ti = np.unique(labels_true, return_inverse=True)
+    _, pj = np.unique(labels_pred, return_inverse=True)
+    C = np.zeros((ti.max() + 1, pj.max() + 1), dtype=np.int64)
+    np.add.at(C, (ti.ravel(), pj.ravel()), 1)
+    return C
+
+
+def clustering_accuracy(labels_true, labels_pred) -> float:
+    """Clustering accuracy (ACC), paper 003 §5.4 (the formula is the standard one)::
+
+        ACC = (1/n) Σ_i 1[ l_i = map(c_i) ]
+
+    where ``map`` is the one-to-one assignment of clusters to classes that maximises the number of
+    matches, found by the Hungarian algorithm (``scipy.optimize.linear_sum_assignment``) on the
+    contingency table. Works when the numbers of clusters and classes differ: the surplus clusters
+    (or classes) stay unmatched and their samples count as errors.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : (n,) any hashable, sortable labels (ints, strings); the names of
+        the clusters do not matter (a permuted labelling scores 1).
+
+    Returns
+    -------
+    float in [0, 1].
+
+    Raises DataError: different lengths, empty, or not 1-D.
+    """
+    labels_true, labels_pred = _label_pair(labels_true, labels_pred)
+    C = _contingency(labels_true, labels_pred)
+    rows, cols = linear_sum_assignment(C, maximize=True)
+    return float(C[rows, cols].sum() / labels_true.size)
+
+
+_NMI_AVERAGES = ("arithmetic", "max", "min", "geometric")
+
+
+def normalized_mutual_info(labels_true, labels_pred, average_method: str = "arithmetic") -> float:
+    """Normalized mutual information (NMI), paper 003 §5.4::
+
+        NMI = I(T; P) / norm(H(T), H(P))
+        I(T; P) = Σ_ij (n_ij/n) ln( n·n_ij / (a_i b_j) ),   H(T) = −Σ_i (a_i/n) ln(a_i/n)
+
+    with n_ij the contingency counts, a_i and b_j its row and column sums (natural logs; the base
+    cancels). Paper 003 names NMI but not its normaliser, so the default is the arithmetic mean
+    (H(T) + H(P))/2, scikit-learn's default (``normalized_mutual_info_score``). ``"max"``
+    (max(H(T), H(P)), used in the NMF clustering literature, e.g. Cai et al.'s GNMF), ``"min"``
+    and ``"geometric"`` (sqrt(H(T)·H(P))) are offered too.
+
+    Edge cases (no division by zero): both labellings a single cluster → 1.0 (identical
+    partitions); one of them a single cluster and the other not → 0.0 (I = 0; with ``"min"`` or
+    ``"geometric"`` the normaliser is 0 too, and 0 is returned). The result is clipped to [0, 1]
+    against rounding.
+
+    Raises DataError: different lengths, empty, or not 1-D; ParameterError: unknown
+    ``average_method``.
+    """
+    if average_method not in _NMI_AVERAGES:
+        raise ParameterError(f"average_method must be one of {', '.join(_NMI_AVERAGES)}, got {average_method!r}")
+    labels_true, labels_pred = _label_pair(labels_true, labels_pred)
+    C = _contingency(labels_true, labels_pred).astype(float)
+    n = C.sum()
+    a, b = C.sum(axis=1), C.sum(axis=0)
+    if a.size == 1 and b.size == 1:
+        return 1.0
+
+    def entropy(counts):
+        p = counts[counts > 0] / n
+        return float(-(p * np.log(p)).sum())
+
+    ht, hp = entropy(a), entropy(b)
+    i, j = np.nonzero(C)
+    nij = C[i, j]
+    mi = float(np.sum(nij / n * (np.log(nij) + np.log(n) - np.log(a[i]) - np.log(b[j]))))
+    mi = max(mi, 0.0)
+    norm = {"arithmetic": (ht + hp) / 2.0, "max": max(ht, hp), "min": min(ht, hp),
+            "geometric": float(np.sqrt(ht * hp))}[average_method]
+    if norm <= 0.0:
+        return 0.0
+    return float(min(max(mi / norm, 0.0), 1.0))
+
+
+def kmeans_labels(H, n_clusters: int, seed: int = 0, n_init: int = 10) -> np.ndarray:
+    """Cluster the rows of ``H`` with k-means; paper 003 §5.3 clusters the NMF coefficients this
+    way (K-means on H), and K-means on the raw data is its baseline.
+
+    Lloyd's algorithm ``scipy.cluster.vq.kmeans2`` with k-means++ seeding, run ``n_init`` times;
+    the run with the smallest inertia Σ_i ‖h_i − c_{label_i}‖² is kept (a run that left a cluster
+    empty counts only if every run did). Deterministic for a given ``seed`` (each run draws from
+    ``np.random.default_rng(seed)``). If ``H`` has at most ``n_clusters`` distinct rows, every
+    distinct row is its own cluster (inertia 0, the optimum; fewer than ``n_clusters`` labels).
+
+    Parameters
+    ----------
+    H : (n_samples, r) features, one sample per row (e.g. NMF coefficients, ``transform(X)``;
+        the paper's H is r × n — pass its transpose). A 1-D array is one feature.
+    n_clusters : k, 1 <= k <= n_samples.
+    seed : non-negative int.
+    n_init : number of k-means runs, >= 1.
+
+    Returns
+    -------
+    (n_samples,) int64 labels in 0 … k−1.
+
+    Raises
+    ------
+    ParameterError : n_clusters, seed or n_init out of range (named).
+    DataError : H empty, more than 2-D, or not finite.
+    """
+    H = np.asarray(H, dtype=float)
+    if H.ndim == 1:
+        H = H[:, None]
+    if H.ndim != 2 or H.shape[0] == 0:
+        raise DataError(f"H must have shape (n_samples, n_features) with n_samples >= 1, got {H.shape}")
+    if not np.all(np.isfinite(H)):
+        raise DataError("H contains NaN or infinite values")
+    n = H.shape[0]
+    for name, value, low in (("n_clusters", n_clusters, 1), ("seed", seed, 0), ("n_init", n_init, 1)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    if n_clusters > n:
+        raise ParameterError(f"n_clusters must be <= n_samples = {n}, got {n_clusters}")
+
+    distinct, inverse = np.unique(H, axis=0, return_inverse=True)
+    if len(distinct) <= n_clusters:
+        return inverse.ravel().astype(np.int64)
+
+    rng = np.random.default_rng(seed)
+    best = None
+    for _ in range(int(n_init)):
+        run_rng = np.random.default_rng(rng.integers(2 ** 63))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # "one of the clusters is empty": judged below
+            try:
+                centres, labels = kmeans2(H, int(n_clusters), minit="++", rng=run_rng)
+            except TypeError:                         # SciPy < 1.15 names it seed
+                centres, labels = kmeans2(H, int(n_clusters), minit="++", seed=run_rng)
+        labels = labels.astype(np.int64)
+        empty = int(n_clusters) - len(np.unique(labels))
+        inertia = float(np.sum((H - centres[labels]) ** 2))
+        key = (empty, inertia)
+        if best is None or key < best[0]:
+            best = (key, labels)
+    return best[1]
+
+
+# --------------------------------------------------------------------------- detection scores
+
+def auroc(labels, scores) -> float:
+    """Area under the ROC curve (paper 004 §5.4–§5.5, Tables 4–5): the probability that a
+    positive sample scores higher than a negative one, ties counting ½ (Mann–Whitney U / (n₊ n₋)).
+
+    ``labels``: (n,) bool or 0/1, True = positive; ``scores``: (n,) decision values (higher =
+    more positive). NaN if either class is empty. Raises DataError on different lengths."""
+    labels, scores = _label_pair(labels, scores, ("labels", "scores"))
+    pos = labels.astype(bool)
+    scores = scores.astype(float)
+    a, b = scores[pos], scores[~pos]
+    if a.size == 0 or b.size == 0:
+        return float("nan")
+    u = stats.mannwhitneyu(a, b, alternative="two-sided").statistic
+    return float(u / (a.size * b.size))
+
+
+def mean_auroc(Y_true, scores) -> float:
+    """Mean over classes of the per-class :func:`auroc`, paper 004 §5.6 (each class's column of the
+    outputs is its decision value): ``Y_true`` (n, c) 0/1 indicator (multi-label allowed),
+    ``scores`` (n, c). Classes with no positive or no negative sample are skipped (NaN if all
+    are). Raises DataError on different shapes."""
+    Y_true, scores = _pair(Y_true, scores, ("Y_true", "scores"))
+    if Y_true.ndim != 2:
+        raise DataError(f"Y_true must have shape (n_samples, n_classes), got {Y_true.shape}")
+    values = [auroc(Y_true[:, j] > 0.5, scores[:, j]) for j in range(Y_true.shape[1])]
+    values = [v for v in values if not np.isnan(v)]
+    return float(np.mean(values)) if values else float("nan")
+
+
+def min_ndc(labels, scores, c_miss: float = 80.0, c_fa: float = 1.0, p_target: float = 0.001) -> float:
+    """Minimum normalized detection cost (NIST TRECVID MED), paper 004 §5.4 (MinNDC)::
+
+        NDC(t) = [C_miss P_miss(t) P_T + C_fa P_fa(t) (1 − P_T)] / min(C_miss P_T, C_fa (1 − P_T))
+
+    minimised over the thresholds t (a sample is detected when its score >= t, t ranging over the
+    scores and +∞). P_miss = missed positives / positives, P_fa = detected negatives /
+    negatives. The paper does not print the formula; the constants C_miss = 80, C_fa = 1,
+    P_T = 0.001 are the MED 2010/2011 ones as recalled in the extraction (unverified), giving
+    NDC = P_miss + 12.4875 P_fa. In [0, 1] (t = +∞ gives 1). Lower is better. NaN if either
+    class is empty. Raises DataError on different lengths."""
+    labels, scores = _label_pair(labels, scores, ("labels", "scores"))
+    pos = labels.astype(bool)
+    scores = scores.astype(float)
+    n_pos, n_neg = int(pos.sum()), int((~pos).sum())
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    order = np.argsort(-scores, kind="stable")
+    s = scores[order]
+    hits = np.cumsum(pos[order])                       # positives with score >= s[k]
+    false = np.cumsum(~pos[order])
+    last = np.flatnonzero(np.append(s[1:] != s[:-1], True))   # last index of each tie group
+    tp = np.concatenate([[0], hits[last]])             # threshold +inf first, then each score
+    fp = np.concatenate([[0], false[last]])
+    p_miss = 1.0 - tp / n_pos
+    p_fa = fp / n_neg
+    ndc = (c_miss * p_miss * p_target + c_fa * p_fa * (1 - p_target)) / min(c_miss * p_target,
+                                                                            c_fa * (1 - p_target))
+    return float(ndc.min())

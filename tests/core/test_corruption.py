@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 
 from core.catalogue import ParamSpec
+from core import catalogue
 from core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionSpec,
-                             add_dot_images, add_natural_outliers, corrupt, occlude_rectangles,
-                             salt_and_pepper)
+                             add_dot_images, add_natural_outliers, black_square, corrupt,
+                             laplace_noise, missing_blocks, occlude_rectangles, salt_and_pepper,
+                             value_block)
 from core.datasets import ImageSet, lfw_faces, lfw_nonfaces
 from core.errors import DataError, ParameterError
 
@@ -35,6 +37,12 @@ WITHIN = {
     "rectangles_black": lambda d, seed=0: occlude_rectangles(d, 0.5, (0.2, 0.4), "black", seed),
     "rectangles_white": lambda d, seed=0: occlude_rectangles(d, 0.5, (0.5, 0.5), "white", seed),
     "salt_pepper": lambda d, seed=0: salt_and_pepper(d, 0.5, 0.2, seed),
+    "salt_pepper_exact": lambda d, seed=0: salt_and_pepper(d, 0.5, 0.2, seed, exact=True),
+    "laplace": lambda d, seed=0: laplace_noise(d, 80.0, True, 0.5, seed),
+    "laplace_noclip": lambda d, seed=0: laplace_noise(d, 80.0, False, 0.5, seed),
+    "value_block": lambda d, seed=0: value_block(d, 6, 550.0, 0.5, seed),
+    "black_square": lambda d, seed=0: black_square(d, 0.2, 0.5, seed),
+    "missing_blocks": lambda d, seed=0: missing_blocks(d, 0.2, 3, 0.5, seed),
 }
 APPENDING = {
     "dot_images": lambda d, seed=0: add_dot_images(d, 0.3, seed),
@@ -43,18 +51,25 @@ APPENDING = {
 ALL = {**WITHIN, **APPENDING}
 
 
-def _check_invariants(c: Corrupted, n_in: int, shape):
+#: Value ranges of X that leave 0–255 on purpose (paper 003's protocols); default (0, 255).
+RANGES = {"laplace": (0.0, np.inf), "laplace_noclip": (-np.inf, np.inf), "value_block": (0.0, 550.0)}
+
+
+def _check_invariants(c: Corrupted, n_in: int, shape, value_range=(0.0, 255.0)):
     n = c.n_samples
     d = shape[0] * shape[1]
     assert c.X.shape == c.X_clean.shape == c.mask.shape == (n, d)
     assert c.X.dtype == np.float64 and c.mask.dtype == bool
     assert c.outliers.shape == c.added.shape == (n,)
     assert c.shape == tuple(shape)
-    # the mask marks every change, and nothing changes outside it
+    # the mask marks every change (NaN != anything counts as a change), and nothing changes outside it
     assert np.all(c.mask[c.X != c.X_clean])
     np.testing.assert_array_equal(c.X[~c.mask], c.X_clean[~c.mask])
     np.testing.assert_array_equal(c.outliers, c.mask.any(axis=1))
-    assert c.X.min() >= 0 and c.X.max() <= 255
+    assert np.all(np.isfinite(c.X_clean))
+    lo, hi = value_range
+    finite = c.X[~np.isnan(c.X)]
+    assert finite.min() >= lo and finite.max() <= hi
     assert not c.added[:n_in].any()
     assert isinstance(c.description, str) and c.description
     assert c.images.shape == (n, *shape)
@@ -67,7 +82,7 @@ def test_invariants_and_no_input_modification(data, name):
     c = ALL[name](data)
     np.testing.assert_array_equal(data.images, before_images)
     np.testing.assert_array_equal(data.labels, before_labels)
-    _check_invariants(c, len(data), data.shape)
+    _check_invariants(c, len(data), data.shape, RANGES.get(name, (0.0, 255.0)))
     np.testing.assert_array_equal(c.X_clean[:len(data)], data.X)
     # the result does not share memory with the input
     assert not np.shares_memory(c.X, data.images)
@@ -83,7 +98,7 @@ def test_reproducible_from_seed(data, name):
     np.testing.assert_array_equal(a.X, b.X)
     np.testing.assert_array_equal(a.mask, b.mask)
     np.testing.assert_array_equal(a.outliers, b.outliers)
-    assert not np.array_equal(a.X, other.X)
+    assert not np.array_equal(a.X, other.X, equal_nan=True)
 
 
 @pytest.mark.parametrize("fraction", [0.0, 0.1, 0.25, 0.5, 0.33, 1.0])
@@ -212,6 +227,25 @@ BAD_CALLS = [
     (lambda d: add_dot_images(d, fraction=3), "fraction"),
     (lambda d: add_natural_outliers(d, lfw_nonfaces(), fraction=-1), "fraction"),
     (lambda d: add_natural_outliers(d, "not a set"), "outliers"),
+    (lambda d: salt_and_pepper(d, exact="yes"), "exact"),
+    (lambda d: laplace_noise(d, scale=-1.0), "scale"),
+    (lambda d: laplace_noise(d, scale=float("inf")), "scale"),
+    (lambda d: laplace_noise(d, clip="yes"), "clip"),
+    (lambda d: laplace_noise(d, clip=1), "clip"),
+    (lambda d: laplace_noise(d, fraction=1.2), "fraction"),
+    (lambda d: value_block(d, size=11), "size"),          # the test images are 12 × 10
+    (lambda d: value_block(d, size=0), "size"),
+    (lambda d: value_block(d, size=2.5), "size"),
+    (lambda d: value_block(d, size=True), "size"),
+    (lambda d: value_block(d, size=4, value=-1.0), "value"),
+    (lambda d: value_block(d, size=4, value=float("nan")), "value"),
+    (lambda d: black_square(d, share=1.5), "share"),
+    (lambda d: black_square(d, share=0.95), "share"),      # side 11 does not fit in 12 × 10
+    (lambda d: black_square(d, seed=-3), "seed"),
+    (lambda d: missing_blocks(d, share=-0.1), "share"),
+    (lambda d: missing_blocks(d, block=0), "block"),
+    (lambda d: missing_blocks(d, block=11), "block"),
+    (lambda d: missing_blocks(d, fraction=2), "fraction"),
 ]
 
 
@@ -229,7 +263,9 @@ def test_bad_data():
 # --------------------------------------------------------------------------- registry
 
 def test_registry_structure():
-    assert list(CORRUPTIONS) == ["none", "rectangles", "quarter_block", "fixed_rectangle", "salt_pepper", "dot_images", "natural_outliers"]
+    assert list(CORRUPTIONS) == ["none", "rectangles", "quarter_block", "fixed_rectangle", "salt_pepper",
+                                 "salt_pepper_exact", "laplace", "value_block", "black_square",
+                                 "missing_blocks", "dot_images", "natural_outliers"]
     assert DEFAULT_CORRUPTION == "rectangles"
     for key, spec in CORRUPTIONS.items():
         assert isinstance(spec, CorruptionSpec) and spec.key == key
@@ -243,15 +279,26 @@ def test_registry_structure():
     assert set(CORRUPTIONS["dot_images"].defaults()) == {"fraction", "seed"}
     assert set(CORRUPTIONS["natural_outliers"].defaults()) == {"fraction", "seed"}
     assert CORRUPTIONS["none"].params == ()
+    assert CORRUPTIONS["salt_pepper_exact"].defaults() == {"fraction": 1.0, "density": 0.1, "seed": 0}
+    assert CORRUPTIONS["laplace"].defaults() == {"scale": 40.0, "clip": True, "fraction": 1.0, "seed": 0}
+    assert CORRUPTIONS["laplace"].spec("clip").kind == "bool"
+    assert CORRUPTIONS["value_block"].defaults() == {"size": 12, "value": 550.0, "fraction": 1.0, "seed": 0}
+    assert CORRUPTIONS["black_square"].defaults() == {"share": 0.2, "fraction": 1.0, "seed": 0}
+    assert CORRUPTIONS["missing_blocks"].defaults() == {"share": 0.1, "block": 4, "fraction": 1.0, "seed": 0}
+
+
+#: Parameters the 12 × 10 test images need (the default 12-px block does not fit in 10 px).
+DISPATCH_PARAMS = {"value_block": {"size": 6}}
 
 
 @pytest.mark.parametrize("key", list(CORRUPTIONS))
 def test_corrupt_dispatch_every_key(data, key):
     before = data.images.copy()
-    c = corrupt(data, key)
+    params = DISPATCH_PARAMS.get(key, {})
+    c = corrupt(data, key, **params)
     np.testing.assert_array_equal(data.images, before)
-    _check_invariants(c, len(data), data.shape)
-    again = corrupt(data, key)
+    _check_invariants(c, len(data), data.shape, RANGES.get(key, (0.0, 255.0)))
+    again = corrupt(data, key, **params)
     np.testing.assert_array_equal(c.X, again.X)
     if key == "none":
         np.testing.assert_array_equal(c.X, data.X)
@@ -286,6 +333,13 @@ def test_description():
     ("salt_pepper", {"density": -0.5}, "density"),
     ("dot_images", {"bogus": 1}, "bogus"),
     ("natural_outliers", {"fraction": 2}, "fraction"),
+    ("laplace", {"clip": "no"}, "clip"),
+    ("laplace", {"scale": -5.0}, "scale"),
+    ("value_block", {}, "size"),                    # 12 px does not fit in 12 × 10 images
+    ("value_block", {"size": 4, "value": -1.0}, "value"),
+    ("black_square", {"share": 1.2}, "share"),
+    ("missing_blocks", {"block": 0}, "block"),
+    ("salt_pepper_exact", {"density": 1.5}, "density"),
     ("nope", {}, "nope"),
 ])
 def test_corrupt_rejects_bad_params(data, key, params, name):
@@ -313,3 +367,191 @@ def test_paper_protocol_presets(faces):
         assert (m.any(axis=1).sum(), m.any(axis=0).sum()) == (10, 18)
     with pytest.raises(ParameterError, match="size_px"):
         occlude_rectangles(faces, size_px=(0, 3))
+
+
+# --------------------------------------------------------------------------- paper 003 / 004 protocols
+
+def _old_salt_and_pepper(data, fraction, density, seed):
+    """The draws of salt_and_pepper before the ``exact`` option existed (regression guard)."""
+    X = data.X.astype(float).copy()
+    n, d = X.shape
+    rng = np.random.default_rng(seed)
+    k = round(fraction * n)
+    chosen = np.sort(rng.choice(n, size=k, replace=False)) if k else np.zeros(0, dtype=int)
+    hit = rng.random((k, d)) < density
+    values = rng.integers(0, 2, size=(k, d)).astype(float) * 255.0
+    rows = X[chosen]
+    rows[hit] = values[hit]
+    X[chosen] = rows
+    return X
+
+
+def test_salt_pepper_key_unchanged_by_exact_option(data):
+    for fraction, density, seed in [(0.5, 0.2, 2), (1.0, 0.1, 0), (0.3, 0.6, 9)]:
+        expected = _old_salt_and_pepper(data, fraction, density, seed)
+        np.testing.assert_array_equal(salt_and_pepper(data, fraction, density, seed).X, expected)
+        np.testing.assert_array_equal(
+            corrupt(data, "salt_pepper", fraction=fraction, density=density, seed=seed).X, expected)
+
+
+@pytest.mark.parametrize("p", [0.05, 0.1, 0.3, 0.6, 1.0, 0.0])
+def test_salt_pepper_exact_share_per_image(data, p):
+    """Paper 003 §5.2: exactly p % of the pixels of each image are set to 0 or 255."""
+    d = data.X.shape[1]
+    c = corrupt(data, "salt_pepper_exact", density=p, seed=4)
+    np.testing.assert_array_equal(c.mask.sum(axis=1), round(p * d))
+    if p > 0:
+        assert set(np.unique(c.X[c.mask])) == {0.0, 255.0}
+        assert c.outliers.all()
+    if p >= 0.3:
+        assert 0.4 < np.mean(c.X[c.mask] == 255.0) < 0.6
+    # the positions differ from image to image
+    if 0 < p < 1:
+        assert len({r.tobytes() for r in c.mask}) > len(data) // 2
+
+
+def test_laplace_noise_statistics_and_clipping(data):
+    """Additive Laplace(0, δ): E|noise| = δ, sd = √2 δ; clipping only moves negatives to 0."""
+    raw = laplace_noise(data, scale=30.0, clip=False, fraction=1.0, seed=5)
+    noise = raw.X - raw.X_clean
+    assert abs(noise.mean()) < 1.5
+    assert abs(np.abs(noise).mean() / 30.0 - 1.0) < 0.06
+    assert abs(noise.std() / (np.sqrt(2) * 30.0) - 1.0) < 0.08
+    assert raw.mask.all()                                  # continuous noise changes every entry
+    clipped = laplace_noise(data, scale=30.0, clip=True, fraction=1.0, seed=5)
+    np.testing.assert_array_equal(clipped.X, np.maximum(raw.X, 0.0))     # same draws
+    assert clipped.X.min() >= 0.0 and raw.X.min() < 0.0 and clipped.X.max() > 255.0
+    np.testing.assert_array_equal(clipped.mask, clipped.X != clipped.X_clean)
+
+
+def test_laplace_mask_excludes_entries_clipped_back():
+    """A black pixel whose noise is negative is clipped back to 0: unchanged, not in the mask."""
+    black = ImageSet(images=np.zeros((30, 8, 8)), labels=None, names=tuple(map(str, range(30))), source="t")
+    c = laplace_noise(black, scale=40.0, clip=True, seed=1)
+    np.testing.assert_array_equal(c.mask, c.X > 0)
+    assert 0.4 < c.mask.mean() < 0.6                       # about half the noise is positive
+    assert c.description.startswith("Laplace noise (scale δ = 40, clipped at 0)")
+
+
+def test_laplace_fraction_and_zero_scale(data):
+    c = laplace_noise(data, scale=10.0, fraction=0.25, seed=3)
+    assert c.outliers.sum() == 10
+    np.testing.assert_array_equal(c.X[~c.outliers], data.X[~c.outliers])
+    zero = laplace_noise(data, scale=0.0, seed=3)
+    np.testing.assert_array_equal(zero.X, data.X)
+    assert not zero.mask.any()
+
+
+def _single_square(m: np.ndarray) -> tuple[int, int]:
+    """(height, width) of the single filled rectangle ``m`` (2-D bool), asserting it is one."""
+    rows, cols = np.nonzero(m.any(axis=1))[0], np.nonzero(m.any(axis=0))[0]
+    assert m.sum() == len(rows) * len(cols)
+    assert np.all(m[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])
+    return len(rows), len(cols)
+
+
+def test_value_block_paper_003(faces):
+    """Paper 003 §5.2: one b × b block of value 550 per image, at a random place."""
+    H, W = faces.shape
+    c = corrupt(faces, "value_block", size=10, seed=2)
+    assert c.outliers.all() and not c.added.any()
+    for m in c.mask.reshape(-1, H, W):
+        assert _single_square(m) == (10, 10)
+    assert np.all(c.X[c.mask] == 550.0) and c.X.max() == 550.0
+    np.testing.assert_array_equal(c.X[~c.mask], c.X_clean[~c.mask])
+    corners = {tuple(np.argwhere(m)[0]) for m in c.mask.reshape(-1, H, W)}
+    assert len(corners) > 20                              # random positions
+    # the whole image is a legal block; one pixel too many is refused, naming size
+    assert value_block(faces, size=min(H, W), fraction=0.1).mask[0].sum() in (0, H * W)
+    with pytest.raises(ParameterError, match="size"):
+        value_block(faces, size=min(H, W) + 1)
+
+
+def test_value_block_fraction_and_value(data):
+    c = value_block(data, size=3, value=0.0, fraction=0.25, seed=1)
+    assert c.outliers.sum() == 10
+    assert np.all(c.mask[c.outliers].sum(axis=1) == 9)
+    assert np.all(c.X[c.mask] == 0.0)
+
+
+@pytest.mark.parametrize("share", [0.05, 0.2, 0.4])
+def test_black_square_share_paper_004(share):
+    """Paper 004 §5.3: a black square covering share of the image, up to pixel rounding."""
+    H, W = 33, 30
+    data = _make_set(n=20, h=H, w=W)
+    c = black_square(data, share=share, seed=3)
+    target = share * H * W
+    for m in c.mask.reshape(-1, H, W):
+        h, w = _single_square(m)
+        assert h == w
+        assert abs(h * w - target) <= np.sqrt(target) + 0.25
+        assert abs(h * w / (H * W) - share) < 0.02
+    assert np.all(c.X[c.mask] == 0.0) and c.outliers.all()
+
+
+def test_black_square_edge_cases():
+    data = _make_set(n=6, h=10, w=10)
+    assert not black_square(data, share=0.0).mask.any()
+    full = black_square(data, share=1.0)
+    assert full.mask.all() and np.all(full.X == 0.0)
+    tiny = black_square(data, share=0.001)                   # rounds to 0 px: at least one
+    np.testing.assert_array_equal(tiny.mask.sum(axis=1), 1)
+    wide = _make_set(n=4, h=10, w=20)
+    with pytest.raises(ParameterError, match="share"):
+        black_square(wide, share=0.6)                         # side 14 > 10
+    assert black_square(wide, share=0.5).mask.sum(axis=1).max() == 100
+
+
+def _grid_offset(m: np.ndarray, block: int):
+    """An offset (oy, ox) such that ``m`` is constant on every cell of the shifted block grid."""
+    H, W = m.shape
+    for oy in range(block):
+        for ox in range(block):
+            ry = np.unique(np.r_[0, np.arange(oy, H, block), H])
+            rx = np.unique(np.r_[0, np.arange(ox, W, block), W])
+            if all(len(np.unique(m[ry[a]:ry[a + 1], rx[b]:rx[b + 1]])) == 1
+                   for a in range(len(ry) - 1) for b in range(len(rx) - 1)):
+                return oy, ox
+    return None
+
+
+@pytest.mark.parametrize("share, block", [(0.1, 4), (0.3, 4), (0.05, 2), (0.5, 5), (0.2, 1)])
+def test_missing_blocks_nan_mask_share_and_blocks(share, block):
+    """Paper 004 §5.5: NaN exactly at the mask; share within block²/2 entries (and ±3 points);
+    the missing set is a union of cells of a block grid."""
+    H, W = 30, 26
+    data = _make_set(n=12, h=H, w=W)
+    c = missing_blocks(data, share=share, block=block, seed=1)
+    np.testing.assert_array_equal(np.isnan(c.X), c.mask)
+    np.testing.assert_array_equal(c.X[~c.mask], data.X[~c.mask])
+    np.testing.assert_array_equal(c.X_clean, data.X)
+    counts = c.mask.sum(axis=1)
+    assert np.all(np.abs(counts - share * H * W) <= block ** 2 / 2)
+    assert np.all(np.abs(counts / (H * W) - share) <= 0.03)
+    for m in c.mask.reshape(-1, H, W):
+        assert _grid_offset(m, block) is not None
+    assert len({m.tobytes() for m in c.mask}) == len(data)   # a different pattern per image
+
+
+def test_missing_blocks_on_faces_default_and_fraction(faces):
+    c = corrupt(faces, "missing_blocks", seed=0)
+    assert np.all(np.abs(c.mask.mean(axis=1) - 0.1) <= 0.03)
+    np.testing.assert_array_equal(np.isnan(c.X), c.mask)
+    part = missing_blocks(faces, share=0.2, block=3, fraction=0.3, seed=2)
+    assert part.outliers.sum() == 30
+    assert not np.isnan(part.X[~part.outliers]).any()
+    assert "NaN" in part.description
+
+
+def test_missing_blocks_extremes(data):
+    assert not missing_blocks(data, share=0.0).mask.any()
+    full = missing_blocks(data, share=1.0, block=3)
+    assert full.mask.all() and np.isnan(full.X).all()
+
+
+def test_subspace_methods_refuse_missing_entries(faces):
+    """NaN data are for missing-data methods only; a subspace method says so clearly."""
+    c = corrupt(faces, "missing_blocks", seed=0)
+    est = catalogue.create("pca", n_components=3)
+    with pytest.raises(DataError, match="NaN"):
+        est.fit(c.X)

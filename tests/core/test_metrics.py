@@ -2,8 +2,16 @@
 import numpy as np
 import pytest
 
-from core.metrics import (average_residual_error, err_m, outlier_auc, principal_angles,
-                          reconstruction_error, total_reconstruction_error)
+import itertools
+import warnings
+
+from core.errors import DataError, ParameterError
+from core.metrics import (angles_from_cos_sin, auroc, average_residual_error, classification_accuracy,
+                          clustering_accuracy, coefficient_relative_error, err_m, kmeans_labels,
+                          mean_absolute_error, mean_angle_error, mean_auroc, min_ndc,
+                          normalized_mutual_info, outlier_auc, prediction_relative_error,
+                          principal_angles, reconstruction_error, relative_error,
+                          root_mean_squared_error, total_reconstruction_error)
 
 
 def test_outlier_auc_properties(rng):
@@ -54,3 +62,183 @@ def test_principal_angles(rng):
     B = np.eye(8)[:1]
     C = np.eye(8)[1:2]
     assert principal_angles(B, C)[0] == pytest.approx(np.pi / 2)
+
+
+# --------------------------------------------------------------------------- relative errors (003, 004)
+
+def test_relative_error_known_values_and_invariances(rng):
+    X = rng.uniform(0, 255, size=(20, 30))
+    assert relative_error(X, X) == 0.0
+    assert relative_error(X, np.zeros_like(X)) == pytest.approx(1.0)
+    assert relative_error(X, 1.1 * X) == pytest.approx(0.1)
+    Y = X + rng.normal(0, 5, X.shape)
+    expected = np.sqrt(((X - Y) ** 2).sum() / (X ** 2).sum())
+    assert relative_error(X, Y) == pytest.approx(expected)
+    assert relative_error(3.0 * X, 3.0 * Y) == pytest.approx(expected)          # scale-free
+    assert relative_error(X.T, Y.T) == pytest.approx(expected)                  # orientation-free
+    with pytest.raises(DataError, match="shape"):
+        relative_error(X, Y[:, :5])
+    with pytest.raises(DataError, match="zero"):
+        relative_error(np.zeros((2, 2)), np.ones((2, 2)))
+
+
+def test_regression_relative_errors(rng):
+    """Paper 004 Table 1: RAE_T on the first two columns of T (d_y × (d_x + 1)), RAE_Y on Y."""
+    T = rng.normal(size=(3, 4))
+    T_hat = T.copy()
+    T_hat[:, 2:] += 10.0                  # the unscored dim-3 column and the bias
+    assert coefficient_relative_error(T, T_hat, columns=[0, 1]) == 0.0
+    assert coefficient_relative_error(T, T_hat, columns=slice(0, 2)) == 0.0
+    assert coefficient_relative_error(T, T_hat) > 1.0
+    T_hat[:, :2] *= 1.05
+    assert coefficient_relative_error(T, T_hat, columns=[0, 1]) == pytest.approx(0.05)
+    with pytest.raises(DataError, match="columns"):
+        coefficient_relative_error(T, T_hat, columns=[])
+    Y = rng.normal(size=(100, 3))
+    assert prediction_relative_error(Y, Y) == 0.0
+    assert prediction_relative_error(Y, 0.8 * Y) == pytest.approx(0.2)
+
+
+def test_rmse_mae_and_angles():
+    y, yh = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 2.0, 5.0, 2.0])
+    assert root_mean_squared_error(y, yh) == pytest.approx(np.sqrt(2.0))
+    assert mean_absolute_error(y, yh) == pytest.approx(1.0)
+    theta = np.array([-90.0, -45.0, 0.0, 30.0, 90.0])
+    Y = np.c_[np.cos(np.radians(theta)), np.sin(np.radians(theta))]
+    np.testing.assert_allclose(angles_from_cos_sin(3.0 * Y), theta, atol=1e-12)   # scale-free
+    assert mean_angle_error(theta, theta + 10.0) == pytest.approx(10.0)
+    assert mean_angle_error([179.0], [-179.0]) == pytest.approx(2.0)            # wraps around
+    assert mean_angle_error([np.pi - 0.01], [-np.pi + 0.01], degrees=False) == pytest.approx(0.02)
+    with pytest.raises(DataError):
+        angles_from_cos_sin(np.ones((3, 3)))
+
+
+# --------------------------------------------------------------------------- classification, clustering (003)
+
+def test_classification_accuracy():
+    assert classification_accuracy([1, 2, 3, 4], [1, 2, 0, 4]) == 0.75
+    assert classification_accuracy(np.array(["a", "b"]), np.array(["a", "b"])) == 1.0
+    with pytest.raises(DataError):
+        classification_accuracy([1, 2], [1])
+
+
+def test_clustering_accuracy_known_values():
+    true = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2])
+    perm = np.array([7, 7, 7, 3, 3, 3, 5, 5, 5])             # renamed clusters
+    assert clustering_accuracy(true, perm) == 1.0
+    assert clustering_accuracy(np.array(["a", "a", "b"]), np.array([1, 1, 0])) == 1.0
+    assert clustering_accuracy([0, 0, 0, 1, 1, 1], [1, 1, 0, 0, 0, 0]) == pytest.approx(5 / 6)
+    # more clusters than classes, and fewer
+    assert clustering_accuracy([0, 0, 1, 1], [0, 1, 2, 2]) == pytest.approx(3 / 4)
+    assert clustering_accuracy([0, 1, 2, 2], [0, 0, 1, 1]) == pytest.approx(3 / 4)
+    assert clustering_accuracy([0, 1, 2], [0, 0, 0]) == pytest.approx(1 / 3)
+
+
+def test_clustering_accuracy_matches_brute_force(rng):
+    for _ in range(20):
+        t = rng.integers(0, 3, 15)
+        p = rng.integers(0, 4, 15)
+        best = 0
+        for perm in itertools.permutations(range(4), 3):     # class c gets cluster perm[c]
+            best = max(best, sum(np.sum((t == c) & (p == perm[c])) for c in range(3)))
+        assert clustering_accuracy(t, p) == pytest.approx(best / 15)
+
+
+def _nmi_reference(a, b, norm):
+    a, b = np.asarray(a), np.asarray(b)
+    n = len(a)
+    pa = {x: np.mean(a == x) for x in set(a)}
+    pb = {y: np.mean(b == y) for y in set(b)}
+    mi = sum(np.mean((a == x) & (b == y)) * np.log(np.mean((a == x) & (b == y)) / (pa[x] * pb[y]))
+             for x in pa for y in pb if np.any((a == x) & (b == y)))
+    ha = -sum(p * np.log(p) for p in pa.values())
+    hb = -sum(p * np.log(p) for p in pb.values())
+    return mi / {"arithmetic": (ha + hb) / 2, "max": max(ha, hb)}[norm], n
+
+
+def test_nmi_known_values_and_properties(rng):
+    t = np.repeat([0, 1, 2, 3], 25)
+    assert normalized_mutual_info(t, t) == pytest.approx(1.0)
+    assert normalized_mutual_info(t, (t + 1) % 4 + 10) == pytest.approx(1.0)     # renamed
+    a, b = rng.integers(0, 3, 40), rng.integers(0, 4, 40)
+    for norm in ("arithmetic", "max"):
+        assert normalized_mutual_info(a, b, norm) == pytest.approx(_nmi_reference(a, b, norm)[0])
+    assert normalized_mutual_info(a, b) == pytest.approx(normalized_mutual_info(b, a))  # symmetric
+    # normaliser order max >= arithmetic >= geometric >= min gives the reverse order of NMI
+    v = [normalized_mutual_info(a, b, m) for m in ("max", "arithmetic", "geometric", "min")]
+    assert v == sorted(v) and all(0 <= x <= 1 for x in v)
+    # independent labellings: ≈ 0
+    big_a, big_b = rng.integers(0, 5, 20000), rng.integers(0, 5, 20000)
+    assert normalized_mutual_info(big_a, big_b) < 0.01
+    with pytest.raises(ParameterError, match="average_method"):
+        normalized_mutual_info(a, b, "median")
+
+
+def test_nmi_single_cluster_edge_cases():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                        # no division by zero
+        assert normalized_mutual_info([1, 1, 1], [0, 0, 0]) == 1.0
+        for m in ("arithmetic", "max", "min", "geometric"):
+            assert normalized_mutual_info([0, 0, 1, 1], [5, 5, 5, 5], m) == 0.0
+            assert normalized_mutual_info([5, 5, 5, 5], [0, 1, 2, 3], m) == 0.0
+
+
+def _blobs(rng, k=4, per=30, spread=0.2):
+    centres = rng.uniform(0, 10, size=(k, 3))
+    H = np.vstack([c + spread * rng.standard_normal((per, 3)) for c in centres])
+    return H, np.repeat(np.arange(k), per)
+
+
+def _inertia(H, labels):
+    return sum(((H[labels == j] - H[labels == j].mean(axis=0)) ** 2).sum() for j in np.unique(labels))
+
+
+def test_kmeans_labels_recovers_blobs_and_is_deterministic(rng):
+    H, truth = _blobs(rng)
+    labels = kmeans_labels(H, 4, seed=3)
+    assert labels.shape == (120,) and labels.dtype == np.int64
+    assert clustering_accuracy(truth, labels) == 1.0
+    assert normalized_mutual_info(truth, labels) == pytest.approx(1.0)
+    np.testing.assert_array_equal(labels, kmeans_labels(H, 4, seed=3))
+    # the best of n_init runs is at least as good as its first run alone
+    X = rng.normal(size=(200, 2))
+    assert _inertia(X, kmeans_labels(X, 6, seed=1, n_init=10)) <= _inertia(X, kmeans_labels(X, 6, seed=1, n_init=1)) + 1e-9
+
+
+def test_kmeans_labels_edge_cases(rng):
+    H = np.r_[np.zeros((5, 2)), np.ones((5, 2))]
+    labels = kmeans_labels(H, 3)                             # 2 distinct rows: 2 clusters
+    assert len(np.unique(labels)) == 2 and clustering_accuracy(np.repeat([0, 1], 5), labels) == 1.0
+    one = kmeans_labels(rng.normal(size=(10, 2)), 1)
+    assert np.all(one == 0)
+    assert kmeans_labels(np.r_[rng.normal(0, 0.1, 10), rng.normal(5, 0.1, 10)], 2).shape == (20,)  # 1-D
+    for kwargs, name in [({"n_clusters": 0}, "n_clusters"), ({"n_clusters": 11}, "n_clusters"),
+                         ({"n_clusters": 2, "n_init": 0}, "n_init"), ({"n_clusters": 2, "seed": -1}, "seed")]:
+        with pytest.raises(ParameterError, match=name):
+            kmeans_labels(rng.normal(size=(10, 2)), **kwargs)
+    with pytest.raises(DataError):
+        kmeans_labels(np.full((4, 2), np.nan), 2)
+
+
+# --------------------------------------------------------------------------- detection scores (004)
+
+def test_auroc_and_min_ndc(rng):
+    labels = np.r_[np.ones(10, bool), np.zeros(40, bool)]
+    perfect = np.r_[rng.uniform(1, 2, 10), rng.uniform(0, 1, 40)]
+    assert auroc(labels, perfect) == 1.0 and auroc(labels, -perfect) == 0.0
+    assert auroc(labels, np.zeros(50)) == 0.5
+    assert min_ndc(labels, perfect) == 0.0
+    assert min_ndc(labels, -perfect) == pytest.approx(1.0)   # best is to detect nothing
+    assert np.isnan(auroc(np.zeros(5, bool), np.arange(5.0)))
+    # MinNDC against a brute-force scan of the thresholds
+    y = rng.random(300) < 0.3
+    s = rng.normal(size=300) + y + np.round(rng.normal(size=300))    # with ties
+    costs = []
+    for t in np.r_[np.unique(s), np.inf]:
+        p_miss = 1 - np.sum((s >= t) & y) / y.sum()
+        p_fa = np.sum((s >= t) & ~y) / (~y).sum()
+        costs.append((80 * p_miss * 0.001 + p_fa * 0.999) / min(80 * 0.001, 0.999))
+    assert min_ndc(y, s) == pytest.approx(min(costs))
+    Y = np.c_[labels, ~labels].astype(float)
+    assert mean_auroc(Y, np.c_[perfect, -perfect]) == 1.0
+    assert mean_auroc(Y, np.c_[perfect, perfect]) == pytest.approx(0.5)

@@ -1,4 +1,5 @@
-"""The papers' toy generators (core.toys): paper 000 Figs. 1–2, paper 002 §3.1 and eq. (15)."""
+"""The papers' toy generators (core.toys): paper 000 Figs. 1–2, paper 002 §3.1 and eq. (15),
+paper 003 Fig. 4."""
 import numpy as np
 import pytest
 
@@ -7,7 +8,8 @@ from core.catalogue import HasParams
 from core.corruption import Corrupted
 from core.errors import ParameterError
 
-ALL = {"robust_mean": (110, 2), "line": (110, 2), "sparse_2d": (50, 2), "hastie": (1000, 10)}
+ALL = {"robust_mean": (110, 2), "line": (110, 2), "sparse_2d": (50, 2), "hastie": (1000, 10),
+       "nmf_line": (180, 2)}
 
 
 @pytest.mark.parametrize("key", list(ALL))
@@ -80,7 +82,8 @@ def test_hastie_outliers():
 
 
 def test_registry_and_validation():
-    assert list(toys.TOYS) == ["robust_mean", "line", "sparse_2d", "hastie"]
+    assert list(toys.TOYS) == ["robust_mean", "line", "sparse_2d", "hastie", "nmf_line"]
+    assert toys.TOYS["nmf_line"].defaults() == {"n_outliers": 80, "direction": "x", "noise": 0.0, "seed": 0}
     for key, spec in toys.TOYS.items():
         assert isinstance(spec, HasParams) and spec.key == key and spec.summary
         assert isinstance(spec.function(**spec.defaults()), Corrupted)
@@ -93,3 +96,79 @@ def test_registry_and_validation():
         toys.make_toy("hastie", noise_var=-1.0)
     with pytest.raises(ParameterError, match="no parameter"):
         toys.make_toy("line", n=5)
+
+
+# --------------------------------------------------------------------------- paper 003 Fig. 4
+
+def _l2_slope(X):
+    """Slope of the rank-1 L2-NMF line: the leading right singular vector (non-negative data)."""
+    v = np.linalg.svd(X, full_matrices=False)[2][0]
+    return v[1] / v[0]
+
+
+def _l1_slope(X):
+    """Slope s of the rank-1 L1-NMF line through the origin with direction (1, s), s < 1: the
+    per-point L1 distance is |y − s x|, so s is the x-weighted median of y/x."""
+    r, w = X[:, 1] / X[:, 0], X[:, 0]
+    o = np.argsort(r)
+    cw = np.cumsum(w[o])
+    return r[o][np.searchsorted(cw, cw[-1] / 2)]
+
+
+def test_nmf_line_clean_points_on_the_line():
+    t = toys.make_toy("nmf_line", n_outliers=80, direction="x", seed=0)
+    assert t.X.shape == (180, 2) and t.shape == (1, 2) and t.labels is None
+    np.testing.assert_allclose(t.X_clean[:, 1], 0.2 * t.X_clean[:, 0], rtol=0, atol=1e-12)
+    assert t.X_clean.min() >= 0 and t.X_clean[:, 0].max() <= 10
+    assert t.X.min() >= 0                                   # non-negative data for NMF
+    assert t.outliers.sum() == 80 and not t.added.any()
+    np.testing.assert_array_equal(t.X[~t.mask], t.X_clean[~t.mask])
+    assert np.all(t.X[t.mask] > t.X_clean[t.mask] + 14)      # x pushed by 15–35
+    assert not t.mask[:, 1].any()
+
+
+@pytest.mark.parametrize("direction, n, in_x, in_y", [
+    ("x", 20, 20, 0), ("y", 40, 0, 40), ("both", 80, 40, 40), ("both", 20, 20, 0), ("x", 0, 0, 0)])
+def test_nmf_line_directions(direction, n, in_x, in_y):
+    t = toys.nmf_line_toy(n_outliers=n, direction=direction, seed=2)
+    assert t.mask[:, 0].sum() == in_x and t.mask[:, 1].sum() == in_y
+    assert t.outliers.sum() == n and not (t.mask[:, 0] & t.mask[:, 1]).any()
+    assert np.all(t.X[t.mask[:, 1], 1] - t.X_clean[t.mask[:, 1], 1] >= 3)
+
+
+def test_nmf_line_cases_are_nested():
+    """The paper's cases (b) 20 ⊂ (c) 40 ⊂ (d) 80: same clean points, growing outlier sets,
+    a point's contaminated value independent of n_outliers."""
+    b, c, d = (toys.nmf_line_toy(n_outliers=m, direction="both", seed=5) for m in (20, 40, 80))
+    np.testing.assert_array_equal(b.X_clean, d.X_clean)
+    assert np.all(b.outliers <= c.outliers) and np.all(c.outliers <= d.outliers)
+    np.testing.assert_array_equal(b.X[b.outliers], d.X[b.outliers])
+    np.testing.assert_array_equal(c.X[c.outliers], d.X[c.outliers])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nmf_line_breakdown_story_of_the_baselines(seed):
+    """Paper 003 §5.1: L2-NMF fails with 20 x-outliers; L1-NMF holds at 20, fails at 40 and 80."""
+    clean = toys.nmf_line_toy(n_outliers=0, seed=seed)
+    assert _l2_slope(clean.X) == pytest.approx(0.2) and _l1_slope(clean.X) == pytest.approx(0.2)
+    x20 = toys.nmf_line_toy(n_outliers=20, direction="x", seed=seed)
+    assert abs(_l2_slope(x20.X) - 0.2) > 0.08
+    assert _l1_slope(x20.X) == pytest.approx(0.2)
+    x40 = toys.nmf_line_toy(n_outliers=40, direction="x", seed=seed)
+    both80 = toys.nmf_line_toy(n_outliers=80, direction="both", seed=seed)
+    assert abs(_l1_slope(x40.X) - 0.2) > 0.1 and abs(_l1_slope(both80.X) - 0.2) > 0.1
+
+
+def test_nmf_line_noise_and_validation():
+    quiet = toys.nmf_line_toy(n_outliers=20, seed=1)
+    noisy = toys.nmf_line_toy(n_outliers=20, noise=0.3, seed=1)
+    np.testing.assert_array_equal(noisy.X_clean, quiet.X_clean)
+    np.testing.assert_array_equal(noisy.mask, quiet.mask)
+    assert noisy.X.min() >= 0
+    r = noisy.X[~noisy.outliers] - noisy.X_clean[~noisy.outliers]
+    assert 0.2 < r.std() < 0.4
+    for params, name in [({"n_outliers": 180}, "n_outliers"), ({"n_outliers": -1}, "n_outliers"),
+                         ({"direction": "z"}, "direction"), ({"noise": -0.1}, "noise"),
+                         ({"seed": -1}, "seed")]:
+        with pytest.raises(ParameterError, match=name):
+            toys.make_toy("nmf_line", **params)
