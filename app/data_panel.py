@@ -156,6 +156,8 @@ class DataPanel(QtWidgets.QWidget):
         v = QtWidgets.QVBoxLayout(corr_box)
         self.corruption_combo = QtWidgets.QComboBox()
         for key, spec in corruption.CORRUPTIONS.items():
+            if spec.missing_entries:      # NaN entries: only the regression workspace's RR-Missing
+                continue
             self.corruption_combo.addItem(spec.name, key)
             self.corruption_combo.setItemData(self.corruption_combo.count() - 1, spec.summary,
                                               QtCore.Qt.ToolTipRole)

@@ -742,6 +742,8 @@ class CorruptionSpec(HasParams):
     function : ``function(data, **params) -> Corrupted`` taking exactly the names of ``params``.
     params : one :class:`~core.catalogue.ParamSpec` per parameter (defaults, ranges, tooltips).
     summary : one-line description, with the paper section where applicable.
+    missing_entries : the corruption removes entries (NaN in ``X``); only methods that handle
+        missing data can use it, so the subspace method columns do not offer it.
     """
 
     key: str
@@ -749,6 +751,7 @@ class CorruptionSpec(HasParams):
     function: Callable[..., Corrupted]
     params: tuple[ParamSpec, ...]
     summary: str
+    missing_entries: bool = False
 
 
 def _fraction_spec(default: float, doc: str) -> ParamSpec:
@@ -901,7 +904,8 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                 _SEED,
             ),
             summary="Paper 004 §2.7/§5.5: square blocks of entries removed (NaN, mask = missing); "
-                    "only for missing-data methods (RR-Missing) — subspace methods refuse NaN."),
+                    "only for missing-data methods (RR-Missing) — subspace methods refuse NaN.",
+            missing_entries=True),
         CorruptionSpec(
             key="dot_images", name="Random-dot images", function=add_dot_images,
             params=(

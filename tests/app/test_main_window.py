@@ -233,6 +233,10 @@ def test_corruption_controls(qtbot, make_window):
     assert "size_min" in panel.message_label.text() and panel.message_label.isVisible()
     assert win.data is data
 
+    # corruptions that remove entries (NaN) are only for missing-data methods, not offered here
+    offered = {combo.itemData(i) for i in range(combo.count())}
+    assert "missing_blocks" not in offered and {"laplace", "value_block", "black_square"} <= offered
+
 
 def _write_folder(path, n=12):
     from skimage.io import imsave
