@@ -16,7 +16,7 @@ from core import catalogue
 from . import params as P
 from .runner import ColumnRunner
 from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
-                    ScatterView, WeightsView)
+                    ScatterView, WeightMapView, WeightsView)
 
 __all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
 
@@ -28,6 +28,22 @@ METRICS_TIP = ("eq. 14 error (000): paper 000's reconstruction error against the
                "    clean samples (added outlier images excluded)\n"
                "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
                "angle to clean PCA: largest principal angle to the subspace PCA learns from clean data")
+NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4), added outlier images\n"
+                   "    excluded; W, H learned from the corrupted data\n"
+                   "weights AUC: the mean pixel weights as an outlier detector (1 = every corrupted sample\n"
+                   "    weighs less)\n"
+                   "corrupted px cut: share of the corrupted pixels the method truncated (Q = 0)\n"
+                   "cut px corrupted: share of the truncated pixels that the corruption changed\n"
+                   "ACC / NMI: k-means (k = number of classes, fixed seed) on the\n"
+                   "    coefficients H, against the labels; ACC with the best (Hungarian) matching, NMI\n"
+                   "    normalised by max(H(C), H(C′)); only for data with labels; on large data\n"
+                   "    computed once the run is over (\"at end\")")
+ERROR_TIP = ("Reconstruction error against the clean images, paper 000 eq. (14):\n"
+             "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
+             "grey levels (0–255). Lower is better.")
+NMF_ERROR_TIP = ("Relative reconstruction error against the clean images, paper 003 §5.4:\n"
+                 "‖X_clean − WH‖_F / ‖X_clean‖_F with W, H learned from the corrupted data,\n"
+                 "added outlier images excluded. Lower is better.")
 
 
 def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
@@ -55,6 +71,8 @@ def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
 
 
 def _fmt_metric(name: str, value) -> str:
+    if value is None:                 # a costly metric computed at the end of the run
+        return "<span style='color:#777;font-weight:normal'>at end</span>"
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -63,6 +81,10 @@ def _fmt_metric(name: str, value) -> str:
         return f"{v:.3f}"
     if "°" in name:
         return f"{v:.1f}°"
+    if "%" in name:
+        return f"{v:.1f} %"
+    if "NMI" in name:
+        return f"{v:.3f}"
     return f"{v:.4g}"
 
 
@@ -70,7 +92,8 @@ def metrics_html(snap) -> tuple[str, str]:
     """(rich text, tooltip): the snapshot's metrics as a compact two-column table, and the
     restart objectives (RSPCA) as one line for the last committed component; the tooltip lists
     every component's restarts."""
-    items = [(str(k).replace(" (°)", ""), _fmt_metric(str(k), v)) for k, v in snap.metrics.items()]
+    items = [(str(k).replace(" (°)", "").replace(" (%)", ""), _fmt_metric(str(k), v))
+             for k, v in snap.metrics.items()]
     cells = [f"<td><span style='color:#555'>{html.escape(k)}</span>&nbsp;</td>"
              f"<td align='right'><b>{v}</b>&nbsp;&nbsp;&nbsp;&nbsp;</td>" for k, v in items]
     rows = ["<tr>" + "".join(cells[i:i + 2]) + "</tr>" for i in range(0, len(cells), 2)]
@@ -181,9 +204,7 @@ class MethodColumn(QtWidgets.QFrame):
         self.iteration_label.setObjectName("iterationLabel")
         self.error_label = QtWidgets.QLabel("")
         self.error_label.setObjectName("errorLabel")
-        self.error_label.setToolTip("Reconstruction error against the clean images, paper 000 eq. (14):\n"
-                                    "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
-                                    "grey levels (0–255). Lower is better.")
+        self.error_label.setToolTip(ERROR_TIP)
         big = self.error_label.font()
         big.setPointSizeF(big.pointSizeF() * 1.25)
         big.setBold(True)
@@ -229,13 +250,21 @@ class MethodColumn(QtWidgets.QFrame):
         self.loadings_view = LoadingsView()
         self.recon_view = ReconView()
         self.scatter_view = ScatterView()
+        self.weightmap_view = WeightMapView()
+        self.weightmap_view.setVisible(False)
         curves = QtWidgets.QVBoxLayout()
         curves.setSpacing(2)
         curves.addWidget(self.objective_view, 1)
         curves.addWidget(self.scalar_view, 1)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
-        top.addWidget(self.weights_view, 3)
+        # per-sample bars over the per-pixel weight maps (the maps only for methods with
+        # per-entry weights): the row keeps its height, so columns stay aligned side by side
+        weights = QtWidgets.QVBoxLayout()
+        weights.setSpacing(2)
+        weights.addWidget(self.weights_view, 4)
+        weights.addWidget(self.weightmap_view, 5)
+        top.addLayout(weights, 3)
         top.addLayout(curves, 2)
         # bottom: basis images (or a loadings heat map) | reconstructions; a scatter for 2-D data
         self.basis_stack = QtWidgets.QStackedWidget()
@@ -413,6 +442,8 @@ class MethodColumn(QtWidgets.QFrame):
     def views(self) -> list:
         """The views drawing the snapshot now (the others are hidden)."""
         out = [self.weights_view, self.objective_view, self.scalar_view]
+        if not self.weightmap_view.isHidden():
+            out.append(self.weightmap_view)
         if self.bottom_stack.currentWidget() is self.scatter_view:
             return out + [self.scatter_view]
         out.append(self.basis_stack.currentWidget())
@@ -420,7 +451,8 @@ class MethodColumn(QtWidgets.QFrame):
 
     def _choose_views(self, snap) -> None:
         """2-D data: the scatter replaces images and reconstructions; images one pixel high
-        (a few features): the loadings heat map replaces the basis images."""
+        (a few features): the loadings heat map replaces the basis images; per-pixel weight
+        maps only for methods with per-entry weights (robust NMF) on image data."""
         if snap is None:
             return
         scatter = snap.points is not None
@@ -434,6 +466,9 @@ class MethodColumn(QtWidgets.QFrame):
         # points of a few features are no images: the loadings get the whole row
         if self.recon_view.isVisibleTo(self) == strip:
             self.recon_view.setVisible(not strip)
+        maps = snap.weight_maps is not None and not scatter and not strip
+        if self.weightmap_view.isHidden() == maps:
+            self.weightmap_view.setVisible(maps)
 
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:
@@ -450,14 +485,21 @@ class MethodColumn(QtWidgets.QFrame):
         elif est.finished(self.runner.states[self.shown_index]):
             done = "  (max iter)"
         self.iteration_label.setText(f"iteration {snap.iteration}{done}")
-        self.error_label.setText(f"error (eq. 14): {snap.error:.4g}")
+        if snap.relative_error is not None:
+            self.error_label.setText(f"relative error: {100.0 * snap.relative_error:.2f} %")
+            tips = (NMF_ERROR_TIP, NMF_METRICS_TIP)
+        else:
+            self.error_label.setText(f"error (eq. 14): {snap.error:.4g}")
+            tips = (ERROR_TIP, METRICS_TIP)
+        if self.error_label.toolTip() != tips[0]:
+            self.error_label.setToolTip(tips[0])
         parts = [f"objective = {snap.objective:.6g}"]
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
         self.scalars_label.setText("   ·   ".join(parts))
         text, tip = metrics_html(snap)
         self.metrics_label.setText(text)
-        self.metrics_label.setToolTip(METRICS_TIP + (("\n\n" + tip) if tip else ""))
+        self.metrics_label.setToolTip(tips[1] + (("\n\n" + tip) if tip else ""))
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
         self.live_button.setEnabled(not self._follow)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from PySide6 import QtCore
 
@@ -45,16 +45,30 @@ SNAPSHOT_CACHE_BYTES = 64 * 2 ** 20
 #: E, the low-rank part and its multipliers: ~94 MB per iteration on the 5,000 digits). Beyond
 #: it, older states are thinned (see ``Runner._thin_states``).
 STATE_BYTES_BUDGET = 512 * 2 ** 20
+#: Thinning also drops the arrays in a state's ``details`` with more entries than this (per-entry
+#: masks such as TC-NMF's "truncated"); small ones (per-sample means, restart objectives) stay.
+THIN_DETAIL_SIZE = 10_000
+
+
+def _light_details(details: Mapping) -> dict:
+    import numpy as np
+
+    return {k: v for k, v in details.items()
+            if not (isinstance(v, np.ndarray) and v.size > THIN_DETAIL_SIZE)}
 
 
 def _arrays(obj, depth: int = 0):
-    """The numpy arrays held by a state or by its private context (fields, tuples, attributes)."""
+    """The numpy arrays held by a state or by its private context (fields, tuples, mappings
+    such as ``details``, attributes)."""
     import numpy as np
 
     if isinstance(obj, np.ndarray):
         yield obj
     elif depth < 2 and isinstance(obj, (tuple, list)):
         for item in obj:
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and isinstance(obj, Mapping):
+        for item in obj.values():
             yield from _arrays(item, depth + 1)
     elif depth < 2 and hasattr(obj, "__dict__"):
         for item in vars(obj).values():
@@ -155,15 +169,22 @@ class ColumnRunner(QtCore.QObject):
         state = self.states[index]
         snap = self._snapshots.get(state.iteration) or self._pinned.get(state.iteration)
         if snap is None:
-            snap = views.snapshot(state, self.data)
+            snap = self._compute_snapshot(state)
             self._remember(state.iteration, snap)
         else:
             self._snapshots.move_to_end(state.iteration)
         return snap
 
+    def _compute_snapshot(self, state):
+        """core.views.snapshot of ``state``, with the costly metrics at a finished state (as the
+        worker computes it)."""
+        return views.snapshot(state, self.data,
+                              clustering=True if self.estimator.finished(state) else None)
+
     @staticmethod
     def _nbytes(snap) -> int:
-        arrays = (snap.basis, snap.rows, snap.objective_history, snap.sparse_maps, snap.basis_zero)
+        arrays = (snap.basis, snap.rows, snap.objective_history, snap.sparse_maps, snap.basis_zero,
+                  snap.weight_maps, snap.truncated_maps, snap.mean_weights)
         return sum(a.nbytes for a in arrays if a is not None) + 1024
 
     def _remember(self, iteration: int, snap) -> None:
@@ -191,8 +212,8 @@ class ColumnRunner(QtCore.QObject):
     def _thin_states(self) -> None:
         """Keep the states within STATE_BYTES_BUDGET. The oldest ones (never state 0, which Reset
         returns to, nor the newest, which the next step starts from) are replaced by light copies
-        without per-entry arrays or solver context; their snapshots are pinned first, so the
-        scrubber still shows every iteration exactly."""
+        without per-entry arrays (fields and large ``details``) or solver context; their
+        snapshots are pinned first, so the scrubber still shows every iteration exactly."""
         import dataclasses
 
         while sum(self._state_bytes) > STATE_BYTES_BUDGET:
@@ -203,9 +224,10 @@ class ColumnRunner(QtCore.QObject):
             state = self.states[i]
             if state.iteration not in self._pinned:
                 self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
-                    or views.snapshot(state, self.data)
+                    or self._compute_snapshot(state)
             self.states[i] = dataclasses.replace(state, sparse_part=None, fitted=None,
-                                                 entry_weights=None, _ctx=None)
+                                                 entry_weights=None, _ctx=None,
+                                                 details=_light_details(state.details))
             self._state_bytes[i] = 0
 
     # ------------------------------------------------------------------ data-dependent sizes

@@ -1,12 +1,16 @@
 """The views of one method column. Each draws one :class:`core.views.Snapshot`; none computes
 anything numerical (only reshaping and colour levels for display).
 
-* :class:`WeightsView`     per-sample weights (log bars) or outlier scores ‖eᵢ‖ (linear bars);
-                           samples the corruption touched in red
-* :class:`BasisView`       the first basis images, grey, levels symmetric around 0
+* :class:`WeightsView`     per-sample weights (log bars), outlier scores ‖eᵢ‖ or mean pixel
+                           weights (linear bars); samples the corruption touched in red
+* :class:`BasisView`       the first basis images, grey, levels symmetric around 0 (eigenfaces) or
+                           from 0 (NMF parts: black = 0)
+* :class:`WeightMapView`   per-pixel weights Q of the chosen samples (robust NMF, paper 003),
+                           0–1 colour scale with a colour bar, truncated pixels in red
 * :class:`ObjectiveView`   objective against iteration, line with markers
 * :class:`ReconView`       clean | corrupted | reconstruction | residual (| E) of the chosen samples
-* :class:`ScalarHistoryView`  one of the method's scalars (rank, μ, δ, …) against iteration
+* :class:`ScalarHistoryView`  one of the method's scalars (rank, μ, δ, γ, …) against iteration,
+                           optionally a second one on a right axis (truncated fraction)
 * :class:`ScatterView`     2-D data (toy examples): points, outliers, mean and direction lines
 * :class:`LoadingsView`    components of data with few features as a heat map (zeros visible)
 """
@@ -17,13 +21,15 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 __all__ = ["WeightsView", "BasisView", "ObjectiveView", "ReconView", "ScalarHistoryView", "ScatterView",
-           "LoadingsView", "COLORS", "ZERO_COLOR", "configure_pyqtgraph"]
+           "LoadingsView", "WeightMapView", "COLORS", "ZERO_COLOR", "TRUNCATED_COLOR",
+           "configure_pyqtgraph"]
 
 COLORS = {
     "clean": (70, 120, 200),        # bars of untouched samples
     "corrupted": (220, 50, 47),     # bars of samples the corruption touched
     "curve": (30, 90, 170),
     "scalar": (200, 110, 20),
+    "scalar2": (120, 60, 170),     # second scalar (right axis)
     "title": "#222222",
     "axis": "#444444",
 }
@@ -31,6 +37,11 @@ TITLE_SIZE = "10pt"
 #: exact zeros of sparse loadings are painted in this flat colour (RGBA) and named so in titles
 ZERO_COLOR = (255, 214, 64, 255)
 ZERO_NAME = "yellow"
+#: truncated (rejected, Q = 0) pixels of the weight maps are painted in this saturated colour
+TRUNCATED_COLOR = (255, 0, 0, 255)
+TRUNCATED_NAME = "red"
+#: colour map of the per-pixel weights (0 = dark violet … 1 = yellow; no red in it)
+WEIGHT_CMAP = "viridis"
 #: colours of the direction lines of the 2-D scatter (first component solid)
 LINE_COLORS = ((30, 90, 170), (0, 150, 110), (150, 60, 170), (200, 110, 20))
 #: Residuals (grey levels) are shown on this fixed symmetric range, so that images and iterations
@@ -97,11 +108,16 @@ class WeightsView(pg.PlotWidget):
     (``Snapshot.details["outlier score"]``, ‖eᵢ‖ of the sparse part for the convex methods) get
     that score instead, on a linear scale (``mode == "score"``; title :data:`SCORE_TITLE`).
 
+    Methods with per-pixel weights (robust NMF: ``Snapshot.mean_weights``) get the mean pixel
+    weight of every sample on a fixed linear 0–1 scale (``mode == "mean"``; title
+    :data:`MEAN_TITLE`): 1 = every pixel trusted, 0 = the whole image rejected.
+
     Two single-colour BarGraphItems (untouched / corrupted samples) rather than one with a brush
     per bar: pyqtgraph then draws each set with one call, which keeps frames cheap."""
 
     TITLE = "Sample weights, log scale (red: corrupted)"
     SCORE_TITLE = "Outlier score ‖eᵢ‖ (red: corrupted)"
+    MEAN_TITLE = "Mean pixel weight per sample (red: corrupted)"
 
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _DecadeAxis("left")})
@@ -149,6 +165,12 @@ class WeightsView(pg.PlotWidget):
             return np.full(max(self._n, 0), np.nan)
         return self._bar_values()
 
+    def drawn_mean_weights(self) -> np.ndarray:
+        """The mean pixel weights as drawn (bar tops), in sample order (NaN where no bar)."""
+        if self.mode != "mean":
+            return np.full(max(self._n, 0), np.nan)
+        return self._bar_values()
+
     def drawn_outliers(self) -> np.ndarray:
         """Indices of the samples drawn in the 'corrupted' colour."""
         return np.asarray(self.corrupted_bars.opts["x"], dtype=int)
@@ -163,11 +185,18 @@ class WeightsView(pg.PlotWidget):
             plot.setTitle(self.SCORE_TITLE, size=TITLE_SIZE, color=COLORS["title"])
             plot.setLabel("left", "‖eᵢ‖ (grey levels)")
             axis.decades = False
+            axis.setTicks(None)
             axis.setTickSpacing()                  # automatic ticks
+        elif mode == "mean":
+            plot.setTitle(self.MEAN_TITLE, size=TITLE_SIZE, color=COLORS["title"])
+            plot.setLabel("left", "mean weight")
+            axis.decades = False
+            axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
         else:
             plot.setTitle(self.TITLE, size=TITLE_SIZE, color=COLORS["title"])
             plot.setLabel("left", "weight (largest = 1)")
             axis.decades = True
+            axis.setTicks(None)
             axis.setTickSpacing(1, 1)
         axis.picture = None
         axis.update()
@@ -178,11 +207,12 @@ class WeightsView(pg.PlotWidget):
         self.snapshot = snap
         plot = self.getPlotItem()
         score = None
-        if snap is not None and snap.sample_weights is None:
+        mean = None if snap is None else getattr(snap, "mean_weights", None)
+        if snap is not None and snap.sample_weights is None and mean is None:
             score = snap.details.get(OUTLIER_SCORE)
-        if snap is None or (snap.sample_weights is None and score is None):
+        if snap is None or (snap.sample_weights is None and score is None and mean is None):
             if snap is not None:
-                self._set_mode(None if self.mode == "score" else self.mode)
+                self._set_mode(None if self.mode in ("score", "mean") else self.mode)
             empty = np.zeros(0)
             for item in (self.clean_bars, self.corrupted_bars):
                 item.setOpts(x=empty, height=empty)
@@ -190,8 +220,9 @@ class WeightsView(pg.PlotWidget):
             self.message.setPos(0.5 * max(self._n, 1), 0.5 if self.mode != "weights"
                                 else 0.5 * ((self._baseline or -1.0) + 0.05))
             return
-        self._set_mode("weights" if score is None else "score")
-        w = np.asarray(snap.log_weights if score is None else score, dtype=float)
+        self._set_mode("mean" if mean is not None else "weights" if score is None else "score")
+        w = np.asarray(mean if mean is not None else snap.log_weights if score is None else score,
+                       dtype=float)
         n = len(w)
         outliers = np.asarray(snap.outliers, dtype=bool)
         if self.message.textItem.toPlainText():
@@ -207,6 +238,11 @@ class WeightsView(pg.PlotWidget):
             if baseline != self._baseline:
                 self._baseline = baseline
                 plot.setYRange(baseline, 0.05 * (-baseline), padding=0)
+        elif self.mode == "mean":
+            baseline = 0.0
+            if self._baseline != baseline:          # fixed 0–1 scale: iterations compare
+                self._baseline = baseline
+                plot.setYRange(0.0, 1.08, padding=0)
         else:
             baseline = 0.0
             top = float(np.nanmax(w)) if n and np.isfinite(w).any() else 0.0
@@ -282,12 +318,23 @@ def _is_constant(values: np.ndarray) -> bool:
     return len(v) == 0 or bool(np.all(v == v[0]))
 
 
+#: scalars shown on the right axis, next to the first scalar, when a method reports them
+#: (robust NMF: the share of zero-weighted entries beside γ)
+SECONDARY_SCALARS = ("truncated fraction",)
+#: combo entry "no second scalar"
+NONE_TEXT = "—"
+
+
 class ScalarHistoryView(QtWidgets.QWidget):
-    """One of ``Snapshot.scalar_history`` (rank, μ, primal residual, δ, …) against iteration,
-    chosen in a combo. The combo lists every scalar of the snapshot; by default it shows the first
-    one that changes over the iterations (constants such as p are listed, marked "constant").
-    A choice the user makes is kept while the snapshots have that scalar. μ and residuals are
-    drawn on a log y axis when they are positive."""
+    """One of ``Snapshot.scalar_history`` (rank, μ, primal residual, δ, γ, …) against iteration,
+    chosen in a combo, and optionally a second one on a right axis (second combo).
+
+    The first combo lists every scalar of the snapshot; by default it shows the first one that
+    changes over the iterations (constants such as p are listed, marked "constant"), leaving out
+    the :data:`SECONDARY_SCALARS`, which go to the right axis by default (robust NMF: γ on the
+    left, the truncated fraction on the right). A choice the user makes is kept while the
+    snapshots have that scalar. μ and residuals are drawn on a log y axis when they are
+    positive. Each axis label has the colour of its curve."""
 
     TITLE = "Scalars"
 
@@ -300,12 +347,24 @@ class ScalarHistoryView(QtWidgets.QWidget):
         row.setContentsMargins(4, 0, 0, 0)
         label = QtWidgets.QLabel("Scalar")
         label.setStyleSheet("color: #222;")
+        self.label = label
         self.combo = QtWidgets.QComboBox()
-        self.combo.setToolTip("The method's own number to plot against iteration")
-        self.combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
+        self.combo.setToolTip("The method's own number to plot against iteration (left axis)")
         self.combo.activated.connect(self._on_chosen)
+        self.label2 = QtWidgets.QLabel("+")
+        self.label2.setStyleSheet("color: #222;")
+        self.combo2 = QtWidgets.QComboBox()
+        self.combo2.setToolTip("A second number to plot on the right axis (— for none)")
+        self.combo2.activated.connect(self._on_chosen2)
+        for combo in (self.combo, self.combo2):
+            # as wide as the name shown (not the longest name): two fit in a narrow column;
+            # the list that drops down is as wide as the longest name
+            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(1)
         row.addWidget(label)
         row.addWidget(self.combo)
+        row.addWidget(self.label2)
+        row.addWidget(self.combo2)
         row.addStretch(1)
         lay.addLayout(row)
         self.plot_widget = pg.PlotWidget()
@@ -316,14 +375,38 @@ class ScalarHistoryView(QtWidgets.QWidget):
         pen = pg.mkPen(COLORS["scalar"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=5, connect="finite",
                                symbolBrush=pg.mkBrush(*COLORS["scalar"]), symbolPen=None)
+        # second scalar: its own ViewBox on the right axis, x linked to the plot
+        self.vb2 = pg.ViewBox(enableMenu=False)
+        self.vb2.setMouseEnabled(x=False, y=False)
+        plot.scene().addItem(self.vb2)
+        right = plot.getAxis("right")
+        right.linkToView(self.vb2)
+        right.setTextPen(COLORS["axis"])
+        right.setPen(COLORS["axis"])
+        right.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+        right.enableAutoSIPrefix(False)       # a fraction stays 0.4, not "400 (×0.001)"
+        self.vb2.setXLink(plot.vb)
+        plot.vb.sigResized.connect(self._sync_vb2)
+        self.curve2 = pg.PlotDataItem([], [], pen=pg.mkPen(COLORS["scalar2"], width=2,
+                                                            style=QtCore.Qt.DashLine),
+                                      symbol="s", symbolSize=5, connect="finite",
+                                      symbolBrush=pg.mkBrush(*COLORS["scalar2"]), symbolPen=None)
+        self.vb2.addItem(self.curve2)
+        plot.hideAxis("right")
         self.message = _Message()
         plot.addItem(self.message)
         lay.addWidget(self.plot_widget, 1)
         self._names: tuple = ()
         self._chosen: str | None = None      # the user's choice
+        self._chosen2: str | None = None     # the user's second choice ("" = none)
         self.current: str | None = None      # the scalar drawn
+        self.current2: str | None = None     # the scalar drawn on the right axis, or None
+        self._axis_labels: dict[str, str] = {}
         self._log = False
         self.snapshot = None
+
+    def _sync_vb2(self) -> None:
+        self.vb2.setGeometry(self.plot_widget.getPlotItem().vb.sceneBoundingRect())
 
     def names(self) -> list[str]:
         """The scalar names the combo lists."""
@@ -336,47 +419,110 @@ class ScalarHistoryView(QtWidgets.QWidget):
             self.combo.setCurrentIndex(i)
             self._on_chosen(i)
 
+    def choose_second(self, name: str | None) -> None:
+        """Plot ``name`` on the right axis (None: no second scalar), as the user would."""
+        i = self.combo2.findData(name if name is not None else "")
+        if i >= 0:
+            self.combo2.setCurrentIndex(i)
+            self._on_chosen2(i)
+
     def _on_chosen(self, index: int) -> None:
         name = self.combo.itemData(index)
         if name is not None:
             self._chosen = name
+            self._fit_combos()
+            self._draw()
+
+    def _on_chosen2(self, index: int) -> None:
+        name = self.combo2.itemData(index)
+        if name is not None:
+            self._chosen2 = name
+            self._fit_combos()
             self._draw()
 
     def _default(self, history: dict) -> str | None:
         for name, values in history.items():
+            if name not in SECONDARY_SCALARS and not _is_constant(values):
+                return name
+        for name, values in history.items():
             if not _is_constant(values):
                 return name
         return next(iter(history), None)
+
+    def _default2(self, history: dict, first: str | None) -> str:
+        return next((n for n in SECONDARY_SCALARS if n in history and n != first), "")
 
     def show_snapshot(self, snap) -> None:
         self.snapshot = snap
         history = {} if snap is None else dict(snap.scalar_history)
         names = tuple(history)
         blocked = self.combo.blockSignals(True)
+        blocked2 = self.combo2.blockSignals(True)
         try:
             if names != self._names:
                 self._names = names
                 self.combo.clear()
+                self.combo2.clear()
+                self.combo2.addItem(NONE_TEXT, "")
                 for name in names:
                     self.combo.addItem(name, name)
+                    self.combo2.addItem(name, name)
             for i, name in enumerate(names):
                 const = _is_constant(history[name])
                 text = f"{name}  (constant)" if const else name
                 if self.combo.itemText(i) != text:
                     self.combo.setItemText(i, text)
+                if self.combo2.itemText(i + 1) != text:
+                    self.combo2.setItemText(i + 1, text)
             name = self._chosen if self._chosen in history else self._default(history)
             self.current = name
             if name is not None:
                 self.combo.setCurrentIndex(self.combo.findData(name))
+            second = (self._chosen2 if self._chosen2 is not None and (self._chosen2 == "" or self._chosen2 in history)
+                      else self._default2(history, name))
+            self.combo2.setCurrentIndex(max(self.combo2.findData(second), 0))
             self.combo.setEnabled(bool(names))
+            two = len(names) > 1
+            self.combo2.setVisible(two)
+            self.label2.setVisible(two)
+            self.label.setVisible(not two)         # room for the second combo in a narrow column
         finally:
             self.combo.blockSignals(blocked)
+            self.combo2.blockSignals(blocked2)
+        self._fit_combos()
         self._draw()
+
+    def _fit_combos(self) -> None:
+        for combo in (self.combo, self.combo2):
+            fm = combo.fontMetrics()
+            text = combo.currentText()
+            width = fm.horizontalAdvance(text) + 34            # + the arrow and the frame
+            if combo.minimumWidth() != width:
+                combo.setMinimumWidth(width)
+                longest = max((fm.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())),
+                              default=0)
+                combo.view().setMinimumWidth(longest + 30)
 
     def drawn(self) -> tuple[np.ndarray, np.ndarray]:
         """(iterations, values) of the curve as given to it."""
         x, y = self.curve.xData, self.curve.yData
         return (np.zeros(0) if x is None else np.asarray(x), np.zeros(0) if y is None else np.asarray(y))
+
+    def drawn_second(self) -> tuple[np.ndarray, np.ndarray]:
+        """(iterations, values) of the right-axis curve (empty when none is drawn)."""
+        x, y = self.curve2.xData, self.curve2.yData
+        return (np.zeros(0) if x is None else np.asarray(x), np.zeros(0) if y is None else np.asarray(y))
+
+    def _set_axis_label(self, side: str, text: str) -> None:
+        """Set an axis label only when it changes (a new label re-lays out the plot)."""
+        if self._axis_labels.get(side) != text:
+            self._axis_labels[side] = text
+            self.plot_widget.getPlotItem().getAxis(side).setLabel(text)
+
+    @staticmethod
+    def _axis_label(name: str, color, log: bool = False) -> str:
+        return (f"<span style='color:#%02x%02x%02x'>{name}{'  (log)' if log else ''}</span>"
+                % tuple(color))
 
     def _draw(self) -> None:
         snap = self.snapshot
@@ -385,6 +531,7 @@ class ScalarHistoryView(QtWidgets.QWidget):
         self.current = name
         if snap is None or name is None or name not in snap.scalar_history:
             self.curve.setData([], [])
+            self._draw_second(None)
             self.message.setText("no state yet" if snap is None else "this method reports no scalars")
             self.message.setPos(0.5, 0.0 if self._log else 0.5)
             return
@@ -397,7 +544,7 @@ class ScalarHistoryView(QtWidgets.QWidget):
         if log != self._log:
             self._log = log
             plot.setLogMode(y=log)
-        plot.setLabel("left", name + ("  (log)" if log else ""))
+        self._set_axis_label("left", self._axis_label(name, COLORS["scalar"], log))
         self.curve.setData(x, y)
         last = max(len(y) - 1, 1)
         plot.setXRange(0, 5 if last <= 5 else 10 * -(-last // 10), padding=0.03)
@@ -409,6 +556,29 @@ class ScalarHistoryView(QtWidgets.QWidget):
             else:
                 d = 0.08 * (hi - lo) if hi > lo else max(abs(hi) * 0.05, 1.0)
             plot.setYRange(lo - d, hi + d, padding=0)
+        second = self.combo2.itemData(self.combo2.currentIndex()) if self.combo2.count() else ""
+        self._draw_second(second if second and second != name and second in snap.scalar_history
+                          else None)
+
+    def _draw_second(self, name: str | None) -> None:
+        plot = self.plot_widget.getPlotItem()
+        self.current2 = name
+        if name is None:
+            self.curve2.setData([], [])
+            if plot.getAxis("right").isVisible():
+                plot.hideAxis("right")
+            return
+        if not plot.getAxis("right").isVisible():
+            plot.showAxis("right")
+            self._sync_vb2()
+        y = np.asarray(self.snapshot.scalar_history[name], dtype=float)
+        self.curve2.setData(np.arange(len(y), dtype=float), y)
+        self._set_axis_label("right", self._axis_label(name, COLORS["scalar2"]))
+        finite = y[np.isfinite(y)]
+        if len(finite):
+            lo, hi = float(finite.min()), float(finite.max())
+            d = 0.08 * (hi - lo) if hi > lo else max(abs(hi) * 0.05, 0.01)
+            self.vb2.setYRange(lo - d, hi + d, padding=0)
 
 
 class ScatterView(pg.PlotWidget):
@@ -555,11 +725,16 @@ class LoadingsView(pg.PlotWidget):
             plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
 
 
+def _mask_rgba(mask: np.ndarray, color) -> np.ndarray:
+    """(…, 4) uint8: ``color`` where ``mask``, transparent elsewhere."""
+    out = np.zeros(mask.shape + (4,), dtype=np.uint8)
+    out[mask] = color
+    return out
+
+
 def _zero_rgba(zero: np.ndarray) -> np.ndarray:
     """(…, 4) uint8: the zero colour where ``zero``, transparent elsewhere."""
-    out = np.zeros(zero.shape + (4,), dtype=np.uint8)
-    out[zero] = ZERO_COLOR
-    return out
+    return _mask_rgba(zero, ZERO_COLOR)
 
 
 class _Title(pg.LabelItem):
@@ -647,9 +822,13 @@ class BasisView(_Mosaic):
 
     Sparse loadings (``Snapshot.basis_zero`` not None): pixels that are exactly 0 are painted in
     the flat :data:`ZERO_COLOR` over the image, and the number of non-zeros is written under
-    each image (also in the title's tooltip)."""
+    each image (also in the title's tooltip).
+
+    NMF parts (``Snapshot.nmf``) are non-negative: each is drawn on a sequential grey scale from
+    0 (black) to its largest entry (white), so the parts read as bright regions on black."""
 
     TITLE = "Basis images"
+    NMF_TITLE = "NMF parts"
     COUNT_GAP = 0.32        # room under each tile for its count, in tile heights
 
     def __init__(self, capacity: int = 10, parent=None):
@@ -672,6 +851,7 @@ class BasisView(_Mosaic):
         self.snapshot = None
         self.nonzeros: list[int] = []
         self._n = 0
+        self.nmf = False
 
     def best_grid(self, n: int, shape) -> tuple[int, int]:
         """(rows, cols) giving the largest tiles for ``n`` images of ``shape`` in this view."""
@@ -707,6 +887,8 @@ class BasisView(_Mosaic):
         n = 0 if basis is None else min(len(basis), len(self.items))
         self._n = n
         zero = None if snap is None or snap.basis_zero is None else np.asarray(snap.basis_zero, dtype=bool)
+        nmf = bool(getattr(snap, "nmf", False))
+        self.nmf = nmf
         self.vgap = self.COUNT_GAP if zero is not None else None
         if n:
             self._layout(basis.shape[1:], *self.best_grid(n, basis.shape[1:]))
@@ -715,8 +897,12 @@ class BasisView(_Mosaic):
             ov, lab = self.overlays[i], self.count_labels[i]
             if i < n:
                 b = basis[i]
-                m = float(np.max(np.abs(b))) or 1.0
-                img.setImage(b, levels=(-m, m), autoLevels=False)
+                if nmf:                                 # parts ≥ 0: black = 0, white = largest
+                    m = float(np.max(b))
+                    img.setImage(b, levels=(0.0, m if m > 0 else 1.0), autoLevels=False)
+                else:
+                    m = float(np.max(np.abs(b))) or 1.0
+                    img.setImage(b, levels=(-m, m), autoLevels=False)
                 img.setVisible(True)
                 if zero is not None:
                     ov.setImage(_zero_rgba(zero[i]), autoLevels=False, levels=(0, 255))
@@ -730,13 +916,18 @@ class BasisView(_Mosaic):
                 ov.setVisible(False)
                 lab.setVisible(False)
         if snap is not None:
-            text = f"{self.TITLE}: first {n}" if n else f"{self.TITLE}: none"
+            name = self.NMF_TITLE if nmf else self.TITLE
+            text = f"{name}: first {n}" if n else f"{name}: none"
             if zero is not None:
                 sw = "#%02x%02x%02x" % ZERO_COLOR[:3]
                 text += (f"  <span style='color:#777;font-size:8pt'>(<span style='background:{sw}'>"
                          f"&nbsp;{ZERO_NAME}&nbsp;</span>: exactly 0; count: non-zeros)</span>")
                 tip = "Non-zero pixels per component: " + ", ".join(
                     f"{i + 1}: {nz}" for i, nz in enumerate(self.nonzeros))
+            elif nmf:
+                text += "  <span style='color:#777;font-size:8pt'>(black = 0, white = largest)</span>"
+                tip = ("Non-negative parts W (rows of unit norm), each on its own scale from 0 "
+                       "(black) to its largest entry (white)")
             else:
                 text += "  <span style='color:#777;font-size:8pt'>(grey = 0)</span>"
                 tip = ""
@@ -744,6 +935,131 @@ class BasisView(_Mosaic):
                 self.title.setText(text)
             if self.toolTip() != tip:
                 self.setToolTip(tip)
+
+
+class WeightMapView(_Mosaic):
+    """Per-pixel weights Q of the chosen samples (``Snapshot.weight_maps``; robust NMF, paper
+    003 Fig. 3): one map per sample, side by side, on a fixed 0–1 colour scale
+    (:data:`WEIGHT_CMAP`, colour bar on the right) so that maps and iterations compare; pixels
+    the method truncated (``Snapshot.truncated_maps``, Q = 0) painted over in the saturated
+    :data:`TRUNCATED_COLOR`. Above each map: the sample index ("corrupted" for a sample the
+    corruption touched; not in red, which marks truncation here), its mean weight and the share
+    of its pixels truncated.
+
+    Shown only for methods with per-entry weights; the ImageItems and captions are created once
+    and reused on every frame."""
+
+    TITLE = "Pixel weights Q"
+    TOP = 0.62              # room above the maps for the three-line captions, in tile heights
+    GAP = 0.12
+
+    def __init__(self, capacity: int = 3, parent=None):
+        super().__init__(self.TITLE, 1, capacity, capacity=capacity, parent=parent)
+        cmap = pg.colormap.get(WEIGHT_CMAP)
+        lut = cmap.getLookupTable(nPts=256)
+        for img in self.items:
+            img.setLookupTable(lut)
+        self.ci.removeItem(self.title)                    # the title spans the colour bar too
+        self.ci.addItem(self.title, row=0, col=0, colspan=2)
+        self.colorbar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=cmap, interactive=False,
+                                        width=10, pen=COLORS["axis"], colorMapMenu=False)
+        self.colorbar.setToolTip("Q = 1: pixel fully trusted; Q = 0: ignored")
+        axis = self.colorbar.getAxis("right")
+        axis.setTextPen(COLORS["axis"])
+        axis.setPen(COLORS["axis"])
+        axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
+        self.ci.addItem(self.colorbar, row=1, col=1)
+        self.ci.layout.setColumnSpacing(0, 8)              # the bar does not touch the last map
+        # the bar and the title never change with the iteration: paint them from a cache
+        cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
+        self.colorbar.setCacheMode(cache)
+        for name in ("left", "right", "top", "bottom"):
+            self.colorbar.getAxis(name).setCacheMode(cache)
+        self.title.setCacheMode(cache)
+        self.overlays: list[pg.ImageItem] = []
+        self.captions: list[pg.TextItem] = []
+        font = QtGui.QFont()
+        font.setPointSizeF(8.0)
+        for _ in self.items:
+            ov = pg.ImageItem(axisOrder="row-major")
+            ov.setZValue(1)
+            ov.setVisible(False)
+            self.vb.addItem(ov)
+            self.overlays.append(ov)
+            t = pg.TextItem("", color="#333333", anchor=(0.5, 1.0))
+            t.setFont(font)
+            self.vb.addItem(t, ignoreBounds=True)
+            self.captions.append(t)
+        self._caption_text = [None] * len(self.items)
+        self._truncation = None
+        self.snapshot = None
+        self.setToolTip("Per-pixel weight the method gives each pixel of the sample (1 = trusted, "
+                        f"0 = ignored); {TRUNCATED_NAME}: truncated as an outlier (Q = 0)")
+
+    def _placed(self, shape) -> None:
+        h, w = shape
+        for c, (ov, t) in enumerate(zip(self.overlays, self.captions)):
+            rect = self.tile_rect(0, c)
+            ov.setPos(rect.topLeft())
+            t.setPos(rect.center().x(), -0.04 * h)
+
+    def drawn_maps(self) -> list[np.ndarray]:
+        """The weight maps as drawn, one per visible map."""
+        return [img.image for img in self.items if img.isVisible() and img.image is not None]
+
+    def drawn_truncated(self) -> list[np.ndarray]:
+        """(h, w) bool per visible map: True where the truncation colour is painted."""
+        return [ov.image[..., 3] > 0 if ov.isVisible() and ov.image is not None
+                else np.zeros(img.image.shape, dtype=bool)
+                for img, ov in zip(self.items, self.overlays) if img.isVisible() and img.image is not None]
+
+    def caption_texts(self) -> list[str]:
+        """The captions of the visible maps."""
+        return [t.textItem.toPlainText() for t, img in zip(self.captions, self.items) if img.isVisible()]
+
+    def _set_title(self, truncation: bool) -> None:
+        if truncation == self._truncation:
+            return
+        self._truncation = truncation
+        text = self.TITLE + "  <span style='color:#777;font-size:8pt'>(0–1"
+        if truncation:
+            sw = "#%02x%02x%02x" % TRUNCATED_COLOR[:3]
+            text += (f"; <span style='background:{sw};color:white'>&nbsp;{TRUNCATED_NAME}&nbsp;</span>"
+                     ": truncated, Q = 0")
+        self.title.setText(text + ")</span>")
+
+    def _set_caption(self, i: int, text: str, color) -> None:
+        if self._caption_text[i] != (text, color):
+            self._caption_text[i] = (text, color)
+            self.captions[i].setText(text, color=color)
+
+    def show_snapshot(self, snap) -> None:
+        self.snapshot = snap
+        maps = None if snap is None else snap.weight_maps
+        n = 0 if maps is None else min(len(maps), len(self.items))
+        cut = None if snap is None else snap.truncated_maps
+        if n:
+            self._layout(maps.shape[1:], 1, n)
+            self._set_title(cut is not None)
+        for i, (img, ov) in enumerate(zip(self.items, self.overlays)):
+            if i >= n:
+                img.setVisible(False)
+                ov.setVisible(False)
+                self._set_caption(i, "", "#333333")
+                continue
+            img.setImage(maps[i], levels=(0.0, 1.0), autoLevels=False)
+            img.setVisible(True)
+            if cut is not None:
+                ov.setImage(_mask_rgba(np.asarray(cut[i], dtype=bool), TRUNCATED_COLOR),
+                            autoLevels=False, levels=(0, 255))
+            ov.setVisible(cut is not None)
+            j = int(snap.samples[i])
+            lines = [f"#{j}" + (" · corrupted" if bool(snap.outliers[j]) else " · clean")]
+            if snap.mean_weights is not None:
+                lines.append(f"mean Q {float(snap.mean_weights[j]):.2f}")
+            if snap.truncated_share is not None:
+                lines.append(f"{100.0 * float(snap.truncated_share[i]):.0f} % truncated")
+            self._set_caption(i, "\n".join(lines), "#333333")
 
 
 class ReconView(_Mosaic):

@@ -10,7 +10,8 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
    every step; a run (``until_finished``) is paced to at most one step per ``delay()`` seconds
    (the wait is a wait on the cancel flag, so Pause is immediate);
 3. for every state, ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI
-   thread only draws.
+   thread only draws; at a finished state (``estimator.finished``) with its costly metrics
+   (ACC/NMI of NMF on labelled data), which are otherwise computed only when cheap.
 
 Every signal carries the job's *generation*; the owner ignores signals of an old generation
 (a cancelled or reset run). Errors come back as a readable message, never as an exception in
@@ -107,7 +108,9 @@ class SolverJob(QtCore.QRunnable):
             return False
 
     def _snapshot(self, state):
-        return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis)
+        # the costly metrics (k-means on H for NMF) at least once the run is over
+        return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis,
+                              clustering=True if self.estimator.finished(state) else None)
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         est = self.estimator

@@ -3,7 +3,14 @@
 :func:`snapshot` turns a :class:`~core.base.State` and the :class:`~core.corruption.Corrupted`
 data it was computed on into ready-to-draw arrays: basis images, reconstructions and residuals of
 a few samples, the weights, and the error metric. Images are (height, width) float64 arrays;
-intensities on the 0–255 scale except basis images (unit-norm vectors, signed).
+intensities on the 0–255 scale except basis images (unit-norm vectors, signed) and per-pixel
+weight maps (0–1).
+
+Robust NMF (paper 003, family ``"NMF"``): the basis images are non-negative parts
+(``Snapshot.nmf``); methods with per-entry weights Q get the weight maps of the chosen samples,
+the truncated (rejected) pixels and the per-sample mean weights; the metrics are the paper's
+(§5.4): relative error against the clean data and, when the data have labels, clustering
+accuracy and NMI of k-means on the coefficients H.
 """
 from __future__ import annotations
 
@@ -34,7 +41,8 @@ class Snapshot:
     rows : (len(samples), 4, h, w): per chosen sample, clean | corrupted | reconstruction | residual
         (residual = corrupted − reconstruction; all in grey levels).
     samples : indices of the chosen samples.
-    error : paper 000 eq. (14) against the clean images, added outlier images excluded (grey levels).
+    error : paper 000 eq. (14) against the clean images, added outlier images excluded (grey levels);
+        NaN for NMF states (eq. 14 assumes orthonormal components and a mean: see ``relative_error``).
     scalars : the method's own numbers.
     scalar_history : name → (iteration + 1,) array of that scalar per iteration (NaN before it existed).
     metrics : name → value, for a metrics panel: ``"eq. 14 error (000)"``, ``"Σ‖xʳ−xᵒ‖ (001)"``
@@ -45,11 +53,26 @@ class Snapshot:
     sparse_maps : (len(samples), h, w) the rows of the sparse part E for the chosen samples, or None.
     basis_zero : (n_basis, h, w) bool, True where a basis image is exactly 0 (sparse loadings),
         or None when no basis image has a zero.
-    details : the method's other arrays (e.g. ``"restart objectives"``).
+    details : the method's other arrays (e.g. ``"restart objectives"``, ``"mean weight"``), except
+        per-entry ones of shape (n_samples, n_features) (TC-NMF's ``"truncated"``): the snapshot
+        keeps only the chosen samples' rows of those (``truncated_maps``), so that cached
+        snapshots of old iterations stay small.
     points : (n_samples, 2) the data when it has 2 features (toy examples: draw a scatter with
         ``mean`` and the ``directions``), else None.
     directions : (n_components, 2) the components when the data has 2 features, else None.
     mean : (n_features,) the state's mean.
+    nmf : True for the NMF family (paper 003): ``basis`` holds non-negative parts (draw them on a
+        sequential scale from 0), ``mean`` is 0 and the reconstruction is the method's ``WH``.
+    weight_maps : (len(samples), h, w) the per-pixel weights Q (0–1) of the chosen samples, for
+        methods with per-entry weights (``State.entry_weights``), else None.
+    truncated_maps : (len(samples), h, w) bool, True on the entries the method truncated
+        (rejected as outliers: Q = 0; ``State.details["truncated"]``), or None.
+    truncated_share : (len(samples),) fraction of the pixels of each chosen sample truncated, or
+        None (no truncation).
+    mean_weights : (n_samples,) raw mean per-pixel weight of every sample (0–1; a sample-level
+        outlier score: low = mostly rejected), or None without per-entry weights.
+    relative_error : NMF only: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4) as a fraction,
+        added outlier images excluded; else None.
     """
 
     method: str
@@ -73,6 +96,12 @@ class Snapshot:
     points: np.ndarray | None
     directions: np.ndarray | None
     mean: np.ndarray
+    nmf: bool = False
+    weight_maps: np.ndarray | None = None
+    truncated_maps: np.ndarray | None = None
+    truncated_share: np.ndarray | None = None
+    mean_weights: np.ndarray | None = None
+    relative_error: float | None = None
 
 
 def default_samples(data: Corrupted, count: int = 3) -> np.ndarray:
@@ -114,17 +143,184 @@ def _metrics(state: State, data: Corrupted, eq14: float) -> dict:
     return out
 
 
-def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10) -> Snapshot:
-    """Everything a method column shows for ``state``; see :class:`Snapshot`."""
+# --------------------------------------------------------------------------------------- NMF
+#: family name of the robust NMF methods (paper 003) in :mod:`core.catalogue`
+NMF_FAMILY = "NMF"
+#: metric names of NMF snapshots (see :func:`nmf_metrics`)
+REL_ERROR = "relative error (%)"
+ACC = "ACC (%)"                      # of k-means on H, see clustering_scores
+NMI = "NMI (max)"                    # normaliser max(H(C), H(C′))
+CAUGHT = "corrupted px cut (%)"      # share of the corrupted pixels truncated
+PRECISION = "cut px corrupted (%)"   # share of the truncated pixels that are corrupted
+#: the NMI normaliser used (paper 003 §5.4 leaves it open; the NMF clustering literature uses max)
+NMI_NORMALIZER = "max"
+#: seed of the k-means behind ACC and NMI (fixed, so that iterations compare)
+KMEANS_SEED = 0
+#: ACC and NMI are computed at every iteration when n_samples · k · r is at most this (k-means
+#: with 10 restarts then takes ≲ 20 ms), else only at finished states (see :func:`snapshot`):
+#: 400 × 40 × 40 (ORL with r = 40) costs ~0.2 s.
+CLUSTERING_BUDGET = 100_000
+
+
+def is_nmf(state: State) -> bool:
+    """True for a state of the NMF family (non-negative parts, reconstruction ``fitted`` = WH).
+
+    Decided by the catalogue family of ``state.method``; a state of an unregistered method
+    counts as NMF when its mean is 0, its components are non-negative and it has ``fitted``."""
+    from . import catalogue
+
+    for info in catalogue.methods(task=None):
+        if info.name == state.method:
+            return info.family == NMF_FAMILY
+    return (state.fitted is not None and not np.any(state.mean)
+            and bool(np.all(state.components >= 0)))
+
+
+def coefficients(state: State) -> np.ndarray:
+    """The NMF coefficients H as an (n_samples, n_components) array (one row per sample).
+
+    Taken from the state when it carries them (attribute ``coefficients`` or ``H``, or
+    ``details["H"]``; either orientation), else solved from ``fitted ≈ H W`` by least squares
+    on the unit-norm components W (exact when ``fitted`` is WH: H in the unit-norm basis)."""
+    n = None if state.fitted is None else state.fitted.shape[0]
+    r = state.n_components
+    for H in (getattr(state, "coefficients", None), getattr(state, "H", None),
+              state.details.get("H"), state.details.get("coefficients")):
+        if isinstance(H, np.ndarray) and H.ndim == 2:
+            if H.shape[1] == r and (n is None or H.shape[0] == n):
+                return np.asarray(H, dtype=float)
+            if H.shape[0] == r and (n is None or H.shape[1] == n):
+                return np.asarray(H, dtype=float).T
+    if state.fitted is None:
+        raise ValueError(f"{state.method}: no coefficients H and no fitted WH to solve them from")
+    W = np.asarray(state.components, dtype=float)
+    # min_H ‖fitted − H W‖_F: H = fitted Wᵀ (W Wᵀ)⁻¹ (lstsq guards a rank-deficient W)
+    return np.linalg.lstsq(W @ W.T, W @ np.asarray(state.fitted, dtype=float).T, rcond=None)[0].T
+
+
+def _labels_for_clustering(data: Corrupted) -> np.ndarray | None:
+    """Integer class labels of the original samples (added outliers excluded), or None when the
+    data have no labels or a single class."""
+    if data.labels is None:
+        return None
+    labels = np.asarray(data.labels)[~data.added]
+    _, codes = np.unique(labels, return_inverse=True)
+    return codes if codes.max(initial=0) >= 1 else None
+
+
+def relative_error(state: State, data: Corrupted) -> float:
+    """‖X_clean − WH‖_F / ‖X_clean‖_F over the original samples (added outlier images
+    excluded), paper 003 §5.4; WH is the method's reconstruction of its training data."""
+    from .errors import DataError
+    from .metrics import relative_error as _relative_error
+
+    rec, clean = state.training_reconstruction(data.X), data.X_clean
+    if data.added.any():                   # (no copies of the whole data when nothing was added)
+        rec, clean = rec[~data.added], clean[~data.added]
+    try:
+        return _relative_error(clean, rec)
+    except DataError:                      # clean data all zeros (or no original sample)
+        return float("nan")
+
+
+_CLUSTERING: "weakref.WeakKeyDictionary[State, tuple]" = weakref.WeakKeyDictionary()
+
+
+def clustering_cheap(state: State, data: Corrupted) -> bool:
+    """True when ACC/NMI of ``state`` cost little enough to compute at every iteration
+    (n_samples · k · r <= :data:`CLUSTERING_BUDGET`)."""
+    labels = _labels_for_clustering(data)
+    if labels is None:
+        return True
+    return len(labels) * (int(labels.max()) + 1) * state.n_components <= CLUSTERING_BUDGET
+
+
+def clustering_scores(state: State, data: Corrupted, compute: bool = True) -> dict:
+    """``{ACC: …, NMI: …}``: k-means (:func:`core.metrics.kmeans_labels`, k = number of classes,
+    seed :data:`KMEANS_SEED`, 10 restarts) on the coefficients H of the original samples (added
+    outlier images excluded) against the data's labels, paper 003 §5.3–5.4. ACC in % with the
+    Hungarian matching; NMI normalised by max(H(C), H(C′)) (:data:`NMI_NORMALIZER`; the paper
+    leaves it open). Empty without labels (or a single class). With ``compute`` False and no
+    cached value, both are None ("computed at the end"). Cached per state and data."""
+    labels = _labels_for_clustering(data)
+    if labels is None:
+        return {}
+    hit = _CLUSTERING.get(state)
+    if hit is not None and hit[0] is data:
+        return dict(hit[1])
+    if not compute:
+        return {ACC: None, NMI: None}
+    from . import metrics
+    H = coefficients(state)[~data.added]
+    k = int(labels.max()) + 1
+    pred = metrics.kmeans_labels(H, k, KMEANS_SEED)
+    out = {ACC: 100.0 * float(metrics.clustering_accuracy(labels, pred)),
+           NMI: float(metrics.normalized_mutual_info(labels, pred, average_method=NMI_NORMALIZER))}
+    _CLUSTERING[state] = (data, out)
+    return dict(out)
+
+
+def nmf_metrics(state: State, data: Corrupted, rel: float, clustering: bool = True) -> dict:
+    """The metrics panel of an NMF state (paper 003 §5.4): relative error (%), the sample
+    weights as outlier detector (AUC), the truncated pixels against the corrupted ones (the
+    share of corrupted pixels truncated and of truncated pixels that are corrupted, %), and
+    ACC (%) / NMI of k-means on H when the data have labels (None unless ``clustering``; see
+    :func:`clustering_scores`)."""
+    out = {REL_ERROR: 100.0 * rel}
+    if state.sample_weights is not None and data.outliers.any() and not data.outliers.all():
+        out["weights AUC"] = outlier_auc(state.sample_weights, data.outliers)
+    cut = state.details.get("truncated")
+    if isinstance(cut, np.ndarray) and cut.shape == data.mask.shape and data.mask.any():
+        both = int(np.count_nonzero(cut & data.mask))
+        out[CAUGHT] = 100.0 * both / int(np.count_nonzero(data.mask))
+        n_cut = int(np.count_nonzero(cut))
+        out[PRECISION] = 100.0 * both / n_cut if n_cut else float("nan")
+    out.update(clustering_scores(state, data, compute=clustering))
+    return out
+
+
+def _weight_arrays(state: State, samples: np.ndarray, shape) -> dict:
+    """The per-pixel weight fields of :class:`Snapshot` (all None without entry weights)."""
+    Q = state.entry_weights
+    if Q is None:
+        return {}
+    h, w = shape
+    out = {"weight_maps": np.array(Q[samples], dtype=float).reshape(len(samples), h, w)}
+    mw = state.details.get("mean weight")
+    out["mean_weights"] = (np.asarray(mw, dtype=float) if mw is not None and np.shape(mw) == (Q.shape[0],)
+                           else Q.mean(axis=1))
+    cut = state.details.get("truncated")
+    if isinstance(cut, np.ndarray) and cut.shape == Q.shape:
+        c = np.array(cut[samples], dtype=bool)
+        out["truncated_maps"] = c.reshape(len(samples), h, w)
+        out["truncated_share"] = c.mean(axis=1)
+    return out
+
+
+def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
+             clustering: bool | None = None) -> Snapshot:
+    """Everything a method column shows for ``state``; see :class:`Snapshot`.
+
+    ``clustering``: compute ACC and NMI of NMF states on labelled data (k-means on H, the one
+    costly metric): True always, False never (they are None), None (default) when cheap
+    (:func:`clustering_cheap`) or the state has converged. Callers that know the run is over
+    (``estimator.finished(state)``) pass True."""
     h, w = data.shape
     samples = default_samples(data) if samples is None else np.asarray(samples, dtype=int)
     comps = state.components[:n_basis]
     Xs = data.X[samples]
     rec = state.fitted[samples] if state.fitted is not None else state.reconstruct(Xs)
     rows = np.stack([data.X_clean[samples], Xs, rec, Xs - rec], axis=1).reshape(len(samples), 4, h, w)
-    err = reconstruction_error(state.components, data.X, data.X_clean, include=~data.added)
-    zero = comps == 0
+    nmf = is_nmf(state)
+    # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
+    err = float("nan") if nmf else reconstruction_error(state.components, data.X, data.X_clean,
+                                                        include=~data.added)
+    rel = relative_error(state, data) if nmf else None
+    zero = comps == 0 if not nmf else np.zeros(comps.shape, dtype=bool)   # parts: 0 is ordinary
     two_d = data.X.shape[1] == 2
+    # per-entry details (TC-NMF's "truncated") reach the views as the chosen samples' maps only
+    details = {k: v for k, v in state.details.items()
+               if not (isinstance(v, np.ndarray) and v.shape == data.X.shape)}
     return Snapshot(method=state.method, iteration=state.iteration, objective=state.objective,
                     converged=state.converged, objective_history=np.array(state.objective_history),
                     basis=comps.reshape(len(comps), h, w), sample_weights=state.sample_weights,
@@ -132,11 +328,15 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10) -> 
                     outliers=data.outliers, rows=rows, samples=samples, error=err,
                     scalars=dict(state.scalars),
                     scalar_history={k: np.array(v, dtype=float) for k, v in state.scalar_history.items()},
-                    metrics=_metrics(state, data, err),
+                    metrics=nmf_metrics(state, data, rel, clustering=bool(
+                        clustering if clustering is not None
+                        else state.converged or clustering_cheap(state, data)))
+                    if nmf else _metrics(state, data, err),
                     sparse_maps=None if state.sparse_part is None
                     else state.sparse_part[samples].reshape(len(samples), h, w),
                     basis_zero=zero.reshape(len(comps), h, w) if zero.any() else None,
-                    details=dict(state.details),
+                    details=details,
                     points=data.X if two_d else None,
                     directions=state.components if two_d else None,
-                    mean=state.mean)
+                    mean=state.mean, nmf=nmf, relative_error=rel,
+                    **_weight_arrays(state, samples, (h, w)))

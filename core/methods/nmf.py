@@ -1,0 +1,975 @@
+"""Robust non-negative matrix factorisation: Truncated Cauchy NMF (paper 003) and its baselines.
+
+Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
+Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495). Extraction:
+``/work/shared/papers/003-truncated-cauchy-nmf.md`` (section numbers below refer to it).
+
+Orientation (translated once here)
+----------------------------------
+The paper factorises V (m features × n samples) ≈ W H with W ∈ ℝ₊^{m×r} the basis and
+H ∈ ℝ₊^{r×n} the coefficients. Here X = Vᵀ has shape (n_samples, n_features), one flattened
+image per row, grey levels 0–255, and (scikit-learn's NMF convention)::
+
+    X ≈ H_ours @ components_        H_ours = Hᵀ (n_samples, r),  components_ = Wᵀ (r, n_features)
+
+``components_`` (``State.components``) are the basis images, ``transform(X)`` /
+``State.coefficients`` the non-negative coefficients. The paper's H-step (one column of V per
+sample) is our coefficient step, one *row* of X per sample; its W-step (one row of V per pixel)
+is our basis step, one *column* of X per pixel. After every iteration each basis row is scaled
+to unit ℓ2 norm and the coefficients get the inverse scale, so the product is unchanged (paper
+003 Lemma 1 assumes unit-norm bases; the authors' code scales to max 1, §3.3(c)); a basis row
+that became entirely 0 is replaced by the uniform unit row 1/√d with zero coefficients (product
+unchanged), so every state has unit-norm rows.
+
+One loop for every method (half-quadratic, HQ)
+----------------------------------------------
+Each method is a weight function of the residual E = X − H W plus the same loop (paper 003
+Algorithm 2, eqs. 12–14): with the weights Q computed from the current residual,
+
+1. coefficient step ``min_{H>=0} ½ Σ Q ∘ (X − H W)²``;
+2. (TC-NMF, option) refresh Q from the new residual (Algorithm 2 line 7);
+3. basis step ``min_{W>=0} ½ Σ Q ∘ (X − H W)²``;
+4. normalise, then compute the residual, the method's scale (γ, c, δ, μ) and the weights Q
+   for the next iteration (the state's ``entry_weights`` are the weights of its own residual,
+   used by the next step: the authors' code order, §3.3(a)).
+
+Steps 1 and 3 are weighted NLS problems solved by the shared solver of
+:mod:`core.methods._wnls`: ``solver="nesterov"`` (default) runs Nesterov's optimal gradient
+method, paper 003 Algorithm 1, on all samples (pixels) at once — no Python loop over samples
+or pixels: every unit's r × r Hessian ``W D_j Wᵀ`` is built by one matrix product (or, for large r,
+the gradient is formed from the weighted residual each iteration) — with step 1/L, L a batched
+Collatz–Wielandt upper bound of the spectral norm ``‖W D_j Wᵀ‖₂`` after a few power steps (see
+:func:`core.methods._wnls.lipschitz`), stopping rule (15) with ε₁ = 1e-2, divided by 10 (down to
+the paper's floor 1e-3) once a solve needs at most 10 iterations (the NeNMF trick of the
+authors' code), and at most ``inner_max_iter`` iterations; ``solver="mu"`` makes one weighted
+multiplicative update per factor (Lee & Seung; the rule the baselines of §5.5 use). Both are
+descent steps for the weighted problem, so for *frozen* weight parameters (γ, τ, c, ...) every
+step is a majorise–minimise step of the method's objective (claim 3).
+
+Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
+``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
+
+State of every method (:class:`NMFState`)
+-----------------------------------------
+* ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
+* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
+* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels);
+* ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on
+  truncated entries for TC-NMF), or None (plain NMF, L2,1-NMF);
+* ``sample_weights`` (n,): per-sample mean of Q divided by its largest value (floored at
+  :data:`SAMPLE_WEIGHT_FLOOR` so that log-scale views stay finite), or L2,1-NMF's per-sample
+  weights, or None (plain NMF); ``details["mean weight"]``: the raw per-sample means of Q;
+* ``details["truncated"]`` (TC-NMF): bool (n, d), the entries with weight exactly 0;
+  ``sparse_part``: S (RNMF-L1);
+* ``objective``: the method's own objective (each class says which); ``converged``: rule (16)
+  of paper 003, ``|J_t − J_{t−1}| <= tol · |J_0 − J_t|``, checked from iteration
+  :data:`MIN_ITER` on (the authors' code: 20, tol 1e-4).
+
+Bad input is refused by ``start`` before any work: negative entries (:class:`DataError` giving
+their number and the minimum, suggesting to clip at 0), all-zero data, NaN/inf, n_components >=
+min(n_samples, n_features), parameters out of range (:class:`ParameterError` naming them). A NaN
+or infinity met while iterating raises :class:`SolverError`.
+"""
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..base import State, SteppableEstimator
+from ..catalogue import ParamSpec, register
+from ..errors import DataError, SolverError
+from ..linalg import one_blas_thread
+from ._specs import MAX_ITER, N_COMPONENTS
+from ._wnls import Scratch, mu_update, wnls
+
+__all__ = ["NMFState", "NMF", "TruncatedCauchyNMF", "CauchyNMF", "L1NMF", "RNMFL1", "L21NMF",
+           "HuberNMF", "CIMNMF", "cauchy_weights", "nagy_scale", "three_sigma_threshold",
+           "truncated_cauchy_objective", "check_nonnegative"]
+
+# ----------------------------------------------------------------------------- constants
+#: Rule (16) is checked from this iteration on.
+MIN_ITER = 10
+#: Rule (15): starting relative tolerance ε₁ (authors' code), its floor (paper: max{ε₁, 1e-3}),
+#: and the iteration count at or below which a factor's tolerance is divided by 10.
+INNER_TOL = 1e-2
+INNER_TOL_MIN = 1e-3
+INNER_FAST = 10
+#: Residuals with |E| <= ZERO_RESIDUAL × max(X) count as exact fits: they carry no information
+#: on the noise scale and are left out of Nagy's estimate, the three-sigma rule and Huber's
+#: median (extraction §8 "robust fallbacks"). Without this, data with large exactly fitted
+#: regions (the black background of digits: more than half of the residuals exactly 0) would
+#: give γ → 0, median |E| = 0 and a three-sigma threshold of 0, i.e. every other entry truncated.
+ZERO_RESIDUAL = 1e-9
+#: Smallest reported sample weight (a fully truncated sample would otherwise get 0, whose log
+#: the weight views cannot draw); the raw value is in ``details["mean weight"]``.
+SAMPLE_WEIGHT_FLOOR = 1e-6
+#: L1-NMF smoothing schedule: μ₀ = median |E₀|, μ_t = max(L1_MU_DECAY^t μ₀, L1_MU_MIN × μ₀).
+L1_MU_DECAY = 0.5
+L1_MU_MIN = 1e-3
+#: ``NMFState.transform``: NNLS of new samples by OGM to this relative tolerance / iteration cap.
+TRANSFORM_TOL = 1e-6
+TRANSFORM_MAX_ITER = 500
+#: Problems with at most this many entries run each iteration on one BLAS thread: their products
+#: are too small to gain from threads, and on a busy 2-core machine threaded OpenBLAS made a
+#: 100 × 625 TC-NMF run 3× slower (1.37 s vs 0.49 s for 50 iterations). Same rule as
+#: :data:`core.methods.convex.ONE_THREAD_MAX_ENTRIES`.
+ONE_THREAD_MAX_ENTRIES = 250_000
+
+# ----------------------------------------------------------------------------- parameter specs
+NMF_TOL = ParamSpec(
+    "tol", "tol", "float", 1e-4,
+    "stop when the last objective change is below tol × the total change since iteration 0 "
+    "(paper 003 rule 16; checked from iteration 10)",
+    low=0.0, scale="log", slider=(1e-8, 1e-1))
+SOLVER = ParamSpec(
+    "solver", "solver", "choice", "nesterov",
+    "weighted NLS solver for each factor: Nesterov's optimal gradient method (paper 003 "
+    "Algorithm 1) or one multiplicative update (Lee–Seung)",
+    choices=("nesterov", "mu"))
+INNER_MAX_ITER = ParamSpec(
+    "inner_max_iter", "inner iter", "int", 30,
+    "at most this many Nesterov iterations per factor and step (rule 15 usually stops earlier)",
+    low=1, high=10000, slider=(1, 200))
+RANDOM_STATE = ParamSpec(
+    "random_state", "seed", "int", 0,
+    "seed of the random non-negative initialisation (same seed, same run)",
+    low=0, slider=(0, 100))
+GAMMA_MODE = ParamSpec(
+    "gamma_mode", "γ estimate", "choice", "nagy",
+    "Cauchy scale γ: re-estimated every iteration by Nagy's algorithm (paper 003 eq. 18) or fixed",
+    choices=("nagy", "fixed"))
+GAMMA = ParamSpec(
+    "gamma", "γ", "float", 10.0,
+    "fixed Cauchy scale γ in grey levels (used when γ estimate is 'fixed'): weight ½ where |E| = γ",
+    low=0.0, low_open=True, scale="log", slider=(0.1, 255.0))
+TRUNCATION = ParamSpec(
+    "truncation", "truncation", "choice", "three-sigma",
+    "which errors get weight 0: three-sigma rule on |E| (paper 003 §3.5), none (= Cauchy NMF), "
+    "or |E| > γ√σ with a fixed σ",
+    choices=("three-sigma", "off", "fixed"))
+SIGMA = ParamSpec(
+    "sigma", "σ", "float", 9.0,
+    "truncation parameter σ of eq. (2), used when truncation is 'fixed': errors with "
+    "|E| > γ√σ get weight 0 (dimensionless; 9 means beyond 3γ)",
+    low=0.0, low_open=True, scale="log", slider=(0.1, 1000.0))
+REFRESH = ParamSpec(
+    "refresh_weights", "refresh Q", "bool", True,
+    "recompute Q (same γ and threshold) between the coefficient and basis steps, as Algorithm 2 "
+    "line 7 (the authors' code does not)")
+LAMBDA = ParamSpec(
+    "lam", "λ", "float", 100.0,
+    "ℓ1 penalty on the outlier matrix S in grey levels: residuals beyond λ/2 go to S",
+    low=0.0, low_open=True, scale="log", slider=(1.0, 1000.0))
+
+COMMON = [N_COMPONENTS, MAX_ITER, NMF_TOL]
+INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
+
+
+# ----------------------------------------------------------------------------- state
+@dataclass(frozen=True, eq=False)
+class NMFState(State):
+    """A :class:`~core.base.State` of an NMF method, plus the coefficients.
+
+    ``transform`` and ``reconstruct`` are not the linear projection of the PCA states: new
+    samples get the non-negative least-squares coefficients with the basis fixed,
+    ``argmin_{h >= 0} ‖x − hᵀ W‖²`` (unweighted, solved by the same OGM solver, Gram form, to
+    relative tolerance :data:`TRANSFORM_TOL`), and ``reconstruct(X) = transform(X) @ components``.
+    For the training data, ``fitted`` is the method's own (robust) reconstruction.
+
+    coefficients : (n_samples, n_components) non-negative, or None.
+    """
+
+    coefficients: np.ndarray | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if isinstance(self.coefficients, np.ndarray):
+            self.coefficients.flags.writeable = False
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """Non-negative coefficients (n, n_components) of the rows of X with the basis fixed."""
+        X = np.asarray(X, dtype=float)
+        F = np.asarray(self.components, dtype=float)
+        G = F @ F.T
+        lam = float(np.linalg.eigvalsh(G)[-1])
+        Y0 = np.maximum(X @ F.T, 0.0) / max(lam, np.finfo(float).tiny)
+        return wnls(X, F, Y0, side="left", tol=TRANSFORM_TOL, max_iter=TRANSFORM_MAX_ITER).Y
+
+    def reconstruct(self, X: np.ndarray) -> np.ndarray:
+        """``transform(X) @ components``: the best non-negative combination of the basis images."""
+        return self.transform(X) @ self.components
+
+
+# ----------------------------------------------------------------------------- data checks
+def check_nonnegative(X: np.ndarray) -> None:
+    """Raise :class:`DataError` unless every entry of X is >= 0 and some entry is > 0."""
+    neg = X < 0
+    if neg.any():
+        count = int(np.count_nonzero(neg))
+        raise DataError(
+            f"NMF needs non-negative data, but X has {count} negative entr{'y' if count == 1 else 'ies'} "
+            f"(minimum {float(X.min()):.6g}); clip it at 0 first (e.g. np.clip(X, 0, None), or the "
+            f"corruption's clip option)")
+    if not X.any():
+        raise DataError("NMF needs some positive data, but every entry of X is 0")
+
+
+# ----------------------------------------------------------------------------- robust statistics
+def _nonzero_sq(E2: np.ndarray, zero: float) -> np.ndarray:
+    """The squared residuals that are not exact fits (a flat view when there is none)."""
+    flat = E2.reshape(-1)
+    keep = flat > zero * zero
+    return flat if keep.all() else flat[keep]
+
+
+def nagy_scale(E2: np.ndarray, gamma0: float | None = None, rtol: float = 1e-10,
+               max_iter: int = 100) -> float:
+    """Nagy's Cauchy scale γ of residuals E (paper 003 §3.4, eq. 18): the fixed point of
+    ``γ ← γ √(1/e⁰ − 1)``, ``e⁰ = mean 1/(1 + E²/γ²)``, i.e. the root of::
+
+        mean_ij γ² / (γ² + E_ij²) = ½           (mean weight ½; Cauchy ML scale equation)
+
+    Solved by safeguarded Newton's method in x = γ² (the same fixed point as eq. 18; the
+    authors' code offers Newton too), which needs 2–4 passes from a warm start where eq. 18 needs
+    tens. The left side increases from 0 to 1 with x, so the root is unique; a bracket keeps
+    every iterate positive. Stops when the relative change of x is below ``rtol``.
+
+    Parameters: E2: squared residuals (any shape; zeros are counted as given, callers drop exact
+    fits first); gamma0: warm start (default: the median |E| of a subsample, the answer for
+    Cauchy residuals). Returns γ > 0 (``gamma0`` or 1 if every E is 0).
+    """
+    a = np.asarray(E2, dtype=float).reshape(-1)
+    if a.size == 0 or not np.any(a > 0):
+        return float(gamma0) if gamma0 else 1.0
+    half = 0.5 * a.size
+    if gamma0 is None or not gamma0 > 0:
+        sub = a[:: max(1, a.size // 10001)]
+        x = float(np.median(sub))
+        x = x if x > 0 else float(a.mean())
+    else:
+        x = float(gamma0) ** 2
+    lo, hi = 0.0, np.inf
+    buf = np.empty_like(a)
+    for _ in range(max_iter):
+        np.add(a, x, out=buf)
+        np.reciprocal(buf, out=buf)
+        s1 = float(buf.sum())
+        s2 = float(np.dot(buf, buf))
+        h = x * s1 - half
+        if h == 0.0:
+            break
+        if h > 0:
+            hi = min(hi, x)
+        else:
+            lo = max(lo, x)
+        dh = s1 - x * s2
+        x_new = x - h / dh if dh > 0 else np.nan
+        if abs(x_new - x) <= rtol * x:                  # converged (also catches a NaN step: False)
+            x = x_new
+            break
+        if not (lo < x_new < hi):                       # outside the bracket: bisect (geometric)
+            if lo > 0 and np.isfinite(hi):
+                x_new = np.sqrt(lo * hi)
+            else:
+                x_new = x * 4.0 if h < 0 else x / 4.0
+        x = x_new
+    return float(np.sqrt(x))
+
+
+def _three_sigma_sq(a: np.ndarray) -> float:
+    """Three-sigma threshold from squared residuals a (1-D, exact fits removed)."""
+    if a.size == 0:
+        return np.inf
+    m = max(a.size // 2, 1)
+    lower = np.sqrt(np.partition(a, m - 1)[:m])
+    mu = float(lower.mean())
+    delta = float(lower.std(ddof=1)) if m >= 2 else 0.0
+    return mu + 3.0 * delta
+
+
+def three_sigma_threshold(abs_e: np.ndarray, zero: float = 0.0) -> float:
+    """Paper 003 §3.5: the implicit truncation threshold τ = μ + 3δ, with μ and δ the mean and
+    standard deviation (ddof = 1, as MATLAB's std) of the ⌊N/2⌋ smallest |E| (the part assumed
+    Gaussian). Entries with |E| > τ are the outliers.
+
+    Corrections: the paper flags ``|θ − μ| > 3δ``; only the upper side is used, because
+    eq. (1) truncates *large* errors (the two-sided rule would flag near-zero residuals whenever
+    the lower half sits away from 0). Exact fits (|E| <= ``zero``) are left out (module constant
+    :data:`ZERO_RESIDUAL`); with δ = 0 the threshold is μ; with no residual left, +inf.
+    Expect τ ≈ 1.3 × median|E| and ~40 % of entries truncated on outlier-free residuals (claim 4).
+    """
+    e = np.abs(np.asarray(abs_e, dtype=float)).reshape(-1)
+    return _three_sigma_sq(_nonzero_sq(e * e, zero))
+
+
+def cauchy_weights(E: np.ndarray, gamma: float, tau: float = np.inf) -> np.ndarray:
+    """HQ weights of the Truncated Cauchy loss (paper 003 Theorem 2 / Table I):
+    ``Q = 1 / (1 + (E/γ)²)`` where ``|E| <= τ``, exactly 0 where ``|E| > τ`` (τ = γ√σ; +inf for
+    Cauchy NMF). Q ∈ (0, 1], Q = 1 at E = 0, Q = ½ at |E| = γ."""
+    E2 = np.square(np.asarray(E, dtype=float))
+    x = float(gamma) ** 2
+    Q = x / (x + E2)
+    if np.isfinite(tau):
+        Q[E2 > float(tau) ** 2] = 0.0
+    return Q
+
+
+def truncated_cauchy_objective(E: np.ndarray, gamma: float, tau: float = np.inf) -> float:
+    """Objective (2) of paper 003 at scale γ and threshold τ = γ√σ::
+
+        ½ Σ_ij g((E_ij/γ)²),  g(u) = ln(1 + u) for u <= σ, ln(1 + σ) beyond
+
+    (σ = +inf: the Cauchy loss of Cauchy NMF). Dimensionless."""
+    E2 = np.square(np.asarray(E, dtype=float)) / float(gamma) ** 2
+    sigma = (float(tau) / float(gamma)) ** 2 if np.isfinite(tau) else np.inf
+    return 0.5 * float(np.sum(np.minimum(np.log1p(E2), np.log1p(sigma))))
+
+
+# ----------------------------------------------------------------------------- shared loop
+@dataclass
+class _Ctx:
+    """Data shared by every state of one run (not copied): X, its scale, work arrays."""
+
+    X: np.ndarray
+    zero: float                      # ZERO_RESIDUAL × max(X)
+    scratch: Scratch = field(default_factory=Scratch)
+
+
+@dataclass
+class _Eval:
+    """What a method computes from a new iterate (its residual)."""
+
+    objective: float
+    entry_weights: np.ndarray | None = None
+    sample_weights: np.ndarray | None = None
+    row_weights: np.ndarray | None = None          # per-sample HQ weights (L2,1)
+    scalars: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)
+    sparse_part: np.ndarray | None = None
+
+
+def _mean_weights(Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q."""
+    raw = Q.mean(axis=1)
+    top = float(raw.max())
+    sw = raw / top if top > 0 else np.ones_like(raw)
+    return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
+
+
+class _NMFBase(SteppableEstimator):
+    """The HQ loop shared by every NMF method (see the module docstring). Subclasses implement
+    :meth:`_evaluate` (objective and weights of an iterate) and may override :meth:`_target`,
+    :meth:`_hq_weights` and :meth:`_refresh`."""
+
+    # ---------------------------------------------------------------- hooks
+    def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
+        raise NotImplementedError   # pragma: no cover
+
+    def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
+        return ctx.X
+
+    def _hq_weights(self, state: NMFState):
+        """(Q, per-sample weights) for the two weighted NLS steps of ``state``'s next iteration."""
+        return state.entry_weights, state.details.get("row weights")
+
+    def _refresh(self, ctx: _Ctx, E: np.ndarray, state: NMFState, get):
+        """Weights for the basis step from the residual after the coefficient step, or None to
+        keep the state's weights."""
+        return None
+
+    # ---------------------------------------------------------------- init and helpers
+    def _init_factors(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Uniform [0, 1) random H₀ (n, r) and W₀ (r, d) from ``random_state`` (the authors' code:
+        rand), both scaled by √s so that the mean of H₀W₀ equals the median of X (the mean of X
+        when the median is 0); the code scales the max of W₀H₀ to median(V)."""
+        n, d = X.shape
+        r = int(self.n_components)
+        rng = np.random.default_rng(int(self.random_state))
+        H = rng.random((n, r))
+        W = rng.random((r, d))
+        target = float(np.median(X))
+        target = target if target > 0 else float(X.mean())
+        s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
+        return H * s, W * s
+
+    @staticmethod
+    def _normalise(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        norms = np.sqrt(np.einsum("kd,kd->k", W, W))
+        dead = ~(norms > 0)
+        H = H * np.where(dead, 0.0, norms)[None, :]
+        W = W / np.where(dead, 1.0, norms)[:, None]
+        if dead.any():
+            W[dead] = 1.0 / np.sqrt(W.shape[1])
+        return np.ascontiguousarray(H), np.ascontiguousarray(W)
+
+    def _fail(self, iteration: int, what: str):
+        raise SolverError(f"{self.name} stopped at iteration {iteration}: {what} contain NaN or "
+                          "infinity. The data may hold extreme values; try other parameters.")
+
+    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P: np.ndarray,
+                    counts: dict, tols: tuple) -> NMFState:
+        scalars = dict(ev.scalars)
+        scalars.update(counts)
+        details = dict(ev.details)
+        details["inner tol"] = tols
+        if ev.row_weights is not None:
+            details["row weights"] = ev.row_weights
+        fields = dict(components=W, entry_weights=ev.entry_weights,
+                      sample_weights=ev.sample_weights, scalars=scalars, details=details,
+                      fitted=P, sparse_part=ev.sparse_part, coefficients=H)
+        if prev is None:
+            return NMFState(method=self.name, iteration=0, objective=ev.objective,
+                            objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
+                            _ctx=ctx, **fields)
+        hist = prev.objective_history
+        J, J0 = ev.objective, hist[0]
+        converged = (prev.iteration + 1 >= MIN_ITER
+                     and abs(J - hist[-1]) <= float(self.tol) * abs(J0 - J))
+        return self._next_state(prev, objective=J, converged=bool(converged), **fields)
+
+    def _solve(self, X, F, Y, side, Q, row_weights, tol, get):
+        """One factor update; returns (Y, iterations)."""
+        if self.solver == "mu":
+            return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get), 1
+        res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
+                   max_iter=int(self.inner_max_iter), get=get)
+        return res.Y, res.n_iter
+
+    @staticmethod
+    def _next_tol(tol: float, k: int) -> float:
+        return max(tol / 10.0, INNER_TOL_MIN) if k <= INNER_FAST else tol
+
+    # ---------------------------------------------------------------- stepping
+    @staticmethod
+    def _threads(X: np.ndarray):
+        return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
+
+    def _start(self, X: np.ndarray) -> NMFState:
+        check_nonnegative(X)
+        ctx = _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()))
+        H, W = self._normalise(*self._init_factors(X))
+        with self._threads(X), ctx.scratch.borrow() as get:
+            P = H @ W
+            E = get("E", X.shape)
+            np.subtract(X, P, out=E)
+            ev = self._evaluate(ctx, P, E, None, get)
+        return self._make_state(ctx, H, W, ev, None, P, {"k_H": 0, "k_W": 0},
+                                (INNER_TOL, INNER_TOL))
+
+    def _step(self, state: NMFState) -> NMFState:
+        ctx: _Ctx = state._ctx
+        t = state.iteration + 1
+        H, W = np.array(state.coefficients), np.array(state.components)
+        Q, rw = self._hq_weights(state)
+        tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
+        with self._threads(ctx.X), ctx.scratch.borrow() as get:
+            T = self._target(ctx, state)
+            # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
+            H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
+            if not np.all(np.isfinite(H)):
+                self._fail(t, "the coefficients")
+            Qw = Q
+            if Q is not None:
+                E = get("E", T.shape)
+                np.matmul(H, W, out=E)
+                np.subtract(ctx.X, E, out=E)
+                Qr = self._refresh(ctx, E, state, get)
+                Qw = Q if Qr is None else Qr
+            # basis step (paper's W-step): columns of X
+            W, k_w = self._solve(T, H, W, "right", Qw, rw, tol_w, get)
+            if not np.all(np.isfinite(W)):
+                self._fail(t, "the basis images")
+            H, W = self._normalise(H, W)
+            P = H @ W
+            E = get("E", T.shape)
+            np.subtract(ctx.X, P, out=E)
+            ev = self._evaluate(ctx, P, E, state, get)
+        if self.solver == "mu":
+            tols = (tol_h, tol_w)
+        else:
+            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
+        return self._make_state(ctx, H, W, ev, state, P, {"k_H": k_h, "k_W": k_w}, tols)
+
+    # ---------------------------------------------------------------- sklearn-style API
+    def fit(self, X, y=None):
+        """Run to the stopping rule; sets ``components_`` (r, d), ``coefficients_`` (n, r),
+        ``mean_`` (zeros), ``sample_weights_``, ``n_iter_``, ``objective_``,
+        ``objective_history_``, ``state_``."""
+        super().fit(X)
+        self.coefficients_ = np.array(self.state_.coefficients)
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """Non-negative coefficients (n, r) of X with the learned basis fixed (NNLS, see
+        :meth:`NMFState.transform`)."""
+        return self.state_.transform(X)
+
+    def inverse_transform(self, H) -> np.ndarray:
+        """``H @ components_`` (n, d) for coefficients H (n, r)."""
+        return np.asarray(H, dtype=float) @ self.components_
+
+
+def _abs_and_sq(E: np.ndarray, get) -> np.ndarray:
+    E2 = get("E2", E.shape)
+    np.multiply(E, E, out=E2)
+    return E2
+
+
+def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
+                **extra) -> _Eval:
+    sw, raw = _mean_weights(Q)
+    det = {"mean weight": raw}
+    det.update(details or {})
+    return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
+                 details=det, **extra)
+
+
+# ============================================================================= TC-NMF
+_TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAMI 41(1) 2019 "
+                 "(paper 003): eqs. (1)–(2), Theorem 2, Algorithms 1–2, Nagy eq. (18), §3.5")
+
+
+@register(
+    key="tc-nmf", name="Truncated Cauchy NMF", family="NMF", reference=_TC_REFERENCE,
+    summary="NMF with the truncated Cauchy loss: HQ weights 1/(1+(E/γ)²), exactly 0 on errors "
+            "beyond the three-sigma threshold; γ by Nagy's algorithm; Nesterov weighted NLS.",
+    params=[N_COMPONENTS, GAMMA_MODE, GAMMA, TRUNCATION, SIGMA, REFRESH, MAX_ITER, NMF_TOL, *INNER],
+)
+class TruncatedCauchyNMF(_NMFBase):
+    """Truncated Cauchy NMF (paper 003), one HQ outer iteration (Algorithm 2) per ``step``.
+
+    Model (eq. 2; X ≈ H W in our orientation, see the module docstring)::
+
+        min_{H>=0, W>=0} ½ Σ_ij g(((X − HW)_ij/γ)²),   g(u) = ln(1+u) (u <= σ), ln(1+σ) (u > σ)
+
+    i.e. the Cauchy loss truncated at |E| = τ = γ√σ (eq. 1). HQ (Theorem 2, eqs. 12–14) turns each
+    iteration into two weighted NLS problems with weights::
+
+        Q_ij = 1 / (1 + (E_ij/γ)²)   if |E_ij| <= τ,    0 otherwise          (E = X − HW)
+
+    Each iteration, from the state's Q (computed from its own residual):
+
+    1. coefficient step ``min_{H>=0} ½ Σ Q (X − HW)²`` (paper's H-step, Algorithm 2 lines 5–6);
+    2. if ``refresh_weights`` (default, Algorithm 2 line 7): Q recomputed from X − H_new W with
+       the *same* γ and τ (the paper does not say whether outliers are re-detected there; keeping
+       γ and τ makes it an exact HQ weight update, so the iteration stays a majorise–minimise step
+       of (2) when γ and τ are frozen). The authors' code does not refresh: one Q serves both
+       steps, exactly as eqs. (12)–(14); ``refresh_weights=False`` gives that;
+    3. basis step ``min_{W>=0} ½ Σ Q (X − HW)²`` (lines 8–9), then unit-norm basis rows;
+    4. from the new residual: γ (``gamma_mode``: ``"nagy"`` = Nagy's estimate, :func:`nagy_scale`,
+       warm-started at the previous γ, from all residuals except exact fits; ``"fixed"`` =
+       ``gamma``, grey levels), τ (``truncation``: ``"three-sigma"`` = paper §3.5,
+       :func:`three_sigma_threshold`; ``"off"`` = no truncation, Cauchy NMF; ``"fixed"`` = γ√σ with
+       ``sigma`` the paper's dimensionless truncation parameter of eq. (2)), and the next Q. The
+       γ update comes after the W-step, as in the authors' code (the paper's line 3 updates γ
+       after computing Q, §3.3(a)).
+
+    Solver: ``"nesterov"`` (default) = the shared OGM weighted NLS (Algorithm 1, batched, see
+    :mod:`core.methods._wnls`), at most ``inner_max_iter`` iterations per factor; ``"mu"`` = one
+    weighted multiplicative update per factor (the code's 'MUR').
+
+    Objective: eq. (2) at the iterate's own γ and τ (dimensionless). With ``gamma_mode="fixed"``
+    and ``truncation`` ``"fixed"`` or ``"off"`` it never increases (claim 3); with γ and τ
+    re-estimated it may rise slightly (the paper claims no monotonicity).
+
+    State: see the module docstring; ``entry_weights`` = Q (exactly 0 on truncated entries);
+    ``details["truncated"]`` = the bool mask |E| > τ; scalars ``γ`` (grey levels), ``τ`` (grey
+    levels, NaN when off), ``σ`` = (τ/γ)² (NaN when off), ``truncated fraction``, ``k_H``, ``k_W``
+    (inner iterations of the step that produced the state).
+
+    Parameters: n_components (r), gamma_mode, gamma (> 0), truncation, sigma (> 0),
+    refresh_weights, max_iter, tol, solver, inner_max_iter, random_state. X: (n_samples,
+    n_features), non-negative, grey levels 0–255 (Nagy makes the method scale-free; a fixed γ is
+    in the units of X).
+
+    Raises DataError (negative, all-zero or non-finite X), ParameterError (bad parameter, named),
+    SolverError (NaN met).
+    """
+
+    def __init__(self, n_components: int = 10, gamma_mode: str = "nagy", gamma: float = 10.0,
+                 truncation: str = "three-sigma", sigma: float = 9.0, refresh_weights: bool = True,
+                 max_iter: int = 100, tol: float = 1e-4, solver: str = "nesterov",
+                 inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.gamma_mode = gamma_mode
+        self.gamma = gamma
+        self.truncation = truncation
+        self.sigma = sigma
+        self.refresh_weights = refresh_weights
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _truncation(self) -> str:
+        return getattr(self, "truncation", "off")
+
+    def _gamma_tau(self, ctx: _Ctx, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
+        a = None
+        if self.gamma_mode == "fixed":
+            gamma = float(self.gamma)
+        else:
+            a = _nonzero_sq(E2, ctx.zero)
+            g0 = None if prev is None else float(prev.scalars["γ"])
+            gamma = nagy_scale(a, g0)
+        mode = self._truncation()
+        if mode == "off":
+            tau = np.inf
+        elif mode == "fixed":
+            tau = gamma * np.sqrt(float(self.sigma))
+        else:
+            a = _nonzero_sq(E2, ctx.zero) if a is None else a
+            tau = _three_sigma_sq(a)
+        return gamma, tau
+
+    @staticmethod
+    def _weights_into(Q: np.ndarray, E2: np.ndarray, gamma: float, tau: float):
+        """Q ← γ²/(γ² + E²) (in place); returns the truncation mask (or None)."""
+        x = gamma * gamma
+        np.add(E2, x, out=Q)
+        np.divide(x, Q, out=Q)
+        if np.isfinite(tau):
+            mask = E2 > tau * tau
+            Q[mask] = 0.0
+            return mask
+        return None
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        E2 = _abs_and_sq(E, get)
+        gamma, tau = self._gamma_tau(ctx, E2, prev)
+        Q = np.empty_like(E2)
+        x = gamma * gamma
+        np.add(E2, x, out=Q)
+        np.divide(x, Q, out=Q)                                # untruncated weights
+        L = get("log", E2.shape)
+        np.log(Q, out=L)                                      # −ln(1 + (E/γ)²)
+        sigma = (tau / gamma) ** 2 if np.isfinite(tau) else np.inf
+        if np.isfinite(sigma):
+            np.maximum(L, -np.log1p(sigma), out=L)            # g(u) = min(ln(1+u), ln(1+σ))
+        objective = -0.5 * float(L.sum())
+        if np.isfinite(tau):
+            mask = E2 > tau * tau
+            Q[mask] = 0.0
+        else:
+            mask = np.zeros(E2.shape, dtype=bool)
+        frac = float(np.count_nonzero(mask)) / mask.size
+        nan = float("nan")
+        scalars = {"γ": gamma, "τ": tau if np.isfinite(tau) else nan,
+                   "σ": sigma if np.isfinite(sigma) else nan, "truncated fraction": frac}
+        mask.flags.writeable = False
+        return _entry_eval(Q, objective, scalars, {"truncated": mask})
+
+    def _refresh(self, ctx, E, state, get):
+        if not self.refresh_weights:
+            return None
+        gamma = float(state.scalars["γ"])
+        tau = float(state.scalars["τ"])
+        tau = np.inf if np.isnan(tau) else tau
+        E2 = _abs_and_sq(E, get)
+        Q = get("Q_refresh", E2.shape)
+        self._weights_into(Q, E2, gamma, tau)
+        return Q
+
+
+@register(
+    key="cauchy-nmf", name="Cauchy NMF", family="NMF",
+    reference=_TC_REFERENCE + " — its σ = ∞ special case (Table IV baseline)",
+    summary="NMF with the Cauchy loss ln(1+(E/γ)²): HQ weights 1/(1+(E/γ)²), never 0; γ by "
+            "Nagy's algorithm; the same HQ + Nesterov solver as Truncated Cauchy NMF.",
+    params=[N_COMPONENTS, GAMMA_MODE, GAMMA, REFRESH, MAX_ITER, NMF_TOL, *INNER],
+)
+class CauchyNMF(TruncatedCauchyNMF):
+    """Cauchy NMF (paper 003 §3.7): :class:`TruncatedCauchyNMF` with σ = +∞ (no truncation), the
+    baseline of Table IV that shows that truncation, not the Cauchy kernel, handles the extreme
+    outliers (claim 8). Objective: the Cauchy loss ½ Σ ln(1 + (E/γ)²) at the iterate's γ.
+    Weights Q = 1/(1 + (E/γ)²) ∈ (0, 1], never 0. Same loop, solver and state as
+    :class:`TruncatedCauchyNMF` (``τ``, ``σ`` are NaN, ``truncated fraction`` 0)."""
+
+    def __init__(self, n_components: int = 10, gamma_mode: str = "nagy", gamma: float = 10.0,
+                 refresh_weights: bool = True, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        super().__init__(n_components=n_components, gamma_mode=gamma_mode, gamma=gamma,
+                         truncation="off", refresh_weights=refresh_weights, max_iter=max_iter,
+                         tol=tol, solver=solver, inner_max_iter=inner_max_iter,
+                         random_state=random_state)
+        del self.truncation, self.sigma          # not parameters of this method
+
+    def _truncation(self) -> str:
+        return "off"
+
+
+# ============================================================================= Frobenius NMF
+@register(
+    key="nmf", name="NMF", family="NMF",
+    reference="Lee & Seung, NIPS 2001 (multiplicative updates); Guan et al., IEEE TSP 2012 (NeNMF), "
+              "the L2-NMF baseline of paper 003 §5.5",
+    summary="Standard NMF, min ‖X − HW‖²_F: one Lee–Seung multiplicative update or one Nesterov "
+            "NLS solve per factor and step. Every entry weighs the same.",
+    params=[*COMMON, *INNER],
+)
+class NMF(_NMFBase):
+    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
+
+    ``solver="nesterov"`` (default; paper 003's L2-NMF is NeNMF): each factor solved by the
+    shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
+    at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
+    per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value).
+
+    State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
+    Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
+    X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
+
+
+# ============================================================================= L1-NMF
+@register(
+    key="l1-nmf", name="L1-NMF", family="NMF",
+    reference="Lam 2008 / MahNMF (Guan et al. 2013), the L1-NMF baseline of paper 003 §5.5 and Table I",
+    summary="min ‖X − HW‖₁ by reweighting: weights μ/max(|E|, μ) (a smoothed |E|), μ halved every "
+            "iteration; Nesterov weighted NLS.",
+    params=[*COMMON, *INNER],
+)
+class L1NMF(_NMFBase):
+    """L1-NMF, ``min_{H,W>=0} ‖X − HW‖₁``, by HQ / iteratively reweighted least squares on the
+    smoothed loss ψ_μ(x) = x²/(2μ) (|x| <= μ), |x| − μ/2 (beyond) (MahNMF's Nesterov smoothing;
+    extraction §5.5: 'IRLS/HQ with Q = 1/max(|E|, μ) and a decreasing μ').
+
+    Weights (Table I, 1/|E|, smoothed and scaled to max 1): ``Q = μ / max(|E|, μ)`` ∈ (0, 1].
+    Schedule: μ₀ = median |E₀| of the initial residual, then ``μ_t = max(μ₀/2^t, 10⁻³ μ₀)``
+    (:data:`L1_MU_DECAY`, :data:`L1_MU_MIN`; the floor bounds the weights' dynamic range).
+    Each step: the HQ loop of the module docstring with the state's Q (no refresh).
+
+    Solver: shared OGM weighted NLS (``"nesterov"``, default) or one weighted multiplicative
+    update (``"mu"``). Objective: ‖X − HW‖₁ (grey levels); each step decreases ψ_μ at fixed μ,
+    and ψ_μ <= |x| <= ψ_μ + μ/2, so the ℓ1 curve may wobble by up to nd·μ/2 while μ shrinks.
+    State: entry_weights Q; sample_weights = mean Q / max; scalars ``μ`` (grey levels), ``k_H``,
+    ``k_W``.
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        A = np.abs(E)
+        if prev is None:
+            nz = A[A > ctx.zero]
+            mu = float(np.median(nz)) if nz.size else 1.0
+            mu0 = mu
+        else:
+            mu0 = float(prev.details["μ₀"])
+            mu = max(float(prev.scalars["μ"]) * L1_MU_DECAY, L1_MU_MIN * mu0)
+        objective = float(A.sum())
+        np.maximum(A, mu, out=A)
+        Q = np.divide(mu, A, out=A)
+        return _entry_eval(Q, objective, {"μ": mu}, {"μ₀": mu0})
+
+
+# ============================================================================= Huber-NMF
+@register(
+    key="huber-nmf", name="Huber-NMF", family="NMF",
+    reference="Du, Li & Shen, ICDM 2012 (Huber loss), baseline of paper 003 §5.5 and Table I",
+    summary="Huber loss with c = median |E|: weight 1 for |E| <= c, c/|E| beyond; Nesterov weighted NLS.",
+    params=[*COMMON, *INNER],
+)
+class HuberNMF(_NMFBase):
+    """Huber-NMF, ``min Σ l(E_ij, c)`` with ``l(x, c) = x²`` (|x| <= c), ``2c|x| − c²`` beyond, and
+    ``c = median |E_ij|`` re-estimated from every iterate (paper 003 §4.7 / §5.5).
+
+    HQ weights (Table I, scaled to max 1): ``Q = 1`` where |E| <= c, ``c/|E|`` beyond. Each step:
+    the HQ loop of the module docstring with the state's Q. Guard: exact fits (|E| <= 1e-9 ×
+    max X) are left out of the median, so c > 0 unless every residual is 0 (then Q = 1).
+
+    Solver: shared OGM weighted NLS (``"nesterov"``, default) or one weighted multiplicative
+    update (``"mu"``, Du et al.'s rule). Objective: Σ l(E, c) with the iterate's own c (grey
+    levels²). State: entry_weights Q, sample_weights mean Q / max, scalars ``c``, ``k_H``, ``k_W``.
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        A = np.abs(E)
+        nz = A[A > ctx.zero] if ctx.zero > 0 else A
+        c = float(np.median(nz)) if nz.size else 0.0
+        if c <= 0:
+            Q = np.ones_like(A)
+            return _entry_eval(Q, float(np.einsum("ij,ij->", E, E)), {"c": c})
+        objective = float(np.sum(np.where(A <= c, A * A, 2.0 * c * A - c * c)))
+        np.maximum(A, c, out=A)
+        Q = np.divide(c, A, out=A)
+        return _entry_eval(Q, objective, {"c": c})
+
+
+# ============================================================================= CIM-NMF
+@register(
+    key="cim-nmf", name="CIM-NMF", family="NMF",
+    reference="Du, Li & Shen, ICDM 2012 (correntropy induced metric), baseline of paper 003 §5.5 and Table I",
+    summary="Correntropy: Gaussian weights exp(−E²/2δ²) with δ² = ‖E‖²/(2nd) re-estimated; Nesterov weighted NLS.",
+    params=[*COMMON, *INNER],
+)
+class CIMNMF(_NMFBase):
+    """CIM-NMF, ``min Σ_ij (1 − exp(−E_ij²/(2δ²)))`` (the correntropy induced metric with the kernel
+    scaled to 1 at 0; paper 003 Table I writes it with the Gaussian's 1/(√(2π)δ), which only
+    rescales it at fixed δ), with the adaptive width ``δ² = ‖E‖²_F / (2nd)`` re-estimated from
+    every iterate (Du et al.; extraction §5.5).
+
+    HQ weights (Table I, corrected: (1/(√(2π)δ³))·e^{−E²/2δ²}, scaled to max 1):
+    ``Q = exp(−E²/(2δ²))`` ∈ (0, 1] (exponentially decaying, may underflow to 0 for huge errors).
+    Each step: the HQ loop of the module docstring. Guard: δ² floored at the smallest positive
+    float (a perfect fit gives Q = 1).
+
+    Solver: shared OGM weighted NLS (``"nesterov"``, default) or one weighted multiplicative
+    update (``"mu"``, Du et al.'s rule). Objective: Σ(1 − Q) at the iterate's δ (dimensionless,
+    in [0, nd]). State: entry_weights Q, sample_weights, scalars ``δ`` (grey levels), ``k_H``, ``k_W``.
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        E2 = _abs_and_sq(E, get)
+        delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
+        Q = np.multiply(E2, -0.5 / delta2)
+        np.exp(Q, out=Q)
+        objective = float(Q.size - Q.sum())
+        return _entry_eval(Q, objective, {"δ": float(np.sqrt(delta2))})
+
+
+# ============================================================================= L2,1-NMF
+@register(
+    key="l21-nmf", name="L2,1-NMF", family="NMF",
+    reference="Kong, Ding & Huang, CIKM 2011 (robust NMF with the L2,1 norm), baseline of paper 003 §5.5 and Table I",
+    summary="min Σ_i ‖x_i − h_iW‖₂: each sample weighted by 1/‖e_i‖; Nesterov weighted NLS or "
+            "Kong et al.'s multiplicative rules.",
+    params=[*COMMON, *INNER],
+)
+class L21NMF(_NMFBase):
+    """L2,1-NMF, ``min_{H,W>=0} Σ_i ‖x_i − h_i W‖₂`` (the paper's column-wise ‖V − WH‖_{2,1}: our
+    rows are its columns), by HQ with per-sample weights ``w_i = 1/‖e_i‖`` (Table I).
+
+    Each step: coefficient step unweighted (a sample's weight scales its own sub-problem only, so
+    it does not change its minimiser; Kong et al.'s H rule has the same cancellation), basis step
+    with per-sample weights w (Q_ij = w_i). Guard: ‖e_i‖ is floored at 1e-12 × max_i ‖e_i‖ (all
+    ones if every residual is 0), so an exactly fitted sample gets a large but finite weight.
+
+    Solver: shared OGM weighted NLS in Gram form (``"nesterov"``, default) or Kong et al.'s
+    multiplicative rules ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀDX)/(HᵀDHW)`` (``"mu"``,
+    extraction §5.5 with D = diag(w)). Objective: Σ_i ‖e_i‖₂ (grey levels).
+    State: ``entry_weights`` None; ``sample_weights`` = w / max(w) = min_k‖e_k‖ / ‖e_i‖ (floored
+    like the others); ``details["residual norm"]`` = ‖e_i‖; scalars ``k_H``, ``k_W``.
+    """
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        r = np.sqrt(np.einsum("ij,ij->i", E, E))
+        top = float(r.max())
+        if top > 0:
+            w = 1.0 / np.maximum(r, 1e-12 * top)
+            w /= w.max()
+        else:
+            w = np.ones_like(r)
+        return _Eval(objective=float(r.sum()), sample_weights=np.maximum(w, SAMPLE_WEIGHT_FLOOR),
+                     row_weights=w, details={"residual norm": r})
+
+
+# ============================================================================= RNMF-L1
+def _soft(T: np.ndarray, t: float) -> np.ndarray:
+    return np.sign(T) * np.maximum(np.abs(T) - t, 0.0)
+
+
+@register(
+    key="rnmf-l1", name="RNMF-L1", family="NMF",
+    reference="Zhang, Fang, Liu, Tang & Wu, ICDM workshops 2011 (robust NMF, sparse outliers), "
+              "baseline of paper 003 §5.5 and Table I",
+    summary="X ≈ HW + S with a sparse outlier matrix S: min ‖X − HW − S‖²_F + λ‖S‖₁; S by soft "
+            "thresholding at λ/2, the factors by Nesterov NLS on X − S.",
+    params=[N_COMPONENTS, LAMBDA, MAX_ITER, NMF_TOL, INNER_MAX_ITER, RANDOM_STATE],
+)
+class RNMFL1(_NMFBase):
+    """RNMF-L1 (Zhang et al. 2011), ``min_{H,W>=0, S} ‖X − HW − S‖²_F + λ‖S‖₁``, by block
+    coordinate descent, one sweep per ``step`` (extraction §5.5):
+
+    1. coefficient step, then basis step: non-negative least squares on the target X − S
+       (which may be negative: solved by the shared OGM solver, projected gradient, unit weights;
+       Zhang et al. use multiplicative rules with positive and negative parts instead);
+    2. ``S = soft(X − HW, λ/2)`` (the exact minimiser over S).
+
+    Every block step is exact (S) or a descent step (OGM with its safeguard), so the objective
+    never increases. λ (``lam``) is in grey levels: residuals with |E| > λ/2 go to S (the paper
+    does not report its λ; the default 100 treats errors beyond 50 grey levels as outliers).
+
+    Objective: ‖X − HW − S‖²_F + λ‖S‖₁ (grey levels²). State: ``sparse_part`` = S;
+    ``fitted`` = HW (the low-rank part, without S); ``entry_weights`` = the effective weights of
+    Table I, 1 − S/E = min(1, λ/(2|E|)) (1 where S = 0); sample_weights their mean / max; scalars
+    ``sparse fraction`` (share of non-zero S), ``k_H``, ``k_W``. Solver: OGM only.
+    """
+
+    solver = "nesterov"
+
+    def __init__(self, n_components: int = 10, lam: float = 100.0, max_iter: int = 100,
+                 tol: float = 1e-4, inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.lam = lam
+        self.max_iter = max_iter
+        self.tol = tol
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    def _target(self, ctx, state):
+        return ctx.X - state.sparse_part
+
+    def _hq_weights(self, state):
+        return None, None                  # S enters through the target; unweighted steps
+
+    def _evaluate(self, ctx, P, E, prev, get):
+        half = 0.5 * float(self.lam)
+        S = _soft(E, half)
+        R = E - S
+        objective = float(np.einsum("ij,ij->", R, R)) + float(self.lam) * float(np.abs(S).sum())
+        A = np.abs(E)
+        np.maximum(A, half, out=A)
+        Q = np.divide(half, A, out=A)                        # 1 − S/E = min(1, λ/(2|E|))
+        ev = _entry_eval(Q, objective, {"sparse fraction": float(np.count_nonzero(S)) / S.size},
+                         sparse_part=S)
+        return ev
