@@ -261,3 +261,28 @@ def test_thinned_states_still_rewind_the_weight_maps(qtbot, make_window, monkeyp
         for r in range(3):
             np.testing.assert_array_equal(maps[r].ravel(), Q[r])
             np.testing.assert_array_equal(drawn_cut[r].ravel(), cut[r])
+
+
+NMF_KEYS = [m.key for m in catalogue.methods() if m.family == "NMF"]
+
+
+@pytest.mark.parametrize("key", NMF_KEYS)
+def test_every_nmf_method_steps_in_a_column(qtbot, make_window, key):
+    """Every NMF method of the catalogue, picked in a column on faces with value-550 blocks and
+    stepped twice: no error, parts drawn as the state's (non-negative) components, the weight maps
+    shown exactly when the method has entry weights, and the reconstruction column is its WH."""
+    win = make_window(methods=("pca",))
+    choose_corruption(qtbot, win, "value_block", fraction=0.3)
+    col = win.columns[0]
+    choose_method(qtbot, win, col, key)
+    snap = step(qtbot, win, col, 2)
+    state = col.runner.states[-1]
+    assert not col.runner.error
+    assert np.all(state.components >= 0) and np.all(state.fitted >= 0)
+    assert col.basis_view.nmf
+    for i, b in enumerate(snap.basis[:10]):
+        np.testing.assert_allclose(col.basis_view.items[i].image, b)
+    assert col.weightmap_view.isVisible() == (state.entry_weights is not None)
+    h, w = win.data.shape
+    for r, i in enumerate(snap.samples):
+        np.testing.assert_allclose(col.recon_view.item(r, 2).image, state.fitted[i].reshape(h, w))
