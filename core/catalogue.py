@@ -179,14 +179,14 @@ def register(*, key: str, name: str, family: str, reference: str, summary: str,
 def methods(task: str | None = "subspace") -> list[MethodInfo]:
     """The registered methods of ``task`` (``"subspace"``, ``"regression"``, or None for all),
     in registration order."""
-    from . import methods as _load  # noqa: F401  (importing registers them)
+    from . import methods as _load, regression as _load_regression  # noqa: F401  (registers them)
 
     return [m for m in _REGISTRY.values() if task is None or m.task == task]
 
 
 def get(key: str) -> MethodInfo:
     """The catalogue entry for ``key`` (e.g. ``"pca"``, ``"pca-gm"``, ``"rpca-om"``)."""
-    from . import methods as _load  # noqa: F401
+    from . import methods as _load, regression as _load_regression  # noqa: F401
 
     try:
         return _REGISTRY[key]
