@@ -138,6 +138,7 @@ class MethodColumn(QtWidgets.QFrame):
         self._group = None
         self._group_key = None
         self._slider: P.SpecSlider | None = None
+        self._slider_choice: dict[str, str] = {}   # method key -> parameter the slider drives
         self._syncing = False
         self._drawn_key = None            # (runner.version, shown index) of the last frame
         self._follow = True               # scrubber at the end: show the newest state
@@ -195,8 +196,16 @@ class MethodColumn(QtWidgets.QFrame):
         self.reference_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.reference_label)
         slider_box = QtWidgets.QWidget()
-        self.slider_holder = QtWidgets.QVBoxLayout(slider_box)
+        slider_row = QtWidgets.QHBoxLayout(slider_box)
+        slider_row.setContentsMargins(0, 0, 0, 0)
+        self.slider_combo = QtWidgets.QComboBox()
+        self.slider_combo.setToolTip("The parameter the slider drives")
+        self.slider_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
+        self.slider_combo.currentIndexChanged.connect(self._on_slider_combo)
+        slider_row.addWidget(self.slider_combo)
+        self.slider_holder = QtWidgets.QVBoxLayout()
         self.slider_holder.setContentsMargins(0, 0, 0, 0)
+        slider_row.addLayout(self.slider_holder, 1)
         slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(),
                                        self.fontMetrics().height()) + 6)
         left.addWidget(slider_box)
@@ -341,19 +350,45 @@ class MethodColumn(QtWidgets.QFrame):
                 self._group.sigTreeStateChanged.disconnect(self._on_param_changed)
             except (RuntimeError, TypeError):
                 pass
+        self._group = P.build_group(info.key, info.params, values)
+        self._group_key = info.key
+        P.set_tree_group(self.tree, self._group, rows_visible=5)
+        specs = P.slider_specs(info.params)
+        main = P.main_spec(info.params)
+        chosen = self._slider_choice.get(info.key, main.name if main is not None else None)
+        self.slider_combo.blockSignals(True)
+        self.slider_combo.clear()
+        for spec in specs:
+            self.slider_combo.addItem(spec.symbol, spec.name)
+            self.slider_combo.setItemData(self.slider_combo.count() - 1, P.spec_tooltip(spec),
+                                          QtCore.Qt.ToolTipRole)
+        self.slider_combo.setCurrentIndex(max(self.slider_combo.findData(chosen), 0))
+        self.slider_combo.blockSignals(False)
+        self.slider_combo.setVisible(len(specs) > 1)
+        self._show_slider(self.slider_combo.currentData())
+        self._group.sigTreeStateChanged.connect(self._on_param_changed)
+
+    def _show_slider(self, name: str | None) -> None:
+        """Drive parameter ``name`` of the current method with the slider (None: no slider)."""
         if self._slider is not None:
             self._slider.disconnect_param()
             self._slider.setParent(None)
             self._slider.deleteLater()
             self._slider = None
-        self._group = P.build_group(info.key, info.params, values)
-        self._group_key = info.key
-        P.set_tree_group(self.tree, self._group, rows_visible=5)
-        spec = P.main_spec(info.params)
-        if spec is not None:
-            self._slider = P.SpecSlider(spec, self._group.child(spec.name))
-            self.slider_holder.addWidget(self._slider)
-        self._group.sigTreeStateChanged.connect(self._on_param_changed)
+        info = catalogue.get(self._group_key) if self._group_key else None
+        if name is None or info is None:
+            return
+        spec = info.spec(name)
+        self._slider = P.SpecSlider(spec, self._group.child(spec.name))
+        self._slider.name_label.setVisible(self.slider_combo.count() <= 1)  # else the combo names it
+        self.slider_holder.addWidget(self._slider)
+
+    def _on_slider_combo(self, index: int) -> None:
+        name = self.slider_combo.itemData(index) if index >= 0 else None
+        if name is None or self._group_key is None:
+            return
+        self._slider_choice[self._group_key] = name
+        self._show_slider(name)
 
     def _on_method_combo(self, index: int) -> None:
         if self._syncing or index < 0:

@@ -15,7 +15,7 @@ from pyqtgraph.parametertree import Parameter, ParameterTree
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["spec_title", "spec_tooltip", "build_group", "group_values", "set_group_values",
-           "main_spec", "make_tree", "SpecSlider", "format_value"]
+           "main_spec", "slider_specs", "make_tree", "SpecSlider", "format_value"]
 
 
 def format_value(value: Any) -> str:
@@ -100,6 +100,11 @@ def main_spec(specs: Iterable):
         if s.kind in ("float", "int") and s.slider is not None:
             return s
     return None
+
+
+def slider_specs(specs: Iterable) -> list:
+    """The numeric parameters a slider can drive (those with a slider range), in spec order."""
+    return [s for s in specs if s.kind in ("float", "int") and _slider_range(s) is not None]
 
 
 def _forget_root_item(state: dict) -> None:

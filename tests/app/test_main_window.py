@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 from PySide6 import QtCore, QtWidgets
 
 from core import catalogue, views
@@ -320,3 +321,29 @@ def test_add_and_remove_columns(qtbot, make_window):
     qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns), timeout=WAIT)
     click(qtbot, col.close_button)
     assert len(win.columns) == 2 and col not in win.columns
+
+
+def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
+    """The column's slider drives the parameter chosen in the combo beside it (γ of Truncated
+    Cauchy NMF here); moving it restarts the run with the new value, and the choice is kept per
+    method."""
+    win = make_window(methods=("tc-nmf",))
+    col = win.columns[0]
+    qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
+    combo = col.slider_combo
+    assert combo.isVisibleTo(col) and combo.currentData() == "n_components"
+    col.param_group().child("gamma_mode").setValue("fixed")
+    combo.setCurrentIndex(combo.findData("gamma"))
+    assert col._slider.spec.name == "gamma"
+    col._slider.slider.setValue(col._slider.slider.maximum())
+    hi = col._slider.hi
+    qtbot.waitUntil(lambda: col.runner.params["gamma"] == pytest.approx(hi) and col.runner.states
+                    and not win.busy, timeout=WAIT)
+    assert col.runner.states[-1].scalars["γ"] == pytest.approx(hi)
+    # another method and back: the slider still drives γ
+    col.method_combo.setCurrentIndex(col.method_combo.findData("pca-gm"))
+    qtbot.waitUntil(lambda: col.runner.key == "pca-gm" and not win.busy, timeout=WAIT)
+    assert col._slider.spec.name == "p"
+    col.method_combo.setCurrentIndex(col.method_combo.findData("tc-nmf"))
+    qtbot.waitUntil(lambda: col.runner.key == "tc-nmf" and not win.busy, timeout=WAIT)
+    assert col._slider.spec.name == "gamma"
