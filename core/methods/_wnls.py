@@ -36,6 +36,21 @@ units at once with matrix products (no Python loop over samples or pixels):
   therefore a descent step for every unit (what paper 003 claim 3 — HQ as majorise–minimise —
   needs).
 
+Cost of a weighted call on the Hessian route (X n × d, r), and why it cannot be much lower: the
+Hessian product, n·d·r(r+1)/2 multiply–adds (the mnr² term of paper 003 §3.6; the authors'
+code pays it too, for its exact per-column Lipschitz constants), runs at the core's peak; each
+OGM iteration then reads every unit's r × r Hessian once (one batched matvec, memory-bound)
+plus ~10 passes over (units, r) vectors. Measured at n = 400, d = 1024, r = 40, one BLAS thread
+(benchmarks/bench_nmf.py, which prints these parts): the two Hessian products 22 ms, the whole
+builds (K, gather, b) 27 ms, one matvec 0.07 ms (coefficients) / 0.2 ms (basis), against
+2.3–2.6 ms for a whole Lee–Seung iteration (3 products of n·d·r; the Hessian products have
+(r + 1)/3 ≈ 14× its flops). A TC-NMF outer iteration therefore costs ~9× a multiplicative update
+in the Hessian products alone, ~11× with the rest of the builds and ~15× with the matvecs of
+30 (capped) OGM iterations per factor, before any vector update, Lipschitz bound, Nagy,
+three-sigma, objective or weights (together ~5× more: measured ~20×). The residual route avoids
+the r² term but costs two n·d·r products per OGM iteration (≈ one Lee–Seung iteration each):
+cheaper only below ~r/4 iterations (:func:`_use_hessian`).
+
 Without an entry-weight matrix (``Q=None``, optionally per-sample ``row_weights`` w with
 ``Q_ij = w_i``) the Gram form is used: ``∇ = Y(FFᵀ) − XFᵀ`` costs O(n r²) per iteration after
 one O(n d r) product, and L is the exact ``λ_max`` of the r × r Gram matrix.
@@ -195,40 +210,88 @@ def _gram(X, F, side, row_weights):
     return Gm, C, (w if side == "left" else None)
 
 
+_TRI: dict = {}
+
+
+def _triangle(r: int):
+    """(iu, ju, full): the upper-triangle index pairs (a <= b, row-major) of an r × r matrix and,
+    for every entry (a, b) of the full matrix in row-major order, the position of (min, max) in
+    that list (cached per r)."""
+    tri = _TRI.get(r)
+    if tri is None:
+        iu, ju = np.triu_indices(r)
+        pos = np.empty((r, r), dtype=np.intp)
+        pos[iu, ju] = np.arange(iu.size)
+        pos[ju, iu] = np.arange(iu.size)
+        tri = _TRI[r] = (iu, ju, pos.reshape(-1))
+    return tri
+
+
 def _hessians(X, F, Q, side, get):
     """Every unit's Hessian and linear term at once: M (units, r, r) and b (units, r) with
     ``∇_u(y) = M_u y − b_u``. Left: ``M_i = F diag(Q_i·) Fᵀ`` = row i of ``Q K``, where row j of
     K (d, r(r+1)/2) holds the upper triangle of ``f_j f_jᵀ`` (f_j column j of F): one product of
-    n d r(r+1)/2 flops (symmetry halves it); ``b = (Q∘X) Fᵀ``. Right: the same with Qᵀ and the
-    rows of F."""
+    n d r(r+1)/2 flops (symmetry halves it; at r = 40 this product is ~90 % of the call and runs
+    at the core's peak), then one gather copies each unit's triangle into its full r × r matrix
+    (a row-major ``take``; the two scattered triangle writes it replaces cost 4×);
+    ``b = (Q∘X) Fᵀ``. Right: the same with Qᵀ and the rows of F.
+
+    K, the packed product and M come from ``get``, one set per side (their shapes differ), so
+    a run keeps them between steps (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays
+    every call cost page faults, measured +40 % on this function."""
     r = F.shape[0] if side == "left" else F.shape[1]
-    iu, ju = np.triu_indices(r)
-    cols = F.T if side == "left" else F                     # (d, r) or (n, r): one f per row
-    K = cols[:, iu] * cols[:, ju]
+    iu, ju, full = _triangle(r)
+    p = iu.size
+    # K: one row (left: column of Kᵀ) per f_j, the products f_ja f_jb (a <= b) in the order of
+    # (iu, ju), built one a at a time (r products, no (·, p) temporaries)
+    if side == "left":
+        KT = get("hess_K_left", (p, F.shape[1]))           # Kᵀ (p, d)
+        at = 0
+        for a in range(r):
+            np.multiply(F[a], F[a:], out=KT[at:at + r - a])
+            at += r - a
+        K, A = KT.T, Q
+    else:
+        K = get("hess_K_right", (F.shape[0], p))           # K (n, p)
+        at = 0
+        for a in range(r):
+            np.multiply(F[:, a:a + 1], F[:, a:], out=K[:, at:at + r - a])
+            at += r - a
+        A = Q.T
+    units = A.shape[0]
+    Mt = get("hess_Mt_" + side, (units, p))
+    np.matmul(A, K, out=Mt)
+    M = get("hess_M_" + side, (units, r, r))
+    np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
     T = get("hess_T", X.shape)
     np.multiply(Q, X, out=T)
-    if side == "left":
-        Mt = Q @ K
-        b = T @ F.T
-    else:
-        Mt = Q.T @ K
-        b = T.T @ F
-    M = np.empty((Mt.shape[0], r, r))
-    M[:, iu, ju] = Mt
-    M[:, ju, iu] = Mt
+    b = T @ F.T if side == "left" else T.T @ F
     return M, b
+
+
+def _matvec(M: np.ndarray, Y: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``M_u y_u`` for every unit: M (units, r, r) symmetric, Y (units, r) -> (units, r).
+
+    Computed as the row vectors ``y_uᵀ M_u`` (= ``(M_u y_u)ᵀ`` by symmetry): numpy's stacked
+    (1 × r)(r × r) products are 5–20 % faster than the (r × r)(r × 1) ones."""
+    if out is None:
+        out = np.empty(Y.shape)
+    np.matmul(Y[:, None, :], M, out=out[:, None, :])
+    return out
 
 
 def _batched_lipschitz(M: np.ndarray, power_steps: int = 3) -> np.ndarray:
     """Collatz–Wielandt upper bounds of ``λ_max(M_u)`` for non-negative symmetric M (units, r, r)
-    (see :func:`lipschitz`), from x = 1 and ``power_steps`` power iterations; cheap matvecs."""
-    y = M.sum(axis=2)
+    (see :func:`lipschitz`), from x = 1 and ``power_steps`` power iterations; cheap matvecs (the
+    row sums too: a matvec with 1 reads M at full speed, ``M.sum(axis=2)`` at a quarter)."""
+    y = _matvec(M, np.ones(M.shape[:2]))
     L = y.max(axis=1)
+    x = np.empty_like(y)
     for _ in range(power_steps):
         top = y.max(axis=1, keepdims=True)
-        x = np.maximum(y, 1e-12 * top)
+        np.maximum(y, 1e-12 * top, out=x)
         x[top[:, 0] <= 0] = 1.0
-        y = np.matmul(M, x[:, :, None])[:, :, 0]
+        _matvec(M, x, out=y)
         L = np.minimum(L, (y / x).max(axis=1))
     return np.maximum(L, 0.0)
 
@@ -268,7 +331,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         Hessian built once by one product, then O(r²) per unit and iteration, Lipschitz bounds
         from 3 cheap power steps), ``"residual"`` (``∇ = (Q∘(YF − X))Fᵀ`` each iteration, two
         products with F, no r² memory; Lipschitz bounds by :func:`lipschitz`), or ``"auto"``
-        (:func:`_use_hessian`). Same iterates up to round-off.
+        (:func:`_use_hessian`). Same gradients up to round-off; the two Lipschitz bounds differ
+        by a few %, so the iterates differ slightly (both are Algorithm 1 with a safe step).
 
     Returns
     -------
@@ -284,36 +348,42 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         lam = float(np.linalg.eigvalsh(Gm)[-1]) if Gm.size else 0.0
         L = np.full(m, max(lam, 0.0)) if w is None else np.maximum(w, 0.0) * max(lam, 0.0)
 
-        def grad(Zu):
-            G = Zu @ Gm - C
-            return G if w is None else G * w[:, None]
+        def grad(Zu, G):
+            np.matmul(Zu, Gm, out=G)
+            np.subtract(G, C, out=G)
+            if w is not None:
+                np.multiply(G, w[:, None], out=G)
 
         def unit_obj_delta(Yu, Y0u):                        # f_u(Y) − f_u(Y0)
-            d = (-np.einsum("ur,ur->u", Yu - Y0u, C)
-                 + 0.5 * (np.einsum("ur,ur->u", Yu @ Gm, Yu) - np.einsum("ur,ur->u", Y0u @ Gm, Y0u)))
+            D, S = Yu - Y0u, Yu + Y0u                       # ½(YᵀGY − Y0ᵀGY0) = ½ DᵀG S
+            d = np.einsum("ur,ur->u", D, 0.5 * (S @ Gm) - C)
             return d if w is None else d * w
     elif route == "hessian":
         M, b = _hessians(X, F, Q, side, get)
         L = _batched_lipschitz(M)
 
-        def grad(Zu):
-            return np.matmul(M, Zu[:, :, None])[:, :, 0] - b
+        def grad(Zu, G):
+            _matvec(M, Zu, out=G)
+            np.subtract(G, b, out=G)
 
-        def quad(Yu):
-            return 0.5 * np.einsum("ur,ur->u", np.matmul(M, Yu[:, :, None])[:, :, 0], Yu) \
-                - np.einsum("ur,ur->u", b, Yu)
-
-        def unit_obj_delta(Yu, Y0u):
-            return quad(Yu) - quad(Y0u)
+        def unit_obj_delta(Yu, Y0u):                        # ½(YᵀMY − Y0ᵀMY0) − bᵀ(Y − Y0)
+            D, S = Yu - Y0u, Yu + Y0u                       # = Dᵀ(½ M S − b): one matvec
+            MS = _matvec(M, S)
+            MS *= 0.5
+            MS -= b
+            return np.einsum("ur,ur->u", D, MS)
     else:
         L = lipschitz(F, Q, side, get=get)
         D = get("wnls_D", X.shape)
         f0 = None
 
-        def grad(Zu):
+        def grad(Zu, G):
             _residual(X, F, Zu, side, D)
             np.multiply(D, Q, out=D)
-            return _back(D, F, side)
+            if side == "left":
+                np.matmul(D, F.T, out=G)
+            else:
+                np.matmul(D.T, F, out=G)
 
         def unit_obj(Yu):
             _residual(X, F, Yu, side, D)
@@ -328,26 +398,44 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         f0 = unit_obj(Y0u)
 
     invL = np.divide(1.0, L, out=np.zeros_like(L), where=L > 0)[:, None]
+    # OGM (Algorithm 1) on (m, r) work arrays, updated in place: Yu the projected iterate h_k,
+    # Zu the search point z_k, G the gradient at Zu, T scratch.
     Yu = Y0u.copy()
-    Zu = Y0u
+    Yn = np.empty_like(Yu)
+    Zu = Y0u.copy()
+    G = np.empty_like(Yu)
+    T = np.empty_like(Yu)
+    keep = np.empty(Yu.shape, dtype=bool)
+    neg = np.empty(Yu.shape, dtype=bool)
+    flat = T.reshape(-1)
     alpha = 1.0
     pgn0 = None
     k = 0
     while k < max_iter:
-        G = grad(Zu)
-        pg = G[(G < 0) | (Zu > 0)]
-        pgn = float(np.sqrt(np.dot(pg, pg)))
+        grad(Zu, G)
+        # projected gradient at the search point: ∇ where z > 0, min(0, ∇) where z <= 0, i.e.
+        # ∇ where (z > 0 or ∇ < 0) and 0 elsewhere (a product with the mask: np.copyto(where=)
+        # and boolean indexing are 5–10× slower)
+        np.greater(Zu, 0.0, out=keep)
+        np.less(G, 0.0, out=neg)
+        np.logical_or(keep, neg, out=keep)
+        np.multiply(G, keep, out=T)
+        pgn = float(np.sqrt(np.dot(flat, flat)))
         if pgn0 is None:
             pgn0 = pgn
             if pgn0 == 0.0:
                 break
         elif pgn <= tol * pgn0:
             break
-        Ynew = Zu - G * invL
-        np.maximum(Ynew, 0.0, out=Ynew)
+        np.multiply(G, invL, out=T)                         # h_{k+1} = Π₊(z_k − ∇/L)
+        np.subtract(Zu, T, out=Yn)
+        np.maximum(Yn, 0.0, out=Yn)
         alpha_new = 0.5 * (1.0 + np.sqrt(4.0 * alpha * alpha + 1.0))
-        Zu = Ynew + ((alpha - 1.0) / alpha_new) * (Ynew - Yu)
-        Yu, alpha = Ynew, alpha_new
+        np.subtract(Yn, Yu, out=Zu)                         # z_{k+1} = h_{k+1} + β (h_{k+1} − h_k)
+        np.multiply(Zu, (alpha - 1.0) / alpha_new, out=Zu)
+        np.add(Zu, Yn, out=Zu)
+        Yu, Yn = Yn, Yu
+        alpha = alpha_new
         k += 1
     restored = 0
     if k:

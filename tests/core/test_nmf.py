@@ -107,6 +107,14 @@ def test_three_sigma_threshold_property(rng, dist, ratio, frac):
     assert np.mean(np.abs(E) > tau) == pytest.approx(frac, abs=0.01)
 
 
+def test_three_sigma_threshold_is_the_literal_rule(rng):
+    """Paper 003 §3.5 as written: τ = mean + 3 std (ddof = 1, MATLAB's std) of the ⌊N/2⌋ smallest
+    |E| (computed by selection, np.partition, and a two-pass standard deviation)."""
+    e = np.abs(rng.standard_cauchy(10_001))
+    lower = np.sort(e)[:5000]
+    assert N.three_sigma_threshold(e) == pytest.approx(lower.mean() + 3 * lower.std(ddof=1), rel=1e-12)
+
+
 def test_three_sigma_ignores_exact_fits():
     """Robust fallback (extraction §8): residuals that are exactly 0 (e.g. the black background
     of digits) leave the rule; with more than half of them the literal rule would give τ = 0."""
@@ -165,6 +173,27 @@ def test_wnls_solves_the_weighted_nnls(wnls_problem):
     B = wnls(X, A, B0, side="right", row_weights=w, tol=1e-12, max_iter=20000).Y
     sw = np.sqrt(w)
     np.testing.assert_allclose(B[:, 0], nnls(A * sw[:, None], X[:, 0] * sw)[0], atol=1e-6)
+
+
+def test_wnls_batched_hessians_give_the_residual_gradients(wnls_problem):
+    """The batched-Hessian route computes the same OGM gradients as the residual route: every
+    unit's ``M_u y_u − b_u`` (r × r Hessians from one product, symmetric gather, batched matvec)
+    equals ``(Q∘(YF − X))Fᵀ`` (left) / ``Fᵀ(Q∘(FY − X))`` (right), and its Lipschitz bounds
+    (Collatz–Wielandt after 3 power steps) are never below λ_max(M_u) and within 1 % of it."""
+    from core.methods._wnls import _batched_lipschitz, _fresh, _hessians, _matvec
+    X, F, Q, Y0, A, B0 = wnls_problem
+    for side, FF, Yu in (("left", F, Y0), ("right", A, B0.T)):
+        M, b = _hessians(X, FF, Q, side, _fresh)
+        if side == "left":
+            ref = (Q * (Yu @ FF - X)) @ FF.T
+        else:
+            ref = (Q * (FF @ Yu.T - X)).T @ FF
+        np.testing.assert_allclose(_matvec(M, np.ascontiguousarray(Yu)) - b, ref, rtol=1e-10,
+                                   atol=1e-10 * np.abs(ref).max())
+        np.testing.assert_array_equal(M, M.transpose(0, 2, 1))
+        exact = np.linalg.eigvalsh(M)[:, -1]
+        L = _batched_lipschitz(M)
+        assert np.all(L >= exact * (1 - 1e-12)) and np.all(L <= 1.01 * exact + 1e-12)
 
 
 def test_weighted_multiplicative_update_descends(wnls_problem):
