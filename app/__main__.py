@@ -6,6 +6,9 @@ Examples::
     python -m app --folder ~/faces --size 32x32
     python -m app --methods pca-gm,rpca-om
     python -m app --screenshot shot.png --steps 5   # offscreen: run 5 steps, save a PNG, exit
+    python -m app --workspace regression            # the regression workspace (paper 004)
+    python -m app --workspace regression --regression-data digits --regression-method rlda \
+        --regression-corruption black_square --steps 20 --screenshot digits.png
 
 ``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
 QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure.
@@ -60,6 +63,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated method keys, one column each (default: pca,pca-gm)")
     p.add_argument("--corruption", metavar="KEY", default=None,
                    help="corruption key (default: rectangles)")
+    p.add_argument("--workspace", choices=("subspace", "regression"), default="subspace",
+                   help="the tab to open: the subspace method columns (default) or the regression workspace")
+    p.add_argument("--regression-data", choices=("synthetic", "digits"), default=None,
+                   help="regression workspace data: the synthetic 3-D example of paper 004 §5.1 (default) "
+                        "or the built-in digits with class labels")
+    p.add_argument("--regression-method", metavar="KEY", default=None,
+                   help="regression method key (default: rr; e.g. rlda, rr-missing, lsr)")
+    p.add_argument("--regression-corruption", metavar="KEY", default=None,
+                   help="corruption of the regression workspace's image inputs (default: black_square)")
+    p.add_argument("--test-cleaning", action="store_true",
+                   help="regression workspace: apply the test-time cleaning (Alg. 2) in the Test section")
     p.add_argument("--screenshot", metavar="PATH",
                    help="open offscreen, run --steps iterations, save a PNG of the window to PATH and exit")
     p.add_argument("--steps", type=int, default=5, metavar="N",
@@ -92,6 +106,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"robust-subspace-lab: unknown method(s) {', '.join(bad) or '(none given)'}; "
               f"known: {', '.join(known)}", file=sys.stderr)
         return 2
+    reg_known = [m.key for m in catalogue.methods("regression")]
+    if args.regression_method is not None and args.regression_method not in reg_known:
+        print(f"robust-subspace-lab: unknown regression method {args.regression_method!r}; "
+              f"known: {', '.join(reg_known)}", file=sys.stderr)
+        return 2
+    for flag, key in (("corruption", args.corruption), ("regression corruption", args.regression_corruption)):
+        if key is not None and key not in corruption.CORRUPTIONS:
+            print(f"robust-subspace-lab: unknown {flag} {key!r}; known: {', '.join(corruption.CORRUPTIONS)}",
+                  file=sys.stderr)
+            return 2
     if args.corruption is not None and args.corruption not in corruption.CORRUPTIONS:
         print(f"robust-subspace-lab: unknown corruption {args.corruption!r}; "
               f"known: {', '.join(corruption.CORRUPTIONS)}", file=sys.stderr)
@@ -107,6 +131,11 @@ def main(argv: list[str] | None = None) -> int:
 
     win = MainWindow(folder=args.folder, size=args.size, methods=methods,
                      corruption_key=args.corruption)
+    regression = (args.workspace == "regression" or args.regression_data or args.regression_method
+                  or args.regression_corruption or args.test_cleaning)
+    if regression:
+        win.open_regression(source=args.regression_data, method=args.regression_method,
+                            corruption_key=args.regression_corruption, test_cleaning=args.test_cleaning)
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:
@@ -128,6 +157,8 @@ def _screenshot(win, args) -> int:
         if not win.wait_idle(args.timeout):
             print("robust-subspace-lab: timed out waiting for the solvers to start", file=sys.stderr)
             return 1
+        if win.regression_shown:
+            return _regression_screenshot(win, args)
         if args.steps:
             win.step_all(args.steps)
             if not win.wait_idle(args.timeout):
@@ -155,6 +186,42 @@ def _screenshot(win, args) -> int:
         win.close()
         win.deleteLater()
         QtWidgets.QApplication.processEvents()
+
+
+def _regression_screenshot(win, args) -> int:
+    """The Regression tab: run ``args.steps`` iterations, wait for the test-time cleaning if it is
+    on, save the window (the caller closes it)."""
+    from PySide6 import QtWidgets
+
+    ws = win.regression
+    if ws.data is None:
+        print(f"robust-subspace-lab: no regression data: {ws.last_error}", file=sys.stderr)
+        return 1
+    if args.steps:
+        win.step_all(args.steps)
+    if not win.wait_idle(args.timeout):
+        print(f"robust-subspace-lab: timed out after {args.timeout:g} s running {args.steps} steps",
+              file=sys.stderr)
+        return 1
+    code = 0
+    if ws.runner.error:
+        print(f"robust-subspace-lab: {ws.runner.info.name}: {ws.runner.error}", file=sys.stderr)
+        code = 1
+    win.redraw_now()            # asks for the test-time cleaning of the newest state, if on
+    if not win.wait_idle(args.timeout):
+        print("robust-subspace-lab: timed out waiting for the test-time cleaning", file=sys.stderr)
+        return 1
+    win.redraw_now()
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    path = os.path.abspath(args.screenshot)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    if not win.save_screenshot(path):
+        print(f"robust-subspace-lab: could not write {path}", file=sys.stderr)
+        return 1
+    print(f"saved {path} ({ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
+          f"{ws.test_mode_shown})")
+    return code
 
 
 if __name__ == "__main__":

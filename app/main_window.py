@@ -1,10 +1,13 @@
-"""The main window: data panel on the left, one column per method, run controls on top.
+"""The main window: two tabs, "Subspace methods" (data panel on the left, one column per method)
+and "Regression" (the workspace of paper 004, :mod:`app.regression`), run controls on top that act
+on the tab shown.
 
 Threads: each column's solver runs in this window's QThreadPool (see :mod:`app.worker` and
 :mod:`app.runner`); states arrive by queued signals. A 30 Hz frame timer redraws a column only
 if it changed, so the GUI never waits on a solver and never draws more than ~30 frames a second.
 Data loading and corruption are quick for the built-in set and ordinary folders and run in the
-GUI thread, behind a busy cursor.
+GUI thread, behind a busy cursor. The regression workspace shares the pool and the frame timer; it
+loads nothing until its tab is first shown.
 """
 from __future__ import annotations
 
@@ -19,10 +22,11 @@ from core.errors import DataError, ParameterError
 
 from .column import MethodColumn
 from .data_panel import FOLDER, TOY, TOYS, DataPanel
+from .regression import RegressionWorkspace
 from .views import configure_pyqtgraph
 from .worker import error_message
 
-__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS"]
+__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
 DEFAULT_SIZE = (1600, 1000)
@@ -33,6 +37,8 @@ SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), 
           ("1 it/s", 1.0))
 DEFAULT_SPEED = "5 it/s"
 COLUMN_MIN_WIDTH = 600
+SUBSPACE_TAB = "Subspace methods"
+REGRESSION_TAB = "Regression"
 
 
 class _Columns(QtWidgets.QWidget):
@@ -125,13 +131,10 @@ class MainWindow(QtWidgets.QMainWindow):
             return b
 
         SP = QtWidgets.QStyle.StandardPixmap
-        self.step_button = button("Step", SP.SP_MediaSkipForward, "Advance every column one iteration (F10)",
-                                  self.step_all)
-        self.run_button = button("Run", SP.SP_MediaPlay, "Iterate every column until it converges (F5)",
-                                 self.run_all)
+        self.step_button = button("Step", SP.SP_MediaSkipForward, "", self.step_all)
+        self.run_button = button("Run", SP.SP_MediaPlay, "", self.run_all)
         self.pause_button = button("Pause", SP.SP_MediaPause, "Stop iterating (F6)", self.pause_all)
-        self.reset_button = button("Reset", SP.SP_BrowserReload, "Back to iteration 0 (Ctrl+R)",
-                                   self.reset_all)
+        self.reset_button = button("Reset", SP.SP_BrowserReload, "", self.reset_all)
         bar.addSeparator()
         bar.addWidget(QtWidgets.QLabel(" Speed "))
         self.speed_combo = QtWidgets.QComboBox()
@@ -151,7 +154,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.add_column_button = QtWidgets.QPushButton("+ Column")
         self.add_column_button.setToolTip("Add a method column")
         self.add_column_button.clicked.connect(lambda: self.add_column())
-        bar.addWidget(self.add_column_button)
+        self.add_column_action = bar.addWidget(self.add_column_button)
 
         # ------------------------------------------------------------ menus
         menu = self.menuBar()
@@ -168,7 +171,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
             a = m_run.addAction(text, slot)
             a.setShortcut(QtGui.QKeySequence(key))
-        m_cols = menu.addMenu("&Columns")
+        self.columns_menu = m_cols = menu.addMenu("&Columns")
         m_cols.addAction("&Add column", lambda: self.add_column())
         m_cols.addAction("&Remove last column",
                          lambda: self.remove_column(self.columns[-1]) if len(self.columns) > 1 else None)
@@ -208,11 +211,95 @@ class MainWindow(QtWidgets.QMainWindow):
         area.setFrameShape(QtWidgets.QFrame.NoFrame)
         area.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
         area.setWidget(self.columns_widget)
-        self.setCentralWidget(area)
+        self.columns_area = area
+
+        # ------------------------------------------------------------ regression workspace
+        self.regression = RegressionWorkspace(self.pool, delay=self._delay)
+        self.regression.status.connect(self._on_regression_status)
+        self.regression.activity.connect(self._update_buttons)
+
+        self.tabs = QtWidgets.QTabWidget()
+        self.tabs.setObjectName("workspaceTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(area, SUBSPACE_TAB)
+        self.tabs.addTab(self.regression, REGRESSION_TAB)
+        self.tabs.setTabToolTip(0, "Robust PCA, subspace and NMF methods side by side, one column each")
+        self.tabs.setTabToolTip(1, "Robust regression and RLDA (paper 004): inputs with targets, "
+                                   "cleaned inputs D, outliers E, the regressor T, test-time cleaning")
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self._dock_wanted = True      # the Data dock's visibility on the subspace tab
+        self._dock_hidden_by_tab = False
+        self.setCentralWidget(self.tabs)
 
         # ------------------------------------------------------------ status bar
         self.data_status = QtWidgets.QLabel("")
         self.statusBar().addPermanentWidget(self.data_status)
+        self._set_run_tooltips()
+
+    # ================================================================== tabs
+    @property
+    def regression_shown(self) -> bool:
+        """The Regression tab is the one shown (the toolbar acts on it)."""
+        return self.tabs.currentWidget() is self.regression
+
+    def show_tab(self, name: str) -> None:
+        """Show the tab titled ``name`` (:data:`SUBSPACE_TAB` or :data:`REGRESSION_TAB`)."""
+        for i in range(self.tabs.count()):
+            if self.tabs.tabText(i) == name:
+                self.tabs.setCurrentIndex(i)
+                return
+        raise KeyError(name)
+
+    def open_regression(self, source: str | None = None, method: str | None = None,
+                        corruption_key: str | None = None, test_cleaning: bool = False) -> None:
+        """Show the Regression tab with ``source`` (``"synthetic"`` or ``"digits"``), ``method`` (a
+        regression catalogue key) and ``corruption_key`` (for image data) chosen; ``None`` keeps
+        the current choice."""
+        ws = self.regression
+        choice = ws.choice
+        if source is not None:
+            choice = choice.with_(source=source)
+        if corruption_key is not None:
+            choice = choice.with_(corruption=corruption_key,
+                                  corruption_params=corruption.CORRUPTIONS[corruption_key].defaults())
+        if not ws.started:
+            ws.choice = choice                     # loaded when the tab is first shown
+            if method is not None:
+                ws.runner.set_method(method, catalogue.get(method).defaults())
+                ws._sync_method_controls()
+            self.show_tab(REGRESSION_TAB)
+        else:
+            self.show_tab(REGRESSION_TAB)
+            if choice != ws.choice:
+                ws.load(choice)
+            if method is not None:
+                ws.set_method(method)
+        if test_cleaning:
+            ws.set_test_cleaning(True)
+
+    def _on_regression_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10000)
+        self._show_data_status()
+
+    def _on_tab_changed(self, index: int) -> None:
+        """The Data dock belongs to the subspace tab (the workspace has its own data controls):
+        hidden on the Regression tab, back as the user left it on the other."""
+        regression = self.regression_shown
+        if regression:
+            if not self._dock_hidden_by_tab:
+                self._dock_wanted = not self.data_dock.isHidden()
+                self._dock_hidden_by_tab = True
+            self.data_dock.setVisible(False)
+            self.regression.ensure_started()
+        elif self._dock_hidden_by_tab:
+            self._dock_hidden_by_tab = False
+            self.data_dock.setVisible(self._dock_wanted)
+        self.data_dock.toggleViewAction().setEnabled(not regression)
+        self.add_column_action.setVisible(not regression)
+        self.columns_menu.setEnabled(not regression)
+        self._set_run_tooltips()
+        self._show_data_status()
+        self._update_buttons()
 
     # ================================================================== columns
     def _delay(self) -> float:
@@ -251,27 +338,51 @@ class MainWindow(QtWidgets.QMainWindow):
             c.close_button.setVisible(len(self.columns) > 1)
 
     # ================================================================== run controls
+    def _set_run_tooltips(self) -> None:
+        what = "the regression solver" if getattr(self, "tabs", None) is not None and self.regression_shown \
+            else "every column"
+        self.step_button.setToolTip(f"Advance {what} one iteration (F10)")
+        self.run_button.setToolTip(f"Iterate {what} until it converges (F5)")
+        self.reset_button.setToolTip(f"Back to iteration 0: {what} (Ctrl+R)")
+
     def step_all(self, n: int = 1) -> None:
-        """Advance every column ``n`` iterations (from its newest state)."""
+        """Advance every column — or, on the Regression tab, the regression solver — ``n``
+        iterations (from the newest state)."""
         n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+        if self.regression_shown:
+            self.regression.step(n)
+            self._update_buttons()
+            return
         for c in self.columns:
             c.follow_live()
             c.runner.step(n)
         self._update_buttons()
 
     def run_all(self) -> None:
-        """Iterate every column until its stopping rule holds."""
+        """Iterate every column (or the regression solver) until its stopping rule holds."""
+        if self.regression_shown:
+            self.regression.run()
+            self._update_buttons()
+            return
         for c in self.columns:
             c.follow_live()
             c.runner.run()
         self._update_buttons()
 
     def pause_all(self) -> None:
+        if self.regression_shown:
+            self.regression.pause()
+            self._update_buttons()
+            return
         for c in self.columns:
             c.runner.pause()
         self._update_buttons()
 
     def reset_all(self) -> None:
+        if self.regression_shown:
+            self.regression.reset()
+            self._update_buttons()
+            return
         for c in self.columns:
             c.runner.reset()
             c.follow_live()
@@ -279,20 +390,29 @@ class MainWindow(QtWidgets.QMainWindow):
 
     @property
     def running(self) -> bool:
+        """The tab shown has a run (until converged) in flight."""
+        if self.regression_shown:
+            return self.regression.running
         return any(c.runner.running for c in self.columns)
 
     @property
     def busy(self) -> bool:
-        return any(c.runner.busy or c.runner.pending for c in self.columns)
+        """Some solver (of either tab) has work in flight or queued."""
+        return any(c.runner.busy or c.runner.pending for c in self.columns) or self.regression.busy
 
     def _update_buttons(self) -> None:
         running = self.running
+        if self.regression_shown:
+            finished, busy = self.regression.finished, self.regression.busy
+        else:
+            finished = all(c.runner.finished for c in self.columns)
+            busy = any(c.runner.busy or c.runner.pending for c in self.columns)
         self.step_button.setEnabled(not running)
-        self.run_button.setEnabled(not running and not all(c.runner.finished for c in self.columns))
+        self.run_button.setEnabled(not running and not finished)
         self.pause_button.setEnabled(running)
         if running:
             self.activity_label.setText("running…  ")
-        elif self.busy:
+        elif busy:
             self.activity_label.setText("working…  ")
         else:
             self.activity_label.setText("")
@@ -302,7 +422,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
         The timer ticks ``len(columns)`` times per frame period, and each tick draws at most one
         column, so every column is drawn at most ~30 times a second and the event loop is never
-        held for more than one column's redraw."""
+        held for more than one column's redraw. On the Regression tab only the workspace is drawn
+        (once per period, if it changed); the columns catch up when their tab is shown again."""
+        if self.regression_shown:
+            self.regression.refresh()
+            if self._frame_timer.interval() != FRAME_MS:
+                self._frame_timer.setInterval(FRAME_MS)
+            self._update_buttons()
+            return
         n = len(self.columns)
         if n:
             for k in range(n):
@@ -316,8 +443,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._update_buttons()
 
     def redraw_now(self) -> None:
-        for c in self.columns:
-            c.refresh(force=True)
+        if self.regression_shown:
+            self.regression.refresh(force=True)
+        else:
+            for c in self.columns:
+                c.refresh(force=True)
         self._update_buttons()
 
     # ================================================================== data
@@ -365,7 +495,11 @@ class MainWindow(QtWidgets.QMainWindow):
         return True
 
     def _show_data_status(self) -> None:
-        self.data_status.setText(f"{self.data.description}  ")
+        if getattr(self, "tabs", None) is not None and self.regression_shown:
+            data = self.regression.data
+            self.data_status.setText(f"{data.description}  " if data is not None else "")
+        elif self.data is not None:
+            self.data_status.setText(f"{self.data.description}  ")
 
     def _show_skipped_dialog(self, imageset) -> None:
         box = QtWidgets.QMessageBox(self)
@@ -515,4 +649,5 @@ class MainWindow(QtWidgets.QMainWindow):
         self._frame_timer.stop()
         for c in self.columns:
             c.shutdown()
+        self.regression.shutdown()
         self.pool.waitForDone(wait_ms)

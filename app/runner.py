@@ -214,8 +214,6 @@ class ColumnRunner(QtCore.QObject):
         returns to, nor the newest, which the next step starts from) are replaced by light copies
         without per-entry arrays (fields and large ``details``) or solver context; their
         snapshots are pinned first, so the scrubber still shows every iteration exactly."""
-        import dataclasses
-
         while sum(self._state_bytes) > STATE_BYTES_BUDGET:
             heavy = [i for i in range(1, len(self.states) - 1) if self._state_bytes[i] > 0]
             if not heavy:
@@ -225,10 +223,16 @@ class ColumnRunner(QtCore.QObject):
             if state.iteration not in self._pinned:
                 self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
                     or self._compute_snapshot(state)
-            self.states[i] = dataclasses.replace(state, sparse_part=None, fitted=None,
-                                                 entry_weights=None, _ctx=None,
-                                                 details=_light_details(state.details))
+            self.states[i] = self._light_state(state)
             self._state_bytes[i] = 0
+
+    def _light_state(self, state):
+        """A copy of ``state`` without its per-entry arrays and solver context (for thinning;
+        its snapshot is pinned first). Subclasses for other kinds of state override this."""
+        import dataclasses
+
+        return dataclasses.replace(state, sparse_part=None, fitted=None, entry_weights=None,
+                                   _ctx=None, details=_light_details(state.details))
 
     # ------------------------------------------------------------------ data-dependent sizes
     def _limits(self) -> dict[str, int]:
@@ -414,13 +418,17 @@ class ColumnRunner(QtCore.QObject):
         is_run = self._run_requested
         self._job_counter += 1
         cancel = threading.Event()
-        job = SolverJob(self.relay, self.gen, self._job_counter, cancel, est, self.data,
-                        start_from=start_from, n_steps=self._queued_steps, until_finished=is_run,
-                        delay=self._delay)
+        job = self._new_job(self.relay, self.gen, self._job_counter, cancel, est, self.data,
+                            start_from=start_from, n_steps=self._queued_steps, until_finished=is_run,
+                            delay=self._delay)
         self._job = (self._job_counter, cancel, is_run, is_run or self._queued_steps > 0)
         self._queued_steps = 0
         self._run_requested = False
         self._pool.start(job)
+
+    def _new_job(self, *args, **kwargs) -> SolverJob:
+        """The job that starts/steps the estimator (subclasses return their own SolverJob)."""
+        return SolverJob(*args, **kwargs)
 
     def _current(self, gen: int, job_id: int) -> bool:
         return gen == self.gen and self._job is not None and self._job[0] == job_id

@@ -107,6 +107,10 @@ class SolverJob(QtCore.QRunnable):
             self.cancel.set()
             return False
 
+    def _start_state(self):
+        """Iteration 0 of the estimator on the job's data (subclasses: other start arguments)."""
+        return self.estimator.start(self.data.X)
+
     def _snapshot(self, state):
         # the costly metrics (k-means on H for NMF) at least once the run is over
         return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis,
@@ -120,7 +124,7 @@ class SolverJob(QtCore.QRunnable):
                 return
             state = self.start_from
             if state is None:
-                state = est.start(self.data.X)
+                state = self._start_state()
                 if self.cancel.is_set():
                     return
                 self._emit("started", state, self._snapshot(state))
@@ -138,7 +142,10 @@ class SolverJob(QtCore.QRunnable):
                     if pause > 0 and self.cancel.wait(pause):
                         break
                 last = time.perf_counter()
-                state = est.step(state)
+                new = est.step(state)
+                if new.iteration <= state.iteration:
+                    break            # nothing left to iterate (a method solved in closed form)
+                state = new
                 steps += 1
                 if self.cancel.is_set():
                     break

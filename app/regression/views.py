@@ -1,0 +1,699 @@
+"""The views of the regression workspace. Each draws a
+:class:`core.regression.views.RegressionSnapshot` (or a piece of one); none computes anything
+numerical beyond reshaping, stacking and colour levels.
+
+* :class:`InputImagesView`    training samples: clean | input X | cleaned D | outliers E (images;
+                              missing input entries painted over)
+* :class:`ProjectionView`     points (the 3-D example): one 2-D projection of the inputs (×, coloured
+                              by kind of error), the cleaned points (red o), the clean points and the
+                              displacement input → cleaned
+* :class:`SingularValuesView` singular values of D (log), with those of X (iteration 0) for reference
+* :class:`ResidualView`       primal residuals r1, r2 and the penalties μ against iteration (log)
+* :class:`WeightImagesView`   the regressor T as weight images, one per output/class (diverging,
+                              symmetric at 0)
+* :class:`CoefficientsView`   T for inputs that are no images: bars, with the true T* when known
+* :class:`TestSamplesView`    test samples: clean | input | cleaned Dₜₑ | outliers Eₜₑ, with their
+                              predicted and true label or targets
+* :class:`ConfusionView`      test confusion matrix (classification)
+* :class:`PredictionView`     predicted against true test targets (regression)
+
+The objective and the rank / nnz(E) curves are the method columns' :class:`~app.views.ObjectiveView`
+and :class:`~app.views.ScalarHistoryView`, which draw a RegressionSnapshot as they are.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from ..views import (COLORS, LINE_COLORS, TITLE_SIZE, BasisView, ReconView, _DecadeAxis, _Message,
+                     _Mosaic, _style_plot)
+
+__all__ = ["InputImagesView", "ProjectionView", "SingularValuesView", "ResidualView",
+           "WeightImagesView", "CoefficientsView", "TestSamplesView", "ConfusionView",
+           "PredictionView", "KIND_COLORS", "UNTOUCHED", "MISSING_COLOR"]
+
+#: colours of the kinds of corruption (in the order of ``RegressionData.kinds``), then untouched
+KIND_COLORS = ((230, 120, 20), (140, 60, 180), (0, 150, 110), (200, 60, 120))
+UNTOUCHED = "uncorrupted"
+UNTOUCHED_COLOR = (150, 150, 150)
+CLEANED_COLOR = (220, 40, 40)
+TRUTH_COLOR = (40, 100, 200)
+#: missing input entries are painted in this colour (RGBA) over the input images
+MISSING_COLOR = (255, 0, 255, 255)
+MISSING_NAME = "magenta"
+RIGHT_COLOR = "#1b7a2f"
+WRONG_COLOR = "#c62828"
+_DIVERGING = "CET-D1"
+
+
+def _note(text: str) -> str:
+    return f"  <span style='color:#777;font-size:8pt'>{text}</span>"
+
+
+def _title(plot: pg.PlotItem, text: str) -> None:
+    """Set a plot's title without letting it widen the plot: a title longer than the plot is
+    clipped instead of pushing the view out of its widget (as :class:`app.views._Title`)."""
+    lab = plot.titleLabel
+    if getattr(lab, "_unwidened", None) == text:
+        return
+    plot.setTitle(text, size=TITLE_SIZE, color=COLORS["title"])
+    lab._unwidened = text
+    h = lab.itemRect().height()
+    lab.setMinimumWidth(0)
+    lab._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, h)
+    lab._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, h)
+    lab.updateGeometry()
+
+
+def _grow(last: int) -> int:
+    """x range end that grows in steps: 5, 10, 20, 30, ..."""
+    return 5 if last <= 5 else 10 * -(-last // 10)
+
+
+def _missing_rgba(mask: np.ndarray) -> np.ndarray:
+    out = np.zeros(mask.shape + (4,), dtype=np.uint8)
+    out[mask] = MISSING_COLOR
+    return out
+
+
+# =========================================================================== training images
+class InputImagesView(ReconView):
+    """Per shown training sample (rows): clean | input X | cleaned D | outliers E
+    (``RegressionSnapshot.rows``). Grey levels 0–255; E on the blue–white–red scale, ±128 grey
+    levels. Missing input entries (``missing_maps``) are painted magenta over the input. Row
+    labels: the training-sample index, red for a sample the corruption touched."""
+
+    TITLE = "Training samples: clean | input X | cleaned D | outliers E = X − D"
+    COLUMNS = ("clean", "input X", "cleaned D", "outliers E", "")
+
+    def __init__(self, n_rows: int = 3, parent=None):
+        super().__init__(n_rows=n_rows, parent=parent)
+        self.title.setText(self.TITLE)
+        self.missing_overlays = []
+        for _ in range(n_rows):
+            ov = pg.ImageItem(axisOrder="row-major")
+            ov.setZValue(1)
+            ov.setVisible(False)
+            self.vb.addItem(ov)
+            self.missing_overlays.append(ov)
+
+    def _placed(self, shape) -> None:
+        super()._placed(shape)
+        for r, ov in enumerate(self.missing_overlays):
+            ov.setPos(self.tile_rect(r, 1).topLeft())
+
+    def show_snapshot(self, snap) -> None:
+        self.regression_snapshot = snap
+        if snap is None or snap.rows is None:
+            super().show_snapshot(None)
+            for ov in self.missing_overlays:
+                ov.setVisible(False)
+            return
+        super().show_snapshot(SimpleNamespace(rows=snap.rows, sparse_maps=None, samples=snap.samples,
+                                              outliers=snap.corrupted))
+        if self.title.text != self.TITLE + self._missing_note(snap):
+            self.title.setText(self.TITLE + self._missing_note(snap))
+        maps = snap.missing_maps
+        for r, ov in enumerate(self.missing_overlays):
+            show = maps is not None and r < len(maps)
+            if show:
+                ov.setImage(_missing_rgba(np.asarray(maps[r], dtype=bool)), autoLevels=False, levels=(0, 255))
+            ov.setVisible(show)
+
+    @staticmethod
+    def _missing_note(snap) -> str:
+        return _note(f"{MISSING_NAME}: missing entries") if snap.missing_maps is not None else ""
+
+
+# =========================================================================== points
+class ProjectionView(pg.PlotWidget):
+    """Points (``RegressionSnapshot.points``, the 3-D example of §5.1) projected on two axes:
+    the inputs X as ×, coloured by the kind of error they got (``kinds``: in-plane,
+    out-of-plane; grey: uncorrupted), the clean points (blue dots), the cleaned points D (red
+    rings) and a segment from every input to its cleaned point (the displacement the method
+    made), in the colour of its kind. Equal aspect."""
+
+    def __init__(self, axes=(0, 1), title: str = "", parent=None):
+        super().__init__(parent)
+        self.axes = tuple(axes)
+        names = ("x₁", "x₂", "x₃")
+        plot = self.getPlotItem()
+        self.title_text = title or f"{names[axes[0]]}–{names[axes[1]]}"
+        _style_plot(plot, self.title_text, names[axes[0]], names[axes[1]])
+        _title(plot, self.title_text)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setAspectLocked(True, ratio=1.0)
+        plot.hideButtons()
+        self.segments: dict[str, pg.PlotDataItem] = {}
+        self.inputs: dict[str, pg.ScatterPlotItem] = {}
+        self.truth = pg.ScatterPlotItem(pxMode=True, symbol="o", size=5, pen=None,
+                                        brush=pg.mkBrush(*TRUTH_COLOR, 200))
+        self.cleaned = pg.ScatterPlotItem(pxMode=True, symbol="o", size=9, brush=None,
+                                          pen=pg.mkPen(CLEANED_COLOR, width=1.6))
+        self.truth.setZValue(2)
+        self.cleaned.setZValue(3)
+        self.snapshot = None
+        self._key = None
+
+    def _items_for(self, kind: str, color):
+        if kind not in self.segments:
+            plot = self.getPlotItem()
+            seg = pg.PlotDataItem([], [], connect="pairs", pen=pg.mkPen(*color, 170, width=1.2))
+            seg.setZValue(0)
+            sc = pg.ScatterPlotItem(pxMode=True, symbol="x", size=9, pen=pg.mkPen(color, width=1.6),
+                                    brush=pg.mkBrush(color))
+            sc.setZValue(1)
+            plot.addItem(seg)
+            plot.addItem(sc)
+            self.segments[kind], self.inputs[kind] = seg, sc
+        return self.segments[kind], self.inputs[kind]
+
+    def show_snapshot(self, snap) -> None:
+        self.snapshot = snap
+        pts = None if snap is None else snap.points
+        if pts is None or pts["input"].shape[1] <= max(self.axes):
+            for item in list(self.segments.values()) + list(self.inputs.values()) + [self.truth, self.cleaned]:
+                item.setData([], [])
+            return
+        plot = self.getPlotItem()
+        if self.truth.scene() is None:
+            plot.addItem(self.truth)
+            plot.addItem(self.cleaned)
+        a, b = self.axes
+        X = np.asarray(pts["input"])[:, [a, b]]
+        D = np.asarray(pts["cleaned"])[:, [a, b]]
+        groups = []
+        touched = np.zeros(len(X), dtype=bool)
+        for i, (kind, m) in enumerate(snap.kinds.items()):
+            m = np.asarray(m, dtype=bool)
+            groups.append((kind, m, KIND_COLORS[i % len(KIND_COLORS)]))
+            touched |= m
+        groups.append((UNTOUCHED, ~touched, UNTOUCHED_COLOR))
+        for kind, m, color in groups:
+            seg, sc = self._items_for(kind, color)
+            xs = np.empty(2 * int(m.sum()))
+            ys = np.empty_like(xs)
+            xs[0::2], xs[1::2] = X[m, 0], D[m, 0]
+            ys[0::2], ys[1::2] = X[m, 1], D[m, 1]
+            seg.setData(xs, ys)
+            sc.setData(X[m, 0], X[m, 1])
+        if "clean" in pts:
+            C = np.asarray(pts["clean"])[:, [a, b]]
+            self.truth.setData(C[:, 0], C[:, 1])
+        else:
+            self.truth.setData([], [])
+        self.cleaned.setData(D[:, 0], D[:, 1])
+        key = (len(X), round(float(X.min()), 6), round(float(X.max()), 6))
+        if key != self._key:           # a new data set: frame it (not every iteration)
+            self._key = key
+            plot.autoRange(padding=0.06, items=list(self.inputs.values()) + [self.truth])
+
+    @staticmethod
+    def legend_html(snap) -> str:
+        """The key of the projections as rich text (one line under the plots)."""
+        def sw(color, sym):
+            return f"<span style='color:#%02x%02x%02x;font-weight:bold'>{sym}</span>" % tuple(color[:3])
+        kinds = list(snap.kinds) if snap is not None else []
+        parts = [f"{sw(KIND_COLORS[i % len(KIND_COLORS)], '×')} {k}" for i, k in enumerate(kinds)]
+        parts.append(f"{sw(UNTOUCHED_COLOR, '×')} {UNTOUCHED}")
+        return ("inputs X: " + " &nbsp; ".join(parts) + f" &nbsp;&nbsp;|&nbsp;&nbsp; {sw(CLEANED_COLOR, '○')} cleaned D"
+                + (f" &nbsp; {sw(TRUTH_COLOR, '●')} clean (truth)" if snap is not None and snap.points
+                   and 'clean' in snap.points else "")
+                + " &nbsp; — segment: input → cleaned")
+
+    def drawn_inputs(self) -> dict:
+        """kind → (k, 2) input points as drawn."""
+        return {k: np.column_stack(sc.getData()) for k, sc in self.inputs.items()}
+
+    def drawn_cleaned(self) -> np.ndarray:
+        return np.column_stack(self.cleaned.getData())
+
+    def drawn_clean(self) -> np.ndarray:
+        return np.column_stack(self.truth.getData())
+
+    def drawn_segments(self) -> dict:
+        """kind → (k, 2, 2): start (input) and end (cleaned) of every displacement segment."""
+        out = {}
+        for k, seg in self.segments.items():
+            x, y = seg.getData()
+            x = np.zeros(0) if x is None else np.asarray(x)
+            y = np.zeros(0) if y is None else np.asarray(y)
+            out[k] = np.stack([x, y], axis=1).reshape(-1, 2, 2)
+        return out
+
+
+# =========================================================================== curves
+class _Decades(_DecadeAxis):
+    """Log axis labelled at whole decades only (1, 10¹, 10², …): no crowded minor labels."""
+
+    def tickStrings(self, values, scale, spacing):
+        if not self.logMode:
+            return pg.AxisItem.tickStrings(self, values, scale, spacing)
+        return ["" if abs(v - round(v)) > 1e-9 else super(_Decades, self).tickStrings([v], scale, spacing)[0]
+                for v in values]
+
+
+class SingularValuesView(pg.PlotWidget):
+    """The non-zero singular values of D (``singular_values``), decreasing, on a log axis; those
+    of the inputs X (iteration 0, where D = X) in grey for reference. The title gives the rank."""
+
+    TITLE = "Singular values of D"
+
+    def __init__(self, parent=None):
+        super().__init__(parent, axisItems={"left": _Decades("left")})
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "index i", "σᵢ (log)")
+        _title(plot, self.TITLE)
+        plot.setLogMode(y=True)
+        plot.hideButtons()
+        self.reference = plot.plot([], [], pen=pg.mkPen((160, 160, 160), width=1.5, style=QtCore.Qt.DashLine))
+        self.curve = plot.plot([], [], pen=pg.mkPen(COLORS["curve"], width=2), symbol="o", symbolSize=4,
+                               symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
+        self.snapshot = None
+        self._x = None
+
+    def show_snapshot(self, snap, reference=None) -> None:
+        self.snapshot = snap
+        plot = self.getPlotItem()
+        if snap is None:
+            self.curve.setData([], [])
+            self.reference.setData([], [])
+            return
+        s = np.asarray(snap.singular_values, dtype=float)
+        self.curve.setData(np.arange(1, len(s) + 1), s)
+        ref = np.zeros(0) if reference is None else np.asarray(reference, dtype=float)
+        self.reference.setData(np.arange(1, len(ref) + 1), ref)
+        n = max(len(s), len(ref), 1)
+        if n != self._x:
+            self._x = n
+            plot.setXRange(0.5, n + 0.5, padding=0.02)
+        vals = np.concatenate([s, ref])
+        vals = vals[vals > 0]
+        if len(vals):
+            lo, hi = np.floor(np.log10(vals.min())), np.ceil(np.log10(vals.max()))
+            lo = max(lo, hi - 12)           # round-off singular values: at most 12 decades
+            plot.setYRange(lo, hi if hi > lo else lo + 1, padding=0.02)
+        title = f"{self.TITLE} — rank {snap.rank}" + _note("grey: inputs X (iteration 0)")
+        _title(plot, title)
+
+    def drawn(self) -> np.ndarray:
+        y = self.curve.yData
+        return np.zeros(0) if y is None else np.asarray(y)
+
+
+class ResidualView(pg.PlotWidget):
+    """The relative primal residuals (``r1``, ``r2``, or the method's ``primal residual``) and the
+    penalties μ (``μ1``, ``μ2`` or ``μ``) against iteration, on one log axis (values <= 0, e.g.
+    the feasible iteration 0, are left out)."""
+
+    TITLE = "Primal residuals and μ"
+    STYLES = {"r1": ((30, 90, 170), QtCore.Qt.SolidLine), "r2": ((0, 150, 110), QtCore.Qt.DashLine),
+              "primal residual": ((30, 90, 170), QtCore.Qt.SolidLine),
+              "μ1": ((200, 110, 20), QtCore.Qt.SolidLine), "μ2": ((150, 60, 170), QtCore.Qt.DashLine),
+              "μ": ((200, 110, 20), QtCore.Qt.SolidLine)}
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE + _note("log"), "iteration", "")
+        _title(plot, self.TITLE + _note("log"))
+        plot.setLogMode(y=True)
+        plot.hideButtons()
+        self.legend = plot.addLegend(offset=(-4, 4), labelTextSize="7.5pt", verSpacing=-8,
+                                     brush=pg.mkBrush(255, 255, 255, 200))
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.message = _Message()
+        plot.addItem(self.message)
+        self.snapshot = None
+        self._names: tuple = ()
+        self._x = None
+
+    @staticmethod
+    def names_for(history) -> tuple:
+        names = [n for n in ("r1", "r2") if n in history]
+        if not names and "primal residual" in history:
+            names = ["primal residual"]
+        return tuple(names + [n for n in ("μ1", "μ2", "μ") if n in history])
+
+    def show_snapshot(self, snap) -> None:
+        self.snapshot = snap
+        plot = self.getPlotItem()
+        history = {} if snap is None else snap.scalar_history
+        names = self.names_for(history)
+        if names != self._names:
+            self._names = names
+            for c in self.curves.values():
+                plot.removeItem(c)
+            self.legend.clear()
+            self.curves = {}
+            for n in names:
+                color, style = self.STYLES[n]
+                c = plot.plot([], [], pen=pg.mkPen(color, width=2, style=style), connect="finite", name=n)
+                self.curves[n] = c
+        if not names:
+            self.message.setText("no state yet" if snap is None else "this method has no residuals or μ")
+            self.message.setPos(0.5, 0.0)
+            return
+        if self.message.textItem.toPlainText():
+            self.message.setText("")
+        last = 1
+        for n, c in self.curves.items():
+            y = np.asarray(history[n], dtype=float)
+            y = np.where(y > 0, y, np.nan)
+            c.setData(np.arange(len(y), dtype=float), y)
+            last = max(last, len(y) - 1)
+        if _grow(last) != self._x:
+            self._x = _grow(last)
+            plot.setXRange(0, self._x, padding=0.03)
+        plot.enableAutoRange(axis="y")
+
+    def drawn(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        c = self.curves.get(name)
+        if c is None or c.xData is None:
+            return np.zeros(0), np.zeros(0)
+        return np.asarray(c.xData), np.asarray(c.yData)
+
+
+# =========================================================================== the regressor T
+class WeightImagesView(BasisView):
+    """The regressor T as weight images (``RegressionSnapshot.weights``: one per output, i.e. per
+    class for RLDA), on the grid that makes them largest; one diverging colour scale symmetric
+    around 0 shared by all (blue −, white 0, red +), so the classes compare; the output's name
+    under each image."""
+
+    TITLE = "Regressor T: weight images"
+
+    def __init__(self, capacity: int = 20, parent=None):
+        super().__init__(capacity=capacity, parent=parent)
+        lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
+        for img in self.items:
+            img.setLookupTable(lut)
+        for lab in self.count_labels:
+            f = lab.textItem.font()
+            f.setPointSizeF(8.5)
+            lab.setFont(f)
+        self.title.setText(self.TITLE)
+        self.level = None
+
+    def show_snapshot(self, snap) -> None:
+        self.snapshot = snap
+        W = None if snap is None else snap.weights
+        n = 0 if W is None else min(len(W), len(self.items))
+        self._n = n
+        self.vgap = self.COUNT_GAP
+        if n:
+            self._layout(W.shape[1:], *self.best_grid(n, W.shape[1:]))
+            # one symmetric scale for all: the 99th percentile of |T| (a few extreme weights
+            # saturate instead of washing every image out)
+            m = float(np.percentile(np.abs(W[:n]), 99.0)) or float(np.max(np.abs(W[:n]))) or 1.0
+            self.level = m
+        for i, img in enumerate(self.items):
+            lab = self.count_labels[i]
+            if i < n:
+                img.setImage(W[i], levels=(-self.level, self.level), autoLevels=False)
+                lab.setText(str(snap.output_names[i]) if i < len(snap.output_names) else f"y{i + 1}")
+            img.setVisible(i < n)
+            lab.setVisible(i < n)
+            self.overlays[i].setVisible(False)
+        if snap is not None:
+            what = "class" if snap.train_predictions is not None else "output"
+            more = f", first {n} of {len(W)}" if W is not None and len(W) > n else ""
+            text = (f"Regressor T, one weight image per {what}{more}" +
+                    _note(f"blue −, red +, ±{self.level:.2g}" if n else ""))
+            if text != self.title.text:
+                self.title.setText(text)
+
+    def drawn(self) -> list[np.ndarray]:
+        return [img.image for img in self.items if img.isVisible() and img.image is not None]
+
+
+class CoefficientsView(pg.PlotWidget):
+    """T for inputs that are no images (the 3-D example): one bar per entry, grouped by output
+    (the last of each group is the intercept), with the true T* as black × when it is known."""
+
+    TITLE = "Regressor T"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "", "value")
+        _title(plot, self.TITLE)
+        plot.hideButtons()
+        plot.setMouseEnabled(x=False, y=False)
+        self.bars = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=0.7, pen=None,
+                                    brush=pg.mkBrush(*COLORS["curve"], 200))
+        self.truth = pg.ScatterPlotItem(pxMode=True, symbol="x", size=11, pen=pg.mkPen("#111111", width=2),
+                                        brush=pg.mkBrush("#111111"))
+        plot.addItem(self.bars)
+        plot.addItem(self.truth)
+        plot.addLine(y=0, pen=pg.mkPen((120, 120, 120), width=1))
+        self.snapshot = None
+        self._key = None
+
+    def show_snapshot(self, snap, T_true=None, scored=None) -> None:
+        """``T_true`` (p, q) the true regressor or None; ``scored`` the columns of T the data
+        score (``RegressionData.scored_columns``; the others of T* are drawn grey)."""
+        self.snapshot = snap
+        plot = self.getPlotItem()
+        if snap is None:
+            self.bars.setOpts(x=np.zeros(0), height=np.zeros(0))
+            self.truth.setData([], [])
+            return
+        T = np.column_stack([snap.coef, snap.intercept])
+        p, q = T.shape
+        x = (np.arange(p)[:, None] * (q + 1) + np.arange(q)[None, :]).ravel().astype(float)
+        self.bars.setOpts(x=x, height=T.ravel())
+        known = T_true is not None and np.shape(T_true) == T.shape
+        if known:
+            cols = set(range(q)) if scored is None else set(scored)
+            grey = np.array([[j not in cols for j in range(q)]] * p).ravel()
+            brushes = [pg.mkBrush("#aaaaaa") if g else pg.mkBrush("#111111") for g in grey]
+            pens = [pg.mkPen("#aaaaaa", width=2) if g else pg.mkPen("#111111", width=2) for g in grey]
+            self.truth.setData(x, np.asarray(T_true, dtype=float).ravel(), brush=brushes, pen=pens)
+        else:
+            self.truth.setData([], [])
+        key = (p, q, tuple(snap.output_names), known, None if scored is None else tuple(scored))
+        if key != self._key:
+            self._key = key
+            feats = [f"x{j + 1}" for j in range(q - 1)] + ["1"]
+            major = [(i * (q + 1) + (q - 1) / 2, "") for i in range(p)]
+            minor = [(i * (q + 1) + j, f"{snap.output_names[i] if i < len(snap.output_names) else i}·{feats[j]}"
+                      if j == 0 else feats[j]) for i in range(p) for j in range(q)]
+            plot.getAxis("bottom").setTicks([major, minor])
+            plot.setXRange(-0.8, p * (q + 1) - 0.2, padding=0)
+            unscored = known and scored is not None and len(set(scored)) < q - 1
+            title = self.TITLE + _note("bars" + ("; ×: true T*" if known else "")
+                                       + (" (grey: not scored by RAE_T)" if unscored else ""))
+            _title(plot, title)
+        vals = T.ravel() if not known else np.concatenate([T.ravel(), np.asarray(T_true).ravel()])
+        lo, hi = min(float(vals.min()), 0.0), max(float(vals.max()), 0.0)
+        d = 0.08 * (hi - lo) if hi > lo else 1.0
+        plot.setYRange(lo - d, hi + d, padding=0)
+
+    def drawn(self) -> np.ndarray:
+        return np.asarray(self.bars.opts["height"])
+
+
+# =========================================================================== test set
+class TestSamplesView(_Mosaic):
+    """Some test samples (rows): clean | test input | cleaned Dₜₑ | outliers Eₜₑ (the last two
+    with test-time cleaning on), and left of each row the prediction and the truth (green when a
+    predicted label is right, red when wrong). Grey levels 0–255; Eₜₑ ±128 on blue–white–red;
+    missing input entries magenta."""
+
+    __test__ = False
+    TITLE = "Test samples"
+    HEADERS = ("clean", "test input", "cleaned Dₜₑ", "outliers Eₜₑ")
+    TOP = 0.35
+    LEFT = 1.7
+
+    def __init__(self, n_rows: int = 4, parent=None):
+        super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * 4, parent=parent)
+        self._lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
+        self._luts_for = None
+        self._set_luts(4)
+        font = QtGui.QFont()
+        font.setPointSizeF(8.0)
+        self.headers, self.captions, self.overlays = [], [], []
+        for name in self.HEADERS:
+            t = pg.TextItem(name, color="#444444", anchor=(0.5, 1.0))
+            t.setFont(font)
+            self.vb.addItem(t, ignoreBounds=True)
+            self.headers.append(t)
+        for _ in range(n_rows):
+            t = pg.TextItem("", color="#444444", anchor=(1.0, 0.5))
+            t.setFont(font)
+            self.vb.addItem(t, ignoreBounds=True)
+            self.captions.append(t)
+            ov = pg.ImageItem(axisOrder="row-major")
+            ov.setZValue(1)
+            ov.setVisible(False)
+            self.vb.addItem(ov)
+            self.overlays.append(ov)
+        self.n_rows = n_rows
+        self.caption_texts: list[str] = []
+
+    def _placed(self, shape) -> None:
+        h, w = shape
+        for c, t in enumerate(self.headers):
+            if c < self.cols:
+                t.setPos(self.tile_rect(0, c).center().x(), -0.04 * h)
+            t.setVisible(c < self.cols)
+        for r, (t, ov) in enumerate(zip(self.captions, self.overlays)):
+            rect = self.tile_rect(r, 0)
+            t.setPos(-0.08 * w, rect.center().y())
+            ov.setPos(self.tile_rect(r, 1).topLeft())
+
+    def _set_luts(self, cols: int) -> None:
+        if self._luts_for == cols:
+            return
+        self._luts_for = cols
+        for i, img in enumerate(self.items):
+            img.setLookupTable(self._lut if i % cols == 3 else None)
+
+    def show_rows(self, rows, captions=(), colors=(), missing=None, title: str | None = None) -> None:
+        """``rows`` (k, c, h, w) with c = 2 (clean | input) or 4 (… | Dₜₑ | Eₜₑ), or None;
+        ``captions``/``colors`` one per row; ``missing`` (k, h, w) bool or None."""
+        k = 0 if rows is None else min(len(rows), self.n_rows)
+        cols = self.cols if rows is None else rows.shape[1]
+        if k:
+            self._set_luts(cols)
+            self._layout(rows.shape[2:], self.n_rows, cols)
+        self.caption_texts = []
+        for r in range(self.n_rows):
+            for c in range(cols):
+                img = self.items[r * cols + c]
+                if r < k:
+                    img.setImage(rows[r, c], levels=(-128.0, 128.0) if c == 3 else (0.0, 255.0),
+                                 autoLevels=False)
+                img.setVisible(r < k)
+            text = captions[r] if r < k and r < len(captions) else ""
+            color = colors[r] if r < k and r < len(colors) else "#444444"
+            self.captions[r].setText(text, color=color)
+            if r < k:
+                self.caption_texts.append(text)
+            ov = self.overlays[r]
+            show = r < k and missing is not None and r < len(missing) and bool(np.any(missing[r]))
+            if show:
+                ov.setImage(_missing_rgba(np.asarray(missing[r], dtype=bool)), autoLevels=False, levels=(0, 255))
+            ov.setVisible(show)
+        for i in range(self.n_rows * cols, len(self.items)):
+            self.items[i].setVisible(False)
+        if title is not None and title != self.title.text:
+            self.title.setText(title)
+
+    def drawn(self, row: int, col: int) -> np.ndarray:
+        return self.items[row * self.cols + col].image
+
+
+class ConfusionView(pg.PlotWidget):
+    """Test confusion matrix: rows the true class, columns the predicted one, counts written in
+    the cells (white → blue by count)."""
+
+    TITLE = "Test predictions"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "predicted", "true")
+        _title(plot, self.TITLE)
+        plot.showGrid(x=False, y=False)
+        plot.invertY(True)
+        plot.setAspectLocked(True)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
+        plot.addItem(self.image)
+        self.texts: list[pg.TextItem] = []
+        self.counts = None
+        self._key = None
+
+    def show_counts(self, counts: np.ndarray | None, names=(), title: str = "") -> None:
+        plot = self.getPlotItem()
+        self.counts = counts
+        for t in self.texts:
+            plot.removeItem(t)
+        self.texts = []
+        if counts is None:
+            self.image.clear()
+            return
+        c = counts.shape[0]
+        self.image.setImage(counts.astype(float), levels=(0.0, max(float(counts.max()), 1.0)), autoLevels=False)
+        if c <= 15:
+            font = QtGui.QFont()
+            font.setPointSizeF(7.5 if c > 8 else 8.5)
+            top = max(float(counts.max()), 1.0)
+            for i in range(c):
+                for j in range(c):
+                    if counts[i, j]:
+                        t = pg.TextItem(str(int(counts[i, j])), anchor=(0.5, 0.5),
+                                        color="w" if counts[i, j] > 0.55 * top else "#222222")
+                        t.setFont(font)
+                        t.setPos(j + 0.5, i + 0.5)
+                        plot.addItem(t)
+                        self.texts.append(t)
+        key = (c, tuple(names))
+        if key != self._key:
+            self._key = key
+            ticks = [[(k + 0.5, str(n)) for k, n in enumerate(names)]]
+            plot.getAxis("bottom").setTicks(ticks)
+            plot.getAxis("left").setTicks(ticks)
+            plot.setRange(xRange=(0, c), yRange=(0, c), padding=0.02)
+        if title:
+            _title(plot, title)
+
+
+class PredictionView(pg.PlotWidget):
+    """Predicted against true test targets, one colour per output, and the line y = x."""
+
+    TITLE = "Test predictions against the truth"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "true target", "predicted")
+        _title(plot, self.TITLE)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.hideButtons()
+        self.legend = plot.addLegend(offset=(4, 4), labelTextSize="7.5pt", verSpacing=-8,
+                                     brush=pg.mkBrush(255, 255, 255, 200))
+        self.diagonal = plot.plot([], [], pen=pg.mkPen((120, 120, 120), width=1, style=QtCore.Qt.DashLine))
+        self.points: list[pg.ScatterPlotItem] = []
+        self._names: tuple = ()
+
+    def show_predictions(self, Y_true, Y_pred, names=(), title: str = "") -> None:
+        plot = self.getPlotItem()
+        if Y_true is None:
+            for p in self.points:
+                p.setData([], [])
+            self.diagonal.setData([], [])
+            return
+        Y_true, Y_pred = np.atleast_2d(Y_true), np.atleast_2d(Y_pred)
+        names = tuple(names) or tuple(f"y{j + 1}" for j in range(Y_true.shape[1]))
+        if names != self._names:
+            self._names = names
+            for p in self.points:
+                plot.removeItem(p)
+            self.legend.clear()
+            self.points = []
+            for j, n in enumerate(names[:8]):
+                color = LINE_COLORS[j % len(LINE_COLORS)]
+                p = pg.ScatterPlotItem(pxMode=True, symbol="o", size=6, pen=None,
+                                       brush=pg.mkBrush(*color, 170), name=str(n))
+                plot.addItem(p)               # named: pyqtgraph adds it to the legend
+                self.points.append(p)
+        for j, p in enumerate(self.points):
+            p.setData(Y_true[:, j], Y_pred[:, j])
+        lo = float(min(np.nanmin(Y_true), np.nanmin(Y_pred)))
+        hi = float(max(np.nanmax(Y_true), np.nanmax(Y_pred)))
+        self.diagonal.setData([lo, hi], [lo, hi])
+        plot.autoRange(padding=0.05)
+        if title:
+            _title(plot, title)
+
+    def drawn(self) -> list[np.ndarray]:
+        return [np.column_stack(p.getData()) for p in self.points]
