@@ -78,6 +78,14 @@ def _show_group(tree, group, group_key, key, params, values, on_change):
     group.sigTreeStateChanged.connect(on_change)
     return group, key
 
+def _narrow_combo() -> QtWidgets.QComboBox:
+    """A combo that does not widen the dock to its longest entry (the popup still shows it whole)."""
+    combo = QtWidgets.QComboBox()
+    combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(12)
+    return combo
+
+
 class DataPanel(QtWidgets.QWidget):
     """Controls for data and corruption. Emits requests; the window answers with ``show_*``."""
 
@@ -100,7 +108,7 @@ class DataPanel(QtWidgets.QWidget):
         data_box = QtWidgets.QGroupBox("Data")
         form = QtWidgets.QFormLayout(data_box)
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.AllNonFixedFieldsGrow)
-        self.source_combo = QtWidgets.QComboBox()
+        self.source_combo = _narrow_combo()
         if TOYS:
             _add_header(self.source_combo, "Image sets")
         for name in datasets.BUILTIN:
@@ -118,7 +126,7 @@ class DataPanel(QtWidgets.QWidget):
         self.open_button.setToolTip("Load every image in a folder (subfolders = classes)")
         self.open_button.clicked.connect(self.folder_requested)
         form.addRow("", self.open_button)
-        self.size_combo = QtWidgets.QComboBox()
+        self.size_combo = _narrow_combo()
         for s in SIZES:
             self.size_combo.addItem(size_text(s), s)
         self.size_combo.setToolTip("Resize every image to this size (smaller is faster)")
@@ -154,7 +162,7 @@ class DataPanel(QtWidgets.QWidget):
         corr_box = QtWidgets.QGroupBox("Corruption")
         self.corruption_box = corr_box
         v = QtWidgets.QVBoxLayout(corr_box)
-        self.corruption_combo = QtWidgets.QComboBox()
+        self.corruption_combo = _narrow_combo()
         for key, spec in corruption.CORRUPTIONS.items():
             if spec.missing_entries:      # NaN entries: only the regression workspace's RR-Missing
                 continue
@@ -189,15 +197,18 @@ class DataPanel(QtWidgets.QWidget):
         text = QtWidgets.QLabel(
             "<b>Sample weights</b>: how much each image counts at this iteration, on a log "
             "scale (the largest is 1; red bars: images the corruption touched). Low-rank + sparse "
-            "methods show each image's outlier score ‖eᵢ‖ instead.<br>"
+            "methods show each image's outlier score ‖eᵢ‖ instead; NMF methods each image's mean "
+            "pixel weight.<br>"
+            "<b>Pixel weights Q</b> (NMF): how much each pixel counts, 0–1; red: truncated "
+            "(ignored as an outlier).<br>"
             "<b>Basis images</b>: the learned components (grey = 0; yellow: exactly 0 for sparse "
-            "PCA, with the count of non-zeros).<br>"
+            "PCA, with the count of non-zeros); for NMF, non-negative parts (black = 0).<br>"
             "<b>Objective</b>: the method's cost, per iteration; below it one of the method's own "
             "numbers (rank, μ, δ, …), chosen in the combo.<br>"
             "<b>E (sparse part)</b>: the outliers a low-rank + sparse method separates.<br>"
             "<b>Toy examples</b>: 2-D points with the learned directions through the mean.<br>"
             "<b>Error (eq. 14)</b>: distance of the reconstructions to the <i>clean</i> images "
-            "(grey levels; lower is better).<br>"
+            "(grey levels; lower is better). NMF: relative error ‖X_clean − WH‖ / ‖X_clean‖.<br>"
             "<b>Residual</b>: corrupted − reconstruction (blue −, red +).")
         text.setWordWrap(True)
         text.setStyleSheet("color: #333; font-size: 8pt;")
