@@ -170,18 +170,8 @@ def _screenshot(win, args) -> int:
                 print(f"robust-subspace-lab: column {c.index + 1} ({c.runner.info.name}): {c.runner.error}",
                       file=sys.stderr)
                 code = 1
-        # let the frame timer and the layouts settle, then draw for sure
-        win.redraw_now()
-        for _ in range(3):
-            QtWidgets.QApplication.processEvents()
-        path = os.path.abspath(args.screenshot)
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        if not win.save_screenshot(path):
-            print(f"robust-subspace-lab: could not write {path}", file=sys.stderr)
-            return 1
         iters = ", ".join(f"{c.runner.info.name}: iteration {c.runner.iteration}" for c in win.columns)
-        print(f"saved {path} ({iters})")
-        return code
+        return _save(win, args, iters) or code
     finally:
         win.close()
         win.deleteLater()
@@ -191,8 +181,6 @@ def _screenshot(win, args) -> int:
 def _regression_screenshot(win, args) -> int:
     """The Regression tab: run ``args.steps`` iterations, wait for the test-time cleaning if it is
     on, save the window (the caller closes it)."""
-    from PySide6 import QtWidgets
-
     ws = win.regression
     if ws.data is None:
         print(f"robust-subspace-lab: no regression data: {ws.last_error}", file=sys.stderr)
@@ -211,6 +199,15 @@ def _regression_screenshot(win, args) -> int:
     if not win.wait_idle(args.timeout):
         print("robust-subspace-lab: timed out waiting for the test-time cleaning", file=sys.stderr)
         return 1
+    return _save(win, args, f"{ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
+                            f"{ws.test_mode_shown}") or code
+
+
+def _save(win, args, what: str) -> int:
+    """Let the frame timer and the layouts settle, draw for sure, save the window to
+    ``args.screenshot``; 0 if saved, else 1 (with a message)."""
+    from PySide6 import QtWidgets
+
     win.redraw_now()
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
@@ -219,9 +216,8 @@ def _regression_screenshot(win, args) -> int:
     if not win.save_screenshot(path):
         print(f"robust-subspace-lab: could not write {path}", file=sys.stderr)
         return 1
-    print(f"saved {path} ({ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
-          f"{ws.test_mode_shown})")
-    return code
+    print(f"saved {path} ({what})")
+    return 0
 
 
 if __name__ == "__main__":

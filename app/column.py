@@ -345,12 +345,7 @@ class MethodColumn(QtWidgets.QFrame):
             self._syncing = False
 
     def _rebuild_params(self, info, values: dict) -> None:
-        if self._group is not None:
-            try:
-                self._group.sigTreeStateChanged.disconnect(self._on_param_changed)
-            except (RuntimeError, TypeError):
-                pass
-        self._group = P.build_group(info.key, info.params, values)
+        self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
         self._group_key = info.key
         P.set_tree_group(self.tree, self._group, rows_visible=5)
         specs = P.slider_specs(info.params)
@@ -366,14 +361,11 @@ class MethodColumn(QtWidgets.QFrame):
         self.slider_combo.blockSignals(False)
         self.slider_combo.setVisible(len(specs) > 1)
         self._show_slider(self.slider_combo.currentData())
-        self._group.sigTreeStateChanged.connect(self._on_param_changed)
 
     def _show_slider(self, name: str | None) -> None:
         """Drive parameter ``name`` of the current method with the slider (None: no slider)."""
         if self._slider is not None:
-            self._slider.disconnect_param()
-            self._slider.setParent(None)
-            self._slider.deleteLater()
+            self._slider.discard()
             self._slider = None
         info = catalogue.get(self._group_key) if self._group_key else None
         if name is None or info is None:

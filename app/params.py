@@ -15,7 +15,7 @@ from pyqtgraph.parametertree import Parameter, ParameterTree
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["spec_title", "spec_tooltip", "build_group", "group_values", "set_group_values",
-           "main_spec", "slider_specs", "make_tree", "SpecSlider", "format_value"]
+           "main_spec", "rebuild_group", "slider_specs", "make_tree", "SpecSlider", "format_value"]
 
 
 def format_value(value: Any) -> str:
@@ -100,6 +100,20 @@ def main_spec(specs: Iterable):
         if s.kind in ("float", "int") and s.slider is not None:
             return s
     return None
+
+
+def rebuild_group(old: Parameter | None, name: str, specs: Iterable, values: dict | None,
+                  on_change) -> Parameter:
+    """A fresh group for ``specs`` (see :func:`build_group`) whose tree changes call
+    ``on_change(group, changes)``; ``old`` (the group it replaces, or None) is unwired first."""
+    if old is not None:
+        try:
+            old.sigTreeStateChanged.disconnect(on_change)
+        except (RuntimeError, TypeError):
+            pass
+    group = build_group(name, specs, values)
+    group.sigTreeStateChanged.connect(on_change)
+    return group
 
 
 def slider_specs(specs: Iterable) -> list:
@@ -243,3 +257,9 @@ class SpecSlider(QtWidgets.QWidget):
             self.param.sigValueChanged.disconnect(self._on_param)
         except (RuntimeError, TypeError):
             pass
+
+    def discard(self) -> None:
+        """Unwire from the parameter and delete the widget."""
+        self.disconnect_param()
+        self.setParent(None)
+        self.deleteLater()

@@ -815,6 +815,24 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         """Hook: position labels after a layout change."""
 
 
+def _tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:
+    """``n`` hidden overlay images (drawn above the tiles) and ``n`` text labels in ``vb``."""
+    font = QtGui.QFont()
+    font.setPointSizeF(point_size)
+    overlays, labels = [], []
+    for _ in range(n):
+        ov = pg.ImageItem(axisOrder="row-major")
+        ov.setZValue(1)
+        ov.setVisible(False)
+        vb.addItem(ov)
+        overlays.append(ov)
+        t = pg.TextItem("", color="#333333", anchor=anchor)
+        t.setFont(font)
+        vb.addItem(t, ignoreBounds=True)
+        labels.append(t)
+    return overlays, labels
+
+
 class BasisView(_Mosaic):
     """The first basis images (up to ``capacity``), on the grid that makes them largest in the
     space available; grey levels symmetric around 0 for each image (mid grey = 0, white = its
@@ -833,21 +851,9 @@ class BasisView(_Mosaic):
 
     def __init__(self, capacity: int = 10, parent=None):
         super().__init__(self.TITLE, 2, (capacity + 1) // 2, capacity=capacity, parent=parent)
-        self.overlays: list[pg.ImageItem] = []
-        self.count_labels: list[pg.TextItem] = []
-        font = QtGui.QFont()
-        font.setPointSizeF(7.5)
-        for _ in self.items:
-            ov = pg.ImageItem(axisOrder="row-major")
-            ov.setZValue(1)
-            ov.setVisible(False)
-            self.vb.addItem(ov)
-            self.overlays.append(ov)
-            t = pg.TextItem("", color="#333333", anchor=(0.5, 0.0))
-            t.setFont(font)
+        self.overlays, self.count_labels = _tile_overlays(self.vb, len(self.items), 7.5, (0.5, 0.0))
+        for t in self.count_labels:
             t.setVisible(False)
-            self.vb.addItem(t, ignoreBounds=True)
-            self.count_labels.append(t)
         self.snapshot = None
         self.nonzeros: list[int] = []
         self._n = 0
@@ -976,20 +982,7 @@ class WeightMapView(_Mosaic):
         for name in ("left", "right", "top", "bottom"):
             self.colorbar.getAxis(name).setCacheMode(cache)
         self.title.setCacheMode(cache)
-        self.overlays: list[pg.ImageItem] = []
-        self.captions: list[pg.TextItem] = []
-        font = QtGui.QFont()
-        font.setPointSizeF(8.0)
-        for _ in self.items:
-            ov = pg.ImageItem(axisOrder="row-major")
-            ov.setZValue(1)
-            ov.setVisible(False)
-            self.vb.addItem(ov)
-            self.overlays.append(ov)
-            t = pg.TextItem("", color="#333333", anchor=(0.5, 1.0))
-            t.setFont(font)
-            self.vb.addItem(t, ignoreBounds=True)
-            self.captions.append(t)
+        self.overlays, self.captions = _tile_overlays(self.vb, len(self.items), 8.0, (0.5, 1.0))
         self._caption_text = [None] * len(self.items)
         self._truncation = None
         self.snapshot = None

@@ -743,24 +743,17 @@ class RegressionWorkspace(QtWidgets.QWidget):
             self._syncing = False
 
     def _rebuild_params(self, info, values: dict) -> None:
-        if self._method_group is not None:
-            try:
-                self._method_group.sigTreeStateChanged.disconnect(self._on_param_changed)
-            except (RuntimeError, TypeError):
-                pass
         for s in self._sliders:
-            s.disconnect_param()
-            s.setParent(None)
-            s.deleteLater()
+            s.discard()
         self._sliders = []
-        self._method_group = P.build_group(info.key, info.params, values)
+        self._method_group = P.rebuild_group(self._method_group, info.key, info.params, values,
+                                             self._on_param_changed)
         self._method_group_key = info.key
         P.set_tree_group(self.method_tree, self._method_group)
         for spec in slider_specs(info):
             s = P.SpecSlider(spec, self._method_group.child(spec.name))
             self.slider_box.addWidget(s)
             self._sliders.append(s)
-        self._method_group.sigTreeStateChanged.connect(self._on_param_changed)
 
     def _on_method_combo(self, index: int) -> None:
         if self._syncing or index < 0:
