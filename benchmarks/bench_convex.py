@@ -12,12 +12,13 @@ Machines are noisy (and this one is shared): only ratios measured in one run are
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 from core.methods import convex
 from core.methods.convex import CRPCAOM, PCP, OutlierPursuit
+
+from _timing import svd_time, time_steps
 
 TARGET = 1.5
 
@@ -35,21 +36,6 @@ def make_data(n, d, rank, seed=0):
     return X
 
 
-def time_steps(est, X, warmup, repeat):
-    state = est.start(X)
-    for _ in range(warmup):
-        if est.finished(state):
-            break
-        state = est.step(state)
-    times, ranks = [], []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        state = est.step(state)       # keeps stepping past convergence if need be: same cost
-        times.append(time.perf_counter() - t)
-        ranks.append(int(state.scalars["rank"]))
-    return float(np.median(times)), ranks, state
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000)
@@ -60,12 +46,7 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args(argv)
     X = make_data(a.n, a.d, a.rank)
-    svd_times = []
-    for _ in range(a.repeat):
-        t = time.perf_counter()
-        np.linalg.svd(X, full_matrices=False)
-        svd_times.append(time.perf_counter() - t)
-    t_svd = float(np.median(svd_times))
+    t_svd = svd_time(X, a.repeat)
     print(f"X: {a.n} samples × {a.d} features, planted rank {a.rank}, 0–255")
     print(f"thin SVD (numpy.linalg.svd, full_matrices=False): {t_svd * 1e3:8.1f} ms")
     print(f"median of {a.repeat} iterations after {a.warmup}; target ratio <= {TARGET}")
@@ -77,7 +58,9 @@ def main(argv=None):
         for route, min_dim in (("as shipped", default_min_dim), ("exact SVD", 10**9)):
             convex.PARTIAL_SVD_MIN_DIM = min_dim
             try:
-                t_step, ranks, state = time_steps(make(), X, a.warmup, a.repeat)
+                est = make()
+                t_step, ranks, state = time_steps(est, est.start(X), a.warmup, a.repeat,
+                                                  stop_warmup_when_finished=True)
             finally:
                 convex.PARTIAL_SVD_MIN_DIM = default_min_dim
             ratio = t_step / t_svd

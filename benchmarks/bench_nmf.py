@@ -39,14 +39,7 @@ from core.linalg import one_blas_thread
 from core.methods import _wnls
 from core.metrics import relative_error
 
-
-def median_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times))
+from _timing import median_time
 
 
 def make_data(n, d, seed=0):

@@ -15,17 +15,10 @@ import numpy as np
 
 from core import catalogue
 
+from _timing import median_time, svd_time
+
 METHODS = [("pca-gm", {"p": 0.3}), ("rpca-om", {}), ("l2p-pca-om", {"p": 0.5}),
            ("r1-pca", {}), ("hq-pca", {})]
-
-
-def median_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times))
 
 
 def make_data(n, d, seed=0):
@@ -45,7 +38,7 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args(argv)
     X = make_data(a.n, a.d)
-    t_svd = median_time(lambda: np.linalg.svd(X, full_matrices=False), a.repeat)
+    t_svd = svd_time(X, a.repeat)
     print(f"X: {a.n} samples × {a.d} features, k = {a.k}")
     print(f"thin SVD (numpy.linalg.svd, full_matrices=False): {t_svd * 1e3:8.1f} ms")
     worst = 0.0

@@ -14,12 +14,13 @@ compared.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 from core.methods import convex
 from core.regression import RLDA, RR
+
+from _timing import svd_time, time_steps
 
 TARGET = 2.0
 
@@ -40,19 +41,6 @@ def make_data(n, d, rank, n_classes, seed=0):
     return X, Y, labels
 
 
-def time_steps(est, X, Y, warmup, repeat):
-    state = est.start(X, Y)
-    for _ in range(warmup):
-        state = est.step(state)
-    times, ranks = [], []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        state = est.step(state)       # keeps stepping past convergence if need be: same cost
-        times.append(time.perf_counter() - t)
-        ranks.append(int(state.scalars["rank"]))
-    return float(np.median(times)), ranks, state
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1300)
@@ -63,17 +51,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args(argv)
     X, Y, labels = make_data(a.n, a.d, a.rank, a.classes)
-
-    def svd_time():
-        times = []
-        for _ in range(a.repeat):
-            t = time.perf_counter()
-            np.linalg.svd(X, full_matrices=False)
-            times.append(time.perf_counter() - t)
-        return float(np.median(times))
-
     print(f"X: {a.n} samples × {a.d} features, planted rank {a.rank}, 0–255")
-    print(f"thin SVD (numpy.linalg.svd, full_matrices=False): {svd_time() * 1e3:8.1f} ms")
+    print(f"thin SVD (numpy.linalg.svd, full_matrices=False): {svd_time(X, a.repeat) * 1e3:8.1f} ms")
     print(f"median of {a.repeat} iterations after {a.warmup}; target ratio <= {TARGET}; the SVD is "
           "timed again right after each line (shared machine) and the ratio uses the mean of the two")
     runs = [("RR (2 outputs)", lambda: RR(), Y),
@@ -82,12 +61,13 @@ def main(argv=None):
     for label, make, targets in runs:
         for route, min_dim in (("as shipped", default_min_dim), ("exact SVD", 10**9)):
             convex.PARTIAL_SVD_MIN_DIM = min_dim
-            t_before = svd_time()
+            t_before = svd_time(X, a.repeat)
             try:
-                t_step, ranks, state = time_steps(make(), X, targets, a.warmup, a.repeat)
+                est = make()
+                t_step, ranks, state = time_steps(est, est.start(X, targets), a.warmup, a.repeat)
             finally:
                 convex.PARTIAL_SVD_MIN_DIM = default_min_dim
-            t_svd = 0.5 * (t_before + svd_time())
+            t_svd = 0.5 * (t_before + svd_time(X, a.repeat))
             ratio = t_step / t_svd
             verdict = "OK" if ratio <= TARGET else "ABOVE TARGET"
             print(f"{label:22s} {route:10s}: {t_step * 1e3:8.1f} ms/iteration = {ratio:5.2f} × SVD "

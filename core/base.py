@@ -15,13 +15,13 @@ samples as columns; each method's docstring translates once.
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
 import numpy as np
 
+from .catalogue import EstimatorParams
 from .errors import DataError, ParameterError, SolverError
 
 
@@ -103,47 +103,15 @@ class State:
         return self.fitted if self.fitted is not None else self.reconstruct(X)
 
 
-class SteppableEstimator:
+class SteppableEstimator(EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
     Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.catalogue.ParamSpec`
     list is the single source of the parameters' ranges; :meth:`start` validates against it and
     raises :class:`~core.errors.ParameterError` naming the parameter before any work is done.
+    Parameters (``get_params``, ``set_params``, ``repr``, ``name``) come from
+    :class:`~core.catalogue.EstimatorParams`.
     """
-
-    _info = None  # set by core.catalogue.register
-
-    # ----------------------------------------------------------------- parameters (sklearn style)
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [n for n, p in sig.parameters.items() if n != "self" and p.kind == p.KEYWORD_ONLY
-                or (n != "self" and p.kind == p.POSITIONAL_OR_KEYWORD)]
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params: Any) -> "SteppableEstimator":
-        valid = set(self._param_names())
-        for name, value in params.items():
-            if name not in valid:
-                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
-
-    @property
-    def name(self) -> str:
-        return self._info.name if self._info is not None else type(self).__name__
-
-    def _validated_params(self) -> dict[str, Any]:
-        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
-        if self._info is None:
-            return self.get_params()
-        return self._info.validate(**self.get_params())
 
     def _check_data(self, X: Any) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)

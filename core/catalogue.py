@@ -13,6 +13,7 @@ the same impossible values with the same message.
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -119,6 +120,48 @@ class HasParams:
                                  f"its parameters: {', '.join(values) or 'none'}")
         values.update(params)
         return {s.name: s.validate(values[s.name]) for s in self.params}
+
+
+class EstimatorParams:
+    """Mixin giving an estimator scikit-learn style parameters, checked against its catalogue
+    entry: the parameters are the constructor's keywords, stored unchanged under the same names.
+
+    Used by :class:`core.base.SteppableEstimator` and
+    :class:`core.regression._base.RegressionEstimator`.
+    """
+
+    _info: "MethodInfo | None" = None  # set by :func:`register`
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [n for n, p in sig.parameters.items()
+                if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any):
+        valid = set(self._param_names())
+        for name, value in params.items():
+            if name not in valid:
+                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    @property
+    def name(self) -> str:
+        return self._info.name if self._info is not None else type(self).__name__
+
+    def _validated_params(self) -> dict[str, Any]:
+        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
+        if self._info is None:
+            return self.get_params()
+        return self._info.validate(**self.get_params())
 
 
 @dataclass(frozen=True)

@@ -370,7 +370,17 @@ def _mean_weights(Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class _NMFBase(SteppableEstimator):
     """The HQ loop shared by every NMF method (see the module docstring). Subclasses implement
     :meth:`_evaluate` (objective and weights of an iterate) and may override :meth:`_target`,
-    :meth:`_hq_weights` and :meth:`_refresh`."""
+    :meth:`_hq_weights` and :meth:`_refresh`. Its constructor takes the parameters of the
+    plain baselines (NMF, L1-, Huber-, CIM-, L2,1-NMF); TC-NMF and RNMF-L1 define their own."""
+
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
 
     # ---------------------------------------------------------------- hooks
     def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
@@ -601,17 +611,13 @@ class TruncatedCauchyNMF(_NMFBase):
                  truncation: str = "three-sigma", sigma: float = 9.0, refresh_weights: bool = True,
                  max_iter: int = 100, tol: float = 1e-4, solver: str = "nesterov",
                  inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
+        super().__init__(n_components=n_components, max_iter=max_iter, tol=tol, solver=solver,
+                         inner_max_iter=inner_max_iter, random_state=random_state)
         self.gamma_mode = gamma_mode
         self.gamma = gamma
         self.truncation = truncation
         self.sigma = sigma
         self.refresh_weights = refresh_weights
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
 
     def _truncation(self) -> str:
         return getattr(self, "truncation", "off")
@@ -732,15 +738,6 @@ class NMF(_NMFBase):
     X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
     """
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
-                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
-
     def _evaluate(self, ctx, P, E, prev, get):
         return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
 
@@ -769,15 +766,6 @@ class L1NMF(_NMFBase):
     State: entry_weights Q; sample_weights = mean Q / max; scalars ``μ`` (grey levels), ``k_H``,
     ``k_W``.
     """
-
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
-                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
 
     def _evaluate(self, ctx, P, E, prev, get):
         A = np.abs(E)
@@ -813,15 +801,6 @@ class HuberNMF(_NMFBase):
     update (``"mu"``, Du et al.'s rule). Objective: Σ l(E, c) with the iterate's own c (grey
     levels²). State: entry_weights Q, sample_weights mean Q / max, scalars ``c``, ``k_H``, ``k_W``.
     """
-
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
-                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
 
     def _evaluate(self, ctx, P, E, prev, get):
         A = np.abs(E)
@@ -859,15 +838,6 @@ class CIMNMF(_NMFBase):
     in [0, nd]). State: entry_weights Q, sample_weights, scalars ``δ`` (grey levels), ``k_H``, ``k_W``.
     """
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
-                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
-
     def _evaluate(self, ctx, P, E, prev, get):
         E2 = _abs_and_sq(E, get)
         delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
@@ -900,15 +870,6 @@ class L21NMF(_NMFBase):
     State: ``entry_weights`` None; ``sample_weights`` = w / max(w) = min_k‖e_k‖ / ‖e_i‖ (floored
     like the others); ``details["residual norm"]`` = ‖e_i‖; scalars ``k_H``, ``k_W``.
     """
-
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-4,
-                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.inner_max_iter = inner_max_iter
-        self.random_state = random_state
 
     def _evaluate(self, ctx, P, E, prev, get):
         r = np.sqrt(np.einsum("ij,ij->i", E, E))

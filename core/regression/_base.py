@@ -22,7 +22,6 @@ the paper's transposed ``y_ij``) and ``predict`` returns labels.
 """
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -30,7 +29,8 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from ..errors import DataError, ParameterError, SolverError
+from ..catalogue import EstimatorParams
+from ..errors import DataError, SolverError
 
 
 # =========================================================================== state
@@ -270,51 +270,22 @@ class Problem:
     fill: np.ndarray               # (d,) per-feature fill value for missing inputs at prediction
 
 
-class RegressionEstimator:
+class RegressionEstimator(EstimatorParams):
     """Base class of the regression methods (:data:`core.catalogue` task ``"regression"``).
 
     Subclasses implement ``_start(problem) -> RegressionState`` and ``_step(state)``; one-step
     methods return a converged state from ``_start``. Parameters are validated against the
     catalogue's ParamSpecs by :meth:`start` (ParameterError naming the parameter, before any work).
 
+    Parameters (``get_params``, ``set_params``, ``repr``, ``name``) come from
+    :class:`~core.catalogue.EstimatorParams`, as for the subspace methods.
+
     Class attributes: ``_classifier`` (targets are class labels; ``predict`` returns labels),
     ``_allow_missing`` (X may hold NaN at missing entries).
     """
 
-    _info = None
     _classifier = False
     _allow_missing = False
-
-    # ----------------------------------------------------------------- parameters (sklearn style)
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [n for n, p in sig.parameters.items()
-                if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params: Any) -> "RegressionEstimator":
-        valid = set(self._param_names())
-        for name, value in params.items():
-            if name not in valid:
-                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
-
-    @property
-    def name(self) -> str:
-        return self._info.name if self._info is not None else type(self).__name__
-
-    def _validated_params(self) -> dict[str, Any]:
-        if self._info is None:
-            return self.get_params()
-        return self._info.validate(**self.get_params())
 
     # ----------------------------------------------------------------- data
     def _check_X(self, X: Any, what: str = "X", n_features: int | None = None) -> np.ndarray:

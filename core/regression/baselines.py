@@ -248,16 +248,10 @@ class RPCALS(RegressionEstimator):
     State: D = L (+ the PCP mean), E = S, scalars of PCP (``rank``, ``μ``, ``primal residual``),
     objective PCP's ``‖L‖_* + λ‖S‖₁``. Parameters: those of PCP."""
 
-    def __init__(self, lam_scale: float = 1.0, center: bool = False, rho: float = 1.5,
-                 max_iter: int = 500, tol: float = 1e-7):
-        self.lam_scale = lam_scale
-        self.center = center
-        self.rho = rho
-        self.max_iter = max_iter
-        self.tol = tol
+    __init__ = PCP.__init__         # the same keywords (PCP_PARAMS), stored unchanged
 
     def _pcp(self) -> PCP:
-        return PCP(**{k: self._params[k] for k in ("lam_scale", "center", "rho", "max_iter", "tol")})
+        return PCP(**{k: self._params[k] for k in PCP._param_names()})
 
     def _wrap(self, prob: Problem, pstate, prev: RegressionState | None) -> RegressionState:
         L = np.array(pstate.training_reconstruction(prob.X))
