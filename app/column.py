@@ -331,16 +331,10 @@ class MethodColumn(QtWidgets.QFrame):
         info, values = self.runner.setting()
         self._syncing = True
         try:
-            i = self.method_combo.findData(info.key)
-            if i >= 0:
-                self.method_combo.setCurrentIndex(i)
-            self.method_combo.setToolTip(f"{info.summary}\n\n{info.reference}")
             self.reference_label.setText(info.reference)
             self.reference_label.setToolTip(info.summary)
-            if self._group is not None and self._group_key == info.key:
-                P.set_group_values(self._group, values)
-            else:
-                self._rebuild_params(info, values)
+            P.show_method(self.method_combo, info, values, self._group, self._group_key,
+                          self._rebuild_params)
         finally:
             self._syncing = False
 

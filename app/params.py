@@ -15,7 +15,7 @@ from pyqtgraph.parametertree import Parameter, ParameterTree
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["spec_title", "spec_tooltip", "build_group", "group_values", "set_group_values",
-           "main_spec", "rebuild_group", "slider_specs", "make_tree", "SpecSlider", "format_value"]
+           "main_spec", "rebuild_group", "show_method", "slider_specs", "make_tree", "SpecSlider", "format_value"]
 
 
 def format_value(value: Any) -> str:
@@ -114,6 +114,22 @@ def rebuild_group(old: Parameter | None, name: str, specs: Iterable, values: dic
     group = build_group(name, specs, values)
     group.sigTreeStateChanged.connect(on_change)
     return group
+
+
+def show_method(combo: QtWidgets.QComboBox, info, values: dict, group: Parameter | None,
+                group_key: str | None, rebuild) -> None:
+    """Show method ``info`` with parameter ``values`` in a method combo and its parameter group:
+    select it in ``combo`` (summary and reference as tooltip), then set the values in ``group``
+    when it already belongs to ``info.key``, else call ``rebuild(info, values)``. Callers block
+    their own change handlers around this."""
+    i = combo.findData(info.key)
+    if i >= 0:
+        combo.setCurrentIndex(i)
+    combo.setToolTip(f"{info.summary}\n\n{info.reference}")
+    if group is not None and group_key == info.key:
+        set_group_values(group, values)
+    else:
+        rebuild(info, values)
 
 
 def slider_specs(specs: Iterable) -> list:

@@ -729,16 +729,10 @@ class RegressionWorkspace(QtWidgets.QWidget):
         info, values = self.runner.setting()
         self._syncing = True
         try:
-            i = self.method_combo.findData(info.key)
-            if i >= 0:
-                self.method_combo.setCurrentIndex(i)
-            self.method_combo.setToolTip(f"{info.summary}\n\n{info.reference}")
             self.summary_label.setText(info.summary)
             self.summary_label.setToolTip(info.reference)
-            if self._method_group is not None and self._method_group_key == info.key:
-                P.set_group_values(self._method_group, values)
-            else:
-                self._rebuild_params(info, values)
+            P.show_method(self.method_combo, info, values, self._method_group, self._method_group_key,
+                          self._rebuild_params)
         finally:
             self._syncing = False
 
