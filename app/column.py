@@ -15,6 +15,7 @@ from core import catalogue
 
 from . import params as P
 from .runner import ColumnRunner
+from .scrubbing import FollowsIterations
 from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
                     ScatterView, WeightMapView, WeightsView)
 
@@ -114,7 +115,7 @@ def metrics_html(snap) -> tuple[str, str]:
 APPLY_DELAY_MS = 150
 
 
-class MethodColumn(QtWidgets.QFrame):
+class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     """A column of the main window. ``refresh()`` (called by the window's frame timer) redraws
     only if something changed since the last frame."""
 
@@ -414,26 +415,6 @@ class MethodColumn(QtWidgets.QFrame):
             self.status.emit(self, f"{self.runner.info.name} (column {self.index + 1}): {text}")
 
     # ------------------------------------------------------------------ scrubbing
-    def follow_live(self) -> None:
-        self._follow = True
-        n = len(self.runner.states)
-        if n:
-            blocked = self.scrubber.blockSignals(True)
-            self.scrubber.setValue(n - 1)
-            self.scrubber.blockSignals(blocked)
-        self._drawn_key = None
-
-    def show_iteration(self, index: int) -> None:
-        """Show ``states[index]`` (stop following the solver unless it is the newest)."""
-        self.scrubber.setValue(index)
-        self._on_scrub(self.scrubber.value())
-
-    def _on_scrub(self, value: int) -> None:
-        n = len(self.runner.states)
-        self._follow = n == 0 or value >= n - 1
-        self._drawn_key = None
-        self.refresh()
-
     # ------------------------------------------------------------------ drawing
     def refresh(self, force: bool = False) -> bool:
         """Redraw if the runner or the scrubber changed since the last frame. Returns True if drawn."""

@@ -42,6 +42,7 @@ from core.regression import RegressionEstimator
 from .. import params as P
 from ..data_panel import _show_group
 from ..views import ObjectiveView, ScalarHistoryView
+from ..scrubbing import FollowsIterations
 from ..worker import error_message
 from . import sources as S
 from .runner import RegressionRunner, TestJob, TestRelay
@@ -129,7 +130,7 @@ def _fmt(name: str, v) -> str:
     return f"{v:.3g}"
 
 
-class RegressionWorkspace(QtWidgets.QWidget):
+class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
     """See the module docstring.
 
     Parameters
@@ -831,26 +832,6 @@ class RegressionWorkspace(QtWidgets.QWidget):
         self.follow_live()
 
     # ================================================================== scrubbing
-    def follow_live(self) -> None:
-        self._follow = True
-        n = len(self.runner.states)
-        if n:
-            blocked = self.scrubber.blockSignals(True)
-            self.scrubber.setValue(n - 1)
-            self.scrubber.blockSignals(blocked)
-        self._drawn_key = None
-
-    def show_iteration(self, index: int) -> None:
-        """Show ``states[index]`` (stop following the solver unless it is the newest)."""
-        self.scrubber.setValue(index)
-        self._on_scrub(self.scrubber.value())
-
-    def _on_scrub(self, value: int) -> None:
-        n = len(self.runner.states)
-        self._follow = n == 0 or value >= n - 1
-        self._drawn_key = None
-        self.refresh()
-
     # ================================================================== test-time cleaning
     def set_test_cleaning(self, on: bool) -> None:
         """Test-time cleaning (Alg. 2) on or off; the Test section recomputes for the shown state."""
