@@ -159,12 +159,8 @@ def _screenshot(win, args) -> int:
             return 1
         if win.regression_shown:
             return _regression_screenshot(win, args)
-        if args.steps:
-            win.step_all(args.steps)
-            if not win.wait_idle(args.timeout):
-                print(f"robust-subspace-lab: timed out after {args.timeout:g} s running {args.steps} steps",
-                      file=sys.stderr)
-                return 1
+        if not _run_steps(win, args):
+            return 1
         for c in win.columns:
             if c.runner.error:
                 print(f"robust-subspace-lab: column {c.index + 1} ({c.runner.info.name}): {c.runner.error}",
@@ -185,11 +181,7 @@ def _regression_screenshot(win, args) -> int:
     if ws.data is None:
         print(f"robust-subspace-lab: no regression data: {ws.last_error}", file=sys.stderr)
         return 1
-    if args.steps:
-        win.step_all(args.steps)
-    if not win.wait_idle(args.timeout):
-        print(f"robust-subspace-lab: timed out after {args.timeout:g} s running {args.steps} steps",
-              file=sys.stderr)
+    if not _run_steps(win, args):
         return 1
     code = 0
     if ws.runner.error:
@@ -201,6 +193,17 @@ def _regression_screenshot(win, args) -> int:
         return 1
     return _save(win, args, f"{ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
                             f"{ws.test_mode_shown}") or code
+
+
+def _run_steps(win, args) -> bool:
+    """Step the shown tab ``args.steps`` times and wait for it; False (with a message) on timeout."""
+    if args.steps:
+        win.step_all(args.steps)
+    if not win.wait_idle(args.timeout):
+        print(f"robust-subspace-lab: timed out after {args.timeout:g} s running {args.steps} steps",
+              file=sys.stderr)
+        return False
+    return True
 
 
 def _save(win, args, what: str) -> int:

@@ -301,21 +301,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.addLayout(grid, 1)
 
         # scrubber
-        scrub = QtWidgets.QHBoxLayout()
-        scrub.addWidget(QtWidgets.QLabel("Iteration"))
-        self.scrubber = QtWidgets.QSlider(QtCore.Qt.Horizontal)
-        self.scrubber.setRange(0, 0)
-        self.scrubber.setPageStep(1)
-        self.scrubber.setToolTip("Go back to any past iteration; at the right end the view follows the solver")
-        self.scrubber.valueChanged.connect(self._on_scrub)
-        self.scrub_label = QtWidgets.QLabel("")
-        self.scrub_label.setMinimumWidth(self.scrub_label.fontMetrics().horizontalAdvance("000 / 000 (live)  "))
-        self.live_button = QtWidgets.QPushButton("Live")
-        self.live_button.setToolTip("Jump to the newest iteration and follow the solver")
-        self.live_button.clicked.connect(self.follow_live)
-        scrub.addWidget(self.scrubber, 1)
-        scrub.addWidget(self.scrub_label)
-        scrub.addWidget(self.live_button)
+        scrub = self._build_scrubber()
         outer.addLayout(scrub)
 
     # ------------------------------------------------------------------ controls

@@ -1,6 +1,8 @@
 """The iteration scrubber's logic, shared by the method columns and the regression workspace."""
 from __future__ import annotations
 
+from PySide6 import QtCore, QtWidgets
+
 __all__ = ["FollowsIterations"]
 
 
@@ -9,6 +11,26 @@ class FollowsIterations:
     ``self.scrubber``: at the end of the slider it follows the solver (draws the newest state),
     elsewhere it holds the chosen iteration. The widget provides ``refresh()`` and starts with
     ``_follow = True`` and ``_drawn_key = None`` (the key of the last frame drawn)."""
+
+    def _build_scrubber(self, widest: str = "000 / 000 (live)  ") -> QtWidgets.QHBoxLayout:
+        """The row "Iteration [slider] n / N (live) [Live]": sets ``scrubber``, ``scrub_label``
+        and ``live_button``; ``widest`` is the longest label text to make room for."""
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Iteration"))
+        self.scrubber = QtWidgets.QSlider(QtCore.Qt.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.setPageStep(1)
+        self.scrubber.setToolTip("Go back to any past iteration; at the right end the view follows the solver")
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        self.scrub_label = QtWidgets.QLabel("")
+        self.scrub_label.setMinimumWidth(self.scrub_label.fontMetrics().horizontalAdvance(widest))
+        self.live_button = QtWidgets.QPushButton("Live")
+        self.live_button.setToolTip("Jump to the newest iteration and follow the solver")
+        self.live_button.clicked.connect(self.follow_live)
+        row.addWidget(self.scrubber, 1)
+        row.addWidget(self.scrub_label)
+        row.addWidget(self.live_button)
+        return row
 
     def follow_live(self) -> None:
         """Follow the solver again: the scrubber jumps to the newest state."""

@@ -65,7 +65,7 @@ OPTION_SPECS: dict[str, tuple[ParamSpec, ...]] = {
 }
 
 #: Which inputs the corruption hits: value → label.
-SCOPES = {"both": "training and test inputs", "train": "training inputs only", "test": "test inputs only"}
+SCOPES = rdata.SCOPES
 
 
 def parse_size(text):
@@ -107,21 +107,6 @@ def _checked(specs, values: dict) -> dict:
     return {s.name: s.validate(values[s.name]) for s in specs}
 
 
-def _restrict(data, scope: str):
-    """Keep the corruption on the training or on the test inputs only (the other rows get their
-    clean values back; the same images are chosen as for both, so the scopes compare)."""
-    if scope == "both" or data.X_clean is None:
-        return data
-    if scope not in SCOPES:
-        raise ParameterError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
-    hit = data.train if scope == "train" else ~data.train
-    X = np.where(hit[:, None], data.X, data.X_clean)
-    mask = None if data.mask is None else data.mask & hit[:, None]
-    kinds = {k: np.asarray(v) & hit for k, v in data.kinds.items()}
-    return dataclasses.replace(data, X=X, mask=mask, kinds=kinds,
-                               description=f"{data.description} ({SCOPES[scope]})")
-
-
 def build(choice: DataChoice):
     """The RegressionData of ``choice`` (and the ImageSet it came from, or None).
 
@@ -155,7 +140,7 @@ def build(choice: DataChoice):
         where = "targets from " + os.path.basename(choice.targets_csv) if choice.targets_csv \
             else "subfolders as classes"
         data = dataclasses.replace(data, description=f"{images.source} ({where}); {corrupted.description}")
-    return _restrict(data, choice.scope), images
+    return rdata.restrict_corruption(data, choice.scope), images
 
 
 def describe(data) -> str:

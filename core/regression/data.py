@@ -9,7 +9,7 @@ Inputs are (n_samples, n_features), grey levels 0–255 for images; NaN marks a 
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -341,5 +341,26 @@ def folder_data(path, size=None, targets_csv=None, test_fraction: float = 0.5,
                            task="regression" if targets_csv is not None else "classification")
 
 
+#: Which inputs a corruption may touch: key -> description.
+SCOPES = {"both": "training and test inputs", "train": "training inputs only", "test": "test inputs only"}
+
+
+def restrict_corruption(data: RegressionData, scope: str) -> RegressionData:
+    """``data`` with its corruption kept on the training (``"train"``) or test (``"test"``) inputs
+    only: the other rows get their clean values back (``X_clean``), mask and corruption kinds
+    cleared there. The same rows are hit as for ``"both"`` (unchanged data), so scopes compare.
+
+    Raises ParameterError for an unknown ``scope`` (see :data:`SCOPES`)."""
+    if scope not in SCOPES:
+        raise ParameterError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+    if scope == "both" or data.X_clean is None:
+        return data
+    hit = data.train if scope == "train" else ~data.train
+    X = np.where(hit[:, None], data.X, data.X_clean)
+    mask = None if data.mask is None else data.mask & hit[:, None]
+    kinds = {k: np.asarray(v) & hit for k, v in data.kinds.items()}
+    return replace(data, X=X, mask=mask, kinds=kinds, description=f"{data.description} ({SCOPES[scope]})")
+
+
 __all__ = ["RegressionData", "synthetic_3d", "train_test_split", "one_hot", "subsample_per_class",
-           "regression_data", "digits_data", "folder_data"]
+           "regression_data", "digits_data", "folder_data", "SCOPES", "restrict_corruption"]

@@ -149,3 +149,20 @@ def test_folder_with_a_single_sample_class_is_refused_for_classification(tmp_pat
     _save(root / "lonely" / "0.png", 50)
     with pytest.raises(DataError, match="class 'lonely' has a single sample"):
         folder_data(root)
+
+
+def test_restrict_corruption_keeps_it_on_one_side():
+    """A corruption restricted to the training (test) inputs leaves the test (training) rows
+    clean, keeps the corrupted rows as they were, and refuses an unknown scope."""
+    from core.regression import data as rdata
+
+    images = rdata.subsample_per_class(datasets.mnist_digits(), 6, 0)
+    both = rdata.regression_data(corruption.corrupt(images, "black_square", share=0.2, seed=0), seed=0)
+    assert rdata.restrict_corruption(both, "both") is both
+    for scope, hit in (("train", both.train), ("test", ~both.train)):
+        one = rdata.restrict_corruption(both, scope)
+        np.testing.assert_array_equal(one.X[hit], both.X[hit])
+        np.testing.assert_array_equal(one.X[~hit], both.X_clean[~hit])
+        assert not one.mask[~hit].any() and (one.mask[hit] == both.mask[hit]).all()
+    with pytest.raises(ParameterError, match="scope"):
+        rdata.restrict_corruption(both, "half")
