@@ -42,7 +42,7 @@ class Snapshot:
         (residual = corrupted − reconstruction; all in grey levels).
     samples : indices of the chosen samples.
     error : paper 000 eq. (14) against the clean images, added outlier images excluded (grey levels);
-        NaN for NMF states (eq. 14 assumes orthonormal components and a mean: see ``relative_error``).
+        None for NMF states (eq. 14 assumes orthonormal components and a mean: see ``relative_error``).
     scalars : the method's own numbers.
     scalar_history : name → (iteration + 1,) array of that scalar per iteration (NaN before it existed).
     metrics : name → value, for a metrics panel: ``"eq. 14 error (000)"``, ``"Σ‖xʳ−xᵒ‖ (001)"``
@@ -313,7 +313,7 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     rows = np.stack([data.X_clean[samples], Xs, rec, Xs - rec], axis=1).reshape(len(samples), 4, h, w)
     nmf = is_nmf(state)
     # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
-    err = float("nan") if nmf else reconstruction_error(state.components, data.X, data.X_clean,
+    err = None if nmf else reconstruction_error(state.components, data.X, data.X_clean,
                                                         include=~data.added)
     rel = relative_error(state, data) if nmf else None
     zero = comps == 0 if not nmf else np.zeros(comps.shape, dtype=bool)   # parts: 0 is ordinary
