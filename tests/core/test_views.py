@@ -89,7 +89,7 @@ def test_nmf_metrics_are_paper_003s(blocks, tc_states):
     rel = relative_error(blocks.X_clean, state.fitted)
     assert snap.relative_error == pytest.approx(rel, rel=1e-12)
     assert snap.metrics[V.REL_ERROR] == pytest.approx(100 * rel, rel=1e-12)
-    assert np.isnan(snap.error)                          # eq. 14 is not defined for NMF parts
+    assert snap.error is None                            # eq. 14 is not defined for NMF parts
     assert snap.metrics["weights AUC"] == outlier_auc(state.sample_weights, blocks.outliers)
     cut, bad = state.details["truncated"], blocks.mask
     assert snap.metrics[V.CAUGHT] == pytest.approx(100 * (cut & bad).sum() / bad.sum())
@@ -107,7 +107,7 @@ def test_methods_without_entry_weights_have_no_maps(blocks):
         assert snap.weight_maps is None and snap.truncated_maps is None
         assert snap.mean_weights is None and snap.truncated_share is None
         assert (snap.relative_error is not None) is nmf
-        assert bool(np.isnan(snap.error)) is nmf
+        assert (snap.error is None) is nmf
 
 
 def test_clustering_scores_are_k_means_on_h(digits3, monkeypatch):
