@@ -59,7 +59,8 @@ class Corrupted:
         (``added[i]``) it equals ``X[i]`` (they have no clean version).
     mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
     outliers : (n_samples,) bool, True for every sample the corruption touched.
-    added : (n_samples,) bool, True for outlier images appended to the data set.
+    added : (n_samples,) bool, True for samples with no clean version: outlier images appended to
+        the data set, or a toy example's pure outliers. The metrics against the truth leave them out.
     shape : (height, width) to view a row as an image.
     labels : (n_samples,) or None; appended outliers get the label ``-1`` / ``"outlier"``.
     description : a one-line human description (``"rectangles (dots) on 20 of 100 images, seed 0"``).
