@@ -118,8 +118,8 @@ def test_clustering_scores_are_k_means_on_h(digits3, monkeypatch):
     snap = V.snapshot(state, digits3)                     # 90 · 3 · 3: cheap, every iteration
     pred = kmeans_labels(state.coefficients, 3, V.KMEANS_SEED)
     assert snap.metrics[V.ACC] == pytest.approx(100 * clustering_accuracy(digits3.labels, pred))
-    assert snap.metrics[V.NMI] == pytest.approx(
-        normalized_mutual_info(digits3.labels, pred, average_method="max"))
+    # one definition of NMI: the view shows exactly the library's default
+    assert snap.metrics[V.NMI] == normalized_mutual_info(digits3.labels, pred)
     assert snap.metrics[V.ACC] > 70                       # 0, 1 and 7 separate on H
     # large data: only at finished states (the worker passes clustering=True), cached per state
     fresh = est.step(state)
