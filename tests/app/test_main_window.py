@@ -350,3 +350,16 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
     col.method_combo.setCurrentIndex(col.method_combo.findData("tc-nmf"))
     qtbot.waitUntil(lambda: col.runner.key == "tc-nmf" and not win.busy, timeout=WAIT)
     assert col._slider.spec.name == "gamma"
+
+
+def test_help_button_explains_what_the_column_shows(qtbot, make_window):
+    """Each column's "?" shows the method's "what you are seeing" text (formula, weights, views)."""
+    from core import guide
+    win = make_window()
+    col = win.columns[1]
+    click(qtbot, col.help_button)
+    box = col.help_box
+    qtbot.waitUntil(box.isVisible, timeout=WAIT)
+    assert "PCA-GM" in box.windowTitle() and guide.text("pca-gm") in box.informativeText()
+    assert "βᵢ" in box.informativeText() and not box.isModal()
+    box.close()
