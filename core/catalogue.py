@@ -75,7 +75,7 @@ class ParamSpec:
                 raise ParameterError(f"{self.name} must be True or False, got {value!r}")
             return bool(value)
         try:
-            if isinstance(value, bool):
+            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
                 raise TypeError
             num = float(value)
         except (TypeError, ValueError):
