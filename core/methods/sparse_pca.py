@@ -474,10 +474,12 @@ class _Greedy(SteppableEstimator):
         if comp.colsq is not None:   # ‖c_i − (X_j w) w_i‖² = ‖c_i‖² − 2 w_i (X_jᵀX_j w)_i + w_i² ‖X_j w‖²
             colsq = _frozen(np.maximum(comp.colsq - 2.0 * w * run.t_times(comp.W, p) + w * w * (p @ p), 0.0))
         cov = None
-        if comp.cov is not None:     # (I − wwᵀ) C (I − wwᵀ) = C − w cᵀ − c wᵀ + (wᵀc) wwᵀ, c = C w
+        if comp.cov is not None:     # (I − wwᵀ) C (I − wwᵀ) = C − w hᵀ − h wᵀ, h = C w − (wᵀCw/2) w
             c = comp.cov @ w
-            cov = comp.cov - np.outer(w, c) - np.outer(c, w) + float(w @ c) * np.outer(w, w)
-            cov = _frozen((cov + cov.T) / 2.0)
+            h = c - 0.5 * float(w @ c) * w
+            cov = comp.cov - np.outer(w, h)
+            cov -= np.outer(h, w)
+            cov = _frozen(cov)
         sq = np.maximum(comp.sq_norms - p * p, 0.0)
         W = np.vstack([comp.W, w[None, :]])
         # Rank used up: the deflated data are round-off (‖X_j‖_F² <= 1e-20 ‖X₀‖_F²), checked on the
