@@ -14,7 +14,7 @@ Recognition 2016: every table/figure we can reproduce with our data, paper vs ou
 
     python benchmarks/papers/paper_000.py [--quick | --full] [--seeds N]
 
-Default: 5 seeds, ~3 min on one core. ``--quick``: fewer settings (< 1 min). ``--full``: 10 seeds
+Default: 5 seeds, ~4 min on one core. ``--quick``: fewer settings (< 1 min). ``--full``: 10 seeds
 and every m. Prints Markdown tables (saved in ``results_paper_000.md``).
 """
 from __future__ import annotations
@@ -212,11 +212,17 @@ def mnist_cells(seeds, ms, slow_ms):
             gain = np.array(by_m[m]) - base
             expl = ""
             if paper is not None and abs(np.mean(by_m[m]) - paper) > np.ptp(by_m[m]) / 2:
+                m0 = min(ms)
+                g0 = np.array(acc[name][m0]) - base
                 expl = (f"gain over raw {gain.mean():+.1f} points (paper +5): at m = 200 of 360 samples the "
                         f"subspace holds the 60 outliers too (weight AUC {np.mean(auc[m]):.2f}, < 0.5 = "
-                        f"outliers weigh more), so the projection keeps almost all inlier distances and "
-                        f"K-means sees nearly the raw data; the paper's +5 lies inside the "
-                        f"{np.ptp(raw):.0f}-point swing of the deterministic start over our draws")
+                        f"outliers weigh more; {np.mean(auc[m0]):.2f} at m = {m0}), and a 200-dim projection "
+                        f"keeps almost all inlier distances, so K-means sees nearly the raw data. At m = {m0} "
+                        f"the gain is {g0.mean():+.1f} points, but with a seed swing of ±{np.ptp(g0) / 2:.0f}: "
+                        f"the paper's deterministic start swings the raw accuracy {min(raw):.0f}–{max(raw):.0f} % "
+                        f"over our draws, and with k-means++ (mean of 5 starts) the gains shrink to "
+                        f"{np.mean(acc_pp[name][m0]):+.1f} (m = {m0}) and {np.mean(acc_pp[name][m]):+.1f} (m = {m}) "
+                        f"points — the paper's +5 is within the noise of its own protocol")
             cells.append(Cell("Table 1", f"{name}, m = {m}", "accuracy (%)", paper, by_m[m], "%", expl))
             cells.append(Cell("Table 1", f"{name}, m = {m}", "gain over raw (points)", None, list(gain)))
             cells.append(Cell("Table 1", f"{name}, m = {m}", "gain over raw, k-means++ ×5 (points)", None,
@@ -277,7 +283,7 @@ def main(argv=None):
     elif a.full:
         face_ms, shares, mn_ms, slow = [5, 10, 20, 40], [0.1, 0.2, 0.3], [10, 20, 50, 100, 200, 300], [200, 300]
     else:
-        face_ms, shares, mn_ms, slow = [5, 10, 20], [0.1, 0.3], [10, 50, 200, 300], [300]
+        face_ms, shares, mn_ms, slow = [5, 10, 20], [0.1, 0.3], [10, 50, 200], [200]
     t0 = time.perf_counter()
     print_table("Paper 000: toys (Figs. 1–2)", toy_cells(seeds), n_seeds)
     print_table("Paper 000: faces (Figs. 4–5; 100 LFW faces for 800 FERET faces)", face_cells(seeds, face_ms, shares), n_seeds)
