@@ -187,3 +187,26 @@ def test_generalized_mean_zero_spread_guard():
     gm = fit_quiet(GeneralizedMean(p=0.3), X)
     assert np.all(np.isfinite(gm.sample_weights_))
     assert np.linalg.norm(gm.mean_ - X[1]) < np.linalg.norm(X.mean(axis=0) - X[1])
+
+
+# ---------------------------------------------------------------- 6. presets of papers 000–002
+def test_paper_presets_are_runnable():
+    """Every preset of papers 000–002 names existing methods with valid parameters, data that
+    loads (built-in loader keywords or toy parameters) and a known corruption; the toy presets fit."""
+    from core import catalogue, toys
+    from core.presets import paper_000, paper_001, paper_002
+
+    for preset in paper_000.PRESETS + paper_001.PRESETS + paper_002.PRESETS:
+        assert preset.corruption in corruption.CORRUPTIONS, preset.key
+        for key, params in preset.methods:
+            catalogue.create(key, **params)._validated_params()
+        kind, name = preset.data
+        if kind == "toy":
+            small = {k: (1000 if k == "n" else v) for k, v in preset.data_params.items()}   # keep it fast
+            data = toys.make_toy(name, **small)
+            for key, params in preset.methods:
+                est = fit_quiet(catalogue.create(key, **params), data.X)
+                assert np.all(np.isfinite(est.components_)), (preset.key, key)
+        else:
+            assert name in datasets.BUILTIN
+            datasets.BUILTIN[name](**preset.data_params)     # loader keywords (e.g. digits=[6]) accepted
