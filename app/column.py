@@ -39,6 +39,10 @@ NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (pa
                    "    coefficients H, against the labels; ACC with the best (Hungarian) matching, NMI\n"
                    "    normalised by max(H(C), H(C′)); only for data with labels; on large data\n"
                    "    computed once the run is over (\"at end\")")
+STATUS_MARKS = {"converged": "✓ ", "max_iter": "⚠ ", "diverged": "✖ "}
+STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met), stopped at max_iter\n"
+              "(the rule was not met: raise max iter), or diverged (the solver met NaN or left the\n"
+              "data's range; the history is kept up to the last good iteration).")
 ERROR_TIP = ("Reconstruction error against the clean images, paper 000 eq. (14):\n"
              "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
              "grey levels (0–255). Lower is better.")
@@ -466,13 +470,12 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
             self.scrub_label.setText("")
             return
-        est = self.runner.estimator
-        done = ""
-        if snap.converged:
-            done = "  ✓ converged"
-        elif est.finished(self.runner.states[self.shown_index]):
-            done = "  (max iter)"
-        self.iteration_label.setText(f"iteration {snap.iteration}{done}")
+        kind, status = self.runner.status()
+        mark = STATUS_MARKS.get(kind, "")
+        self.iteration_label.setText(f"iteration {snap.iteration}  ·  {mark}{status}"
+                                     if status and kind != "running" else f"iteration {snap.iteration}")
+        if self.iteration_label.toolTip() != STATUS_TIP:
+            self.iteration_label.setToolTip(STATUS_TIP)
         if snap.relative_error is not None:
             self.error_label.setText(f"relative error: {100.0 * snap.relative_error:.2f} %")
             tips = (NMF_ERROR_TIP, NMF_METRICS_TIP)

@@ -199,14 +199,17 @@ def test_solver_error_in_worker_is_shown(qtbot, make_window):
     col = win.columns[1]
 
     def broken_step(state):
-        raise SolverError("PCA-GM stopped at iteration 1: the objective is nan (not finite).")
+        raise SolverError("PCA-GM", 1, "the objective is nan (not finite)")
 
     col.runner.estimator.step = broken_step
     click(qtbot, win.step_button)
     qtbot.waitUntil(lambda: col.message_label.isVisible() and not win.busy, timeout=WAIT)
-    assert "Solver stopped" in col.message_label.text() and "iteration 1" in col.message_label.text()
+    assert "diverged at iteration 1" in col.message_label.text()
     assert "PCA-GM" in win.statusBar().currentMessage()
     assert col.runner.iteration == 0                 # the state before the failure is kept
+    # the column's status line says why the run stopped
+    qtbot.waitUntil(lambda: "diverged at iteration 1: the objective is nan" in col.iteration_label.text(),
+                    timeout=WAIT)
     assert win.columns[0].runner.iteration == 1      # the other column carried on
 
 

@@ -262,7 +262,7 @@ def test_pcagm_refuses_bad_p(occluded, p):
 @pytest.mark.parametrize("key", ["pca", "pca-gm", "rpca-om"])
 def test_refuses_k_too_large(key, occluded):
     n, d = occluded.X.shape
-    with pytest.raises(ParameterError, match="n_components"):
+    with pytest.raises(DataError, match="n_components"):
         catalogue.create(key, n_components=min(n, d)).start(occluded.X)
     with pytest.raises(ParameterError, match="n_components"):
         catalogue.create(key, n_components=0).start(occluded.X)
