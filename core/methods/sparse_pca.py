@@ -464,7 +464,12 @@ class _Greedy(SteppableEstimator):
         nw = float(np.linalg.norm(w))
         w = w / nw if nw > 1e-8 else leading_eigvecs(np.eye(d) - comp.W.T @ comp.W, 1)[1][:, 0]
         return replace(self._cand(run, comp, w), done=True, fixed_point=True,
-                       scalars=(("rank exhausted", 1),))
+                       scalars=self._completion_scalars(run, r))
+
+    def _completion_scalars(self, run: _Run, r: int) -> tuple:
+        """The method's own scalars for a completion component (same names as its other states,
+        so that every scalar's history stays complete)."""
+        return ()
 
     # ------------------------------------------------------------------ stepping
     def _start(self, X: np.ndarray) -> State:
@@ -772,6 +777,9 @@ class RSPCA(_Greedy):
             w = g / np.linalg.norm(g)
         return self._cand(run, comp, w, scalars=(("restart", r + 1),))
 
+    def _completion_scalars(self, run, r):
+        return (("restart", r + 1),)
+
     def _advance(self, run, comp, cand):
         k, p = int(self.k_nonzero), float(self.p)
         return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=int(self.seed))
@@ -848,6 +856,9 @@ class SPCArSVD(_Greedy):
         w = self._unit(comp, tau, v, "thresholded loading vector")
         cand = self._cand(run, comp, w, tau=tau)
         return replace(cand, scalars=(("λ", lam), ("variance", float(cand.proj @ cand.proj))))
+
+    def _completion_scalars(self, run, r):
+        return (("λ", 0.0), ("variance", 0.0))
 
     def _init(self, run, comp, r):
         w_pca = self._leading_direction(run, comp)
@@ -949,6 +960,9 @@ class GPower(_Greedy):
         w = self._unit(comp, tau, z, "loading vector")
         cand = self._cand(run, comp, w, tau=tau)
         return replace(cand, scalars=(("f", f), ("γ", gamma)), aux=f)
+
+    def _completion_scalars(self, run, r):
+        return (("f", 0.0), ("γ", run.const["γ"]))
 
     def _init(self, run, comp, r):
         e = np.zeros(run.X.shape[1])
