@@ -78,6 +78,14 @@ def _arrays(obj, depth: int = 0):
             yield from _arrays(getattr(obj, name, None), depth + 1)
 
 
+#: marks of the status line, by how a run ended (see :meth:`ColumnRunner.status_line`)
+STATUS_MARKS = {convergence.CONVERGED: "✓ ", convergence.MAX_ITER: "⚠ ", convergence.DIVERGED: "✖ "}
+#: tooltip of the status line
+STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met), stopped at max_iter\n"
+              "(the rule was not met: raise max iter), or diverged (the solver met NaN or left the\n"
+              "data's range; the history is kept up to the last good iteration).")
+
+
 class ColumnRunner(QtCore.QObject):
     """State machine of one column. See the module docstring."""
 
@@ -485,6 +493,14 @@ class ColumnRunner(QtCore.QObject):
         self._job = None
         self._kick()
         self.activity.emit()
+
+    def status_line(self, iteration: int) -> str:
+        """``"iteration N"`` followed, once the run has ended, by how it ended (with a mark):
+        the one status line of a method column and of the regression workspace."""
+        kind, text = self.status()
+        if not text or kind == convergence.RUNNING:
+            return f"iteration {iteration}"
+        return f"iteration {iteration}  ·  {STATUS_MARKS.get(kind, '')}{text}"
 
     def status(self) -> tuple[str, str]:
         """How the run stands: ``(kind, text)`` with kind one of :mod:`core.convergence`'s
