@@ -250,6 +250,13 @@ class RPCALS(RegressionEstimator):
 
     __init__ = PCP.__init__         # the same keywords (PCP_PARAMS), stored unchanged
 
+    def _validated_params(self) -> dict[str, Any]:
+        # n_components=None (no rank cap, PCP's default) is stored unchanged; the catalogue spells it 0
+        params = self.get_params()
+        if params.get("n_components") is None:
+            params["n_components"] = 0
+        return self._info.validate(**params)
+
     def _pcp(self) -> PCP:
         return PCP(**{k: self._params[k] for k in PCP._param_names()})
 
