@@ -83,3 +83,20 @@ def test_regression_on_rank_deficient_and_nearly_zero_data(make, rng):
         est = make().fit(X, Y)
         assert np.all(np.isfinite(est.T_)) and np.isfinite(est.objective_)
         assert np.all(np.isfinite(est.predict(X[:10], clean=True)))
+
+
+def test_test_time_cleaning_on_occluded_digits_leaves_the_nearest_neighbour(occluded_digits):
+    """The linearised Alg. 2 returned the nearest cleaned training image for every occluded test
+    digit (‖D_te − D_nn‖ = 4e-5 relative, E = 80 % of each image, 13 iterations). Solved exactly,
+    eq. (8) moves away from it and lands closer to the clean test digits than that nearest
+    sample (measured: 0.67 against 0.85 relative; the raw occluded inputs are at 0.57 — on digits
+    the cleaning does not beat no cleaning, see RLDA's parameter notes)."""
+    d = occluded_digits
+    est = RLDA().fit(d.X_train, d.targets_train)
+    cl = est.clean(d.X_test)
+    C = d.X_clean[d.test]
+    nn = est.D_[nearest_rows(d.X_test, est.D_)]
+    assert cl.converged
+    assert np.linalg.norm(cl.D - nn) > 0.3 * np.linalg.norm(nn)
+    assert np.linalg.norm(cl.D - C) < np.linalg.norm(nn - C)
+    assert np.linalg.norm(cl.E) < 0.6 * np.linalg.norm(d.X_test)
