@@ -424,7 +424,7 @@ class PCP(_InexactALM):
         Y ← Y + µ (X − L − S);   µ ← min(ρµ, µ̄)
 
     with their standard choices: ``Y₀ = X / max(‖X‖₂, ‖X‖_∞/λ)``, ``L₀ = S₀ = 0``,
-    ``µ₀ = 1.25/‖X‖₂``, ``µ̄ = 1e7 µ₀``, ρ = 1.5 (parameter). Stops when the primal residual
+    ``µ₀ = 1.25/‖X‖₂``, ``µ̄ = 1e7 µ₀``; ρ (parameter) 1.1 rather than their 1.5. Stops when the primal residual
     ``‖X − L − S‖_F/‖X‖_F < tol``, or after ``max_iter`` iterations.
 
     Parameters
@@ -433,8 +433,20 @@ class PCP(_InexactALM):
         catalogue cannot hold "None = automatic", hence the scale), > 0.
     center : False (default) runs on the raw data as Candès et al.; True subtracts the ℓ2 mean
         of the samples first and adds it back to the reconstruction.
-    rho : 1 < ρ < 2.
+    rho : 1 < ρ < 2. Default 1.1: on the built-in faces PCP then stops 6e-7 above the optimum
+        (100 iterations); Lin et al.'s 1.5 stopped 5e-4 above it with rank 61 instead of 56, because
+        the primal-residual rule is met once µ is large, before the minimum is reached.
     max_iter, tol : stopping rule.
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255 (any scale works: the model is homogeneous).
 
@@ -595,7 +607,12 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
         Z = 0 (rank 0, reconstruction = the mean only) as soon as γ >= √n_samples; and E = 0
         (Z reproduces the data) for γ <= 1. So the useful range is 1 < γ < √n_samples. The
         default 1.5 suits the built-in 100 faces (paper 001's occlusions: rank 15–16; γ = 2:
-        rank 7; γ = 3: rank 2); the slider (log scale) offers 0.1–100 for larger sets."""
+        rank 7; γ = 3: rank 2); the slider (log scale) offers 0.1–100 for larger sets. No pixel
+        scaling makes the paper's γ = 30–90 meaningful (both norms are 1-homogeneous: X/255
+        gives Z/255 at the same γ); only n_samples > 900–8100 would. Taken literally (µ₀ = 0.1
+        on 0–255 data) Algorithm 3 stops after ~40 iterations far from the minimum with rank 3
+        at γ = 30 on the faces — a likely source of the paper's non-trivial ranks. To choose the
+        rank directly, use ``n_components``."""
 
 
 @register(
@@ -632,6 +649,16 @@ class OutlierPursuit(_L21ALM):
     center : see above.
     rho : 1 < ρ < 2 (the paper gives no value; default 1.1, see :class:`CRPCAOM`).
     max_iter, tol : stopping rule (default 500, 1e-7).
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255.
     {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
@@ -696,6 +723,16 @@ class CRPCAOM(_L21ALM):
         stops after 20–30 iterations with the objective within 1e-9 of the minimum (dual
         residual ~1e-5); ρ = 1.2 takes as many iterations and lands 1e-6 off, ρ = 1.5 2e-3 off.
     max_iter, tol : stopping rule (default 500, 1e-7).
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255.
     {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
