@@ -155,7 +155,8 @@ TEST_WEIGHTS = ("basis", "eq8", "spectral", "alg2")
 
 
 def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "basis", rho: float = 1.1,
-               tol: float = 1e-7, max_iter: int = 1000, missing: np.ndarray | None = None) -> TestCleaning:
+               tol: float = 1e-7, max_iter: int = 1000, missing: np.ndarray | None = None,
+               should_stop=None) -> TestCleaning:
     """Clean test inputs against the cleaned training inputs D: paper 004 eq. (8) (eq. (10) with
     missing entries, extraction §3.7)::
 
@@ -196,6 +197,8 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
     rho : growth of µ (the paper's ρ_t). tol, max_iter : stopping rule.
     missing : (n_test, n_features) bool, True at missing entries (E is free there, the cleaned
         value ``(ZD)_ij`` fills them), or None (then NaN entries of X_te are taken as missing).
+    should_stop : optional callable, checked every iteration; when it returns True the current
+        (unconverged, ``converged=False``) iterate is returned at once (for a GUI that cancels).
 
     ‖Z‖_* couples the test samples, so a sample's cleaning depends on the rest of the batch
     (transductive, §2.6). Raises ParameterError for an unknown ``weight``.
@@ -276,7 +279,7 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
             mu = min(rho * mu, mu_max)
             if not math.isfinite(residual):
                 raise SolverError(f"test-time cleaning stopped at iteration {it}: the residual is not finite")
-            if residual < tol:
+            if residual < tol or (should_stop is not None and should_stop()):
                 break
     if observed is not None:
         E = np.where(observed, E, 0.0)
@@ -497,17 +500,18 @@ class _RRBase(RegressionEstimator):
                                components=res.components, _ctx=ctx)
 
     # ----------------------------------------------------------------- test time
-    def clean(self, X: Any, state: RegressionState | None = None) -> TestCleaning:
+    def clean(self, X: Any, state: RegressionState | None = None, should_stop=None) -> TestCleaning:
         """Clean test inputs X (n_test, n_features) against the cleaned training data: paper 004
         Alg. 2 / eq. (8) (eq. (10) where X holds NaN), see :func:`clean_test`. Uses the fitted
         state (or ``state``), its λ, and the estimator's ``test_weight``, ``rho``, ``tol`` and
-        ``max_iter``. Returns a :class:`TestCleaning` (cleaned inputs ``D``, outliers ``E``, ...)."""
+        ``max_iter``; ``should_stop`` (callable, optional) cancels between iterations. Returns a
+        :class:`TestCleaning` (cleaned inputs ``D``, outliers ``E``, ...)."""
         state = state or self._fitted_state()
         it: _Iter = state._ctx
         X = self._check_X(X, n_features=state.D.shape[1])
         prm = self._validated_params()
         return clean_test(X, np.asarray(state.D), it.run.lam, weight=prm["test_weight"], rho=prm["rho"],
-                          tol=prm["tol"], max_iter=prm["max_iter"])
+                          tol=prm["tol"], max_iter=prm["max_iter"], should_stop=should_stop)
 
     def clean_inputs(self, X: Any, state: RegressionState | None = None) -> np.ndarray:
         """The cleaned test inputs ``D_te = Z D`` of :meth:`clean` (n_test, n_features)."""

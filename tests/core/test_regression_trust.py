@@ -100,3 +100,13 @@ def test_test_time_cleaning_on_occluded_digits_leaves_the_nearest_neighbour(occl
     assert np.linalg.norm(cl.D - nn) > 0.3 * np.linalg.norm(nn)
     assert np.linalg.norm(cl.D - C) < np.linalg.norm(nn - C)
     assert np.linalg.norm(cl.E) < 0.6 * np.linalg.norm(d.X_test)
+
+
+def test_test_time_cleaning_can_be_cancelled():
+    """A GUI cancels the (now exact, longer) cleaning between iterations: the iterate of that
+    moment comes back, marked unconverged."""
+    s = data.synthetic_3d(seed=0)
+    rr = RR().fit(s.X_train, s.Y_train)
+    cl = rr.clean(s.X_test, should_stop=lambda: True)
+    assert cl.n_iter == 1 and not cl.converged
+    assert np.all(np.isfinite(cl.D))
