@@ -41,7 +41,10 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, svds
 
 from ..base import State, SteppableEstimator
 from ..catalogue import ParamSpec, register
-from ..errors import SolverError
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
+
+from ..errors import DataError, SolverError
 from ..linalg import one_blas_thread, orientation
 from ._specs import MAX_ITER, TOL
 
@@ -300,8 +303,8 @@ class _InexactALM(SteppableEstimator):
           data (``mean + L`` / ``b + Z``), ``sparse_`` : the sparse part S / E;
         * ``coordinates_`` : (n_samples, rank_) coordinates of ``fitted_ − mean_`` in ``basis_``.
         """
+        super().fit(X, y)
         X = np.asarray(X, dtype=float)
-        super().fit(X)
         state = self.state_
         it: _Iterate = state._ctx
         self.rank_ = int(state.scalars["rank"])
@@ -314,28 +317,41 @@ class _InexactALM(SteppableEstimator):
         self.fitted_ = np.array(state.fitted)
         self.sparse_ = np.array(state.sparse_part)
         self.coordinates_ = (self.fitted_ - self.mean_) @ basis.T
-        self._train_X = X.copy()
+        # training samples by their exact bytes: transform works sample by sample (any order/subset)
+        self._train_rows = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(X))}
         return self
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates (n_samples, rank_) in the learned basis ``basis_`` (the right singular
         vectors of the fitted low-rank part).
 
-        * On the training data (the very X given to ``fit``): the coordinates of the method's own
-          low-rank part, ``(fitted_ − mean_) basis_ᵀ``, so that ``inverse_transform(transform(X))``
-          is ``fitted_``, the method's reconstruction (L + mean, Z + b) — the sparse part is not
-          in it.
-        * On new data: the orthogonal projection ``(X − mean_) basis_ᵀ`` (the model has no sparse
-          part for unseen samples; refit to decompose them).
+        * A training sample (a row equal to one given to ``fit``, in any order or subset): the
+          coordinates of the method's own low-rank part, ``(fitted_ − mean_) basis_ᵀ``, so that
+          ``inverse_transform(transform(X))`` is ``fitted_``, the method's reconstruction
+          (L + mean, Z + b) — the sparse part is not in it.
+        * Any other sample: the orthogonal projection ``(x − mean_) basis_ᵀ`` (the model has no
+          sparse part for unseen samples; refit to decompose them).
         """
-        X = np.asarray(X, dtype=float)
-        train = getattr(self, "_train_X", None)
-        if train is not None and X.shape == train.shape and np.array_equal(X, train):
-            return self.coordinates_.copy()
-        return (X - self.mean_) @ self.basis_.T
+        check_is_fitted(self, "state_")
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        out = (X - self.mean_) @ self.basis_.T
+        index = getattr(self, "_train_rows", None)
+        if index:
+            for i, row in enumerate(np.ascontiguousarray(X)):
+                j = index.get(row.tobytes())
+                if j is not None:
+                    out[i] = self.coordinates_[j]
+        return out
 
     def inverse_transform(self, Y: Any) -> np.ndarray:
         """Images ``Y basis_ + mean_`` (n_samples, n_features) from coordinates (n_samples, rank_)."""
+        check_is_fitted(self, "state_")
+        try:
+            Y = check_array(Y, dtype=[np.float64, np.float32])
+        except ValueError as exc:
+            raise DataError(str(exc)) from None
+        if Y.shape[1] != self.basis_.shape[0]:
+            raise DataError(f"Y has {Y.shape[1]} coordinates but the basis has rank_ = {self.basis_.shape[0]}")
         return np.asarray(Y, dtype=float) @ self.basis_ + self.mean_
 
     def _threads(self, X: np.ndarray):
