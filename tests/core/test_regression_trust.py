@@ -110,3 +110,20 @@ def test_test_time_cleaning_can_be_cancelled():
     cl = rr.clean(s.X_test, should_stop=lambda: True)
     assert cl.n_iter == 1 and not cl.converged
     assert np.all(np.isfinite(cl.D))
+
+
+def test_paper_004_presets_name_registered_methods_sources_and_corruptions():
+    """The presets the app's Presets menu applies: regression methods of the catalogue with valid
+    parameters, the workspace's sources, and corruption keys with valid parameters."""
+    from core import catalogue
+    from core.presets import paper_004
+    assert paper_004.PRESETS
+    for p in paper_004.PRESETS:
+        assert p.task == "regression" and p.data[0] == "regression"
+        assert p.data[1] in ("synthetic", "digits")
+        for key, params in p.methods:
+            info = catalogue.get(key)
+            assert info.task == "regression"
+            info.validate(**params)
+        if p.corruption != "none":
+            corruption.CORRUPTIONS[p.corruption].validate(**p.corruption_params)
