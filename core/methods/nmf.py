@@ -173,6 +173,13 @@ SIGMA = ParamSpec(
     "truncation parameter σ of eq. (2), used when truncation is 'fixed': errors with "
     "|E| > γ√σ get weight 0 (dimensionless; 9 means beyond 3γ)",
     low=0.0, low_open=True, scale="log", slider=(0.1, 1000.0))
+TAU_FLOOR = ParamSpec(
+    "tau_floor", "τ floor (×γ)", "float", 3.0,
+    "lower bound c on the three-sigma threshold, τ >= c·γ (σ >= c²); 0 = the paper's and the "
+    "authors' code's rule (its τ fell below γ on the faces and truncated ~48 % of the entries; "
+    "c = 3 lowered the error against the clean faces from 38/42/36 % to 33/33/29 % on clean, "
+    "Laplace δ = 40 and 550-block faces)",
+    low=0.0, slider=(0.0, 10.0))
 REFRESH = ParamSpec(
     "refresh_weights", "refresh Q", "bool", True,
     "recompute Q (same γ and threshold) between the coefficient and basis steps, as Algorithm 2 "
@@ -626,7 +633,9 @@ class _Reweigh:
         E = X - P
         k, p = self.kind, self.params
         if k == "cauchy":
-            return cauchy_weights(E, p["gamma"], p["tau"]), None
+            Q = cauchy_weights(E, p["gamma"], p["tau"])
+            Q[P > p["xmax"]] = 1.0
+            return Q, None
         if k == "cim":
             Q = np.exp(np.square(E) * (-0.5 / p["delta2"]))
             if p["xmax"] is not None:
@@ -649,7 +658,8 @@ _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAM
     key="tc-nmf", name="Truncated Cauchy NMF", family="NMF", reference=_TC_REFERENCE,
     summary="NMF with the truncated Cauchy loss: HQ weights 1/(1+(E/γ)²), exactly 0 on errors "
             "beyond the three-sigma threshold; γ by Nagy's algorithm; Nesterov weighted NLS.",
-    params=[N_COMPONENTS, GAMMA_MODE, GAMMA, TRUNCATION, SIGMA, REFRESH, NMF_MAX_ITER, NMF_TOL, *INNER],
+    params=[N_COMPONENTS, GAMMA_MODE, GAMMA, TRUNCATION, SIGMA, TAU_FLOOR, REFRESH, NMF_MAX_ITER,
+            NMF_TOL, *INNER],
 )
 class TruncatedCauchyNMF(_NMFBase):
     """Truncated Cauchy NMF (paper 003), one HQ outer iteration (Algorithm 2) per ``step``.
@@ -680,6 +690,21 @@ class TruncatedCauchyNMF(_NMFBase):
        γ update comes after the W-step, as in the authors' code (the paper's line 3 updates γ
        after computing Q, §3.3(a)).
 
+    Threshold floor ``tau_floor`` = c (ours; default 3): τ = max(three-sigma τ, c·γ). Paper and
+    authors' code: c = 0. Measured on the 100 built-in faces, r = 10, seed 0 (relative error
+    against the clean faces, share of entries truncated): clean 37.8 % / 49 % (c = 0) against
+    32.6 % / 25 % (c = 3); Laplace δ = 40: 42.3 % / 48 % against 33.5 % / 19 %; one 10 × 10
+    block of 550 per face: 35.7 % / 49 % against 29.1 % / 28 % (plain NMF: 21.5 %, 26.2 %,
+    123 %). The global three-sigma rule re-estimated every iteration lets the fit specialise on
+    the entries it keeps: the residuals turn bimodal and τ falls below γ, so the paper's default
+    truncates half of the data even without outliers (the authors' MATLAB code does the same);
+    the floor keeps the weight of an entry at least 1/(1 + c²) before truncating it. The floor
+    does not make TC-NMF beat plain NMF on clean or Laplace-noised faces; it wins on extreme
+    outliers (the 550 blocks). Range rule (ours, as CIM-NMF's): an entry fitted above max(X)
+    gets weight 1, not 0: it is a model error, not a corrupted observation. Without it TC-NMF
+    diverged on 300 built-in digits (max(HW) 1461 at iteration 7, c = 0). ``refresh_weights`` (paper: on, code: off) changed the errors by
+    < 1 point in these runs.
+
     Solver: ``"nesterov"`` (default) = the shared OGM weighted NLS (Algorithm 1, batched, see
     :mod:`core.methods._wnls`), at most ``inner_max_iter`` iterations per factor; ``"mu"`` = one
     weighted multiplicative update per factor (the code's 'MUR').
@@ -703,7 +728,8 @@ class TruncatedCauchyNMF(_NMFBase):
     """
 
     def __init__(self, n_components: int = 10, gamma_mode: str = "nagy", gamma: float = 10.0,
-                 truncation: str = "three-sigma", sigma: float = 9.0, refresh_weights: bool = True,
+                 truncation: str = "three-sigma", sigma: float = 9.0, tau_floor: float = 3.0,
+                 refresh_weights: bool = True,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "nesterov",
                  inner_max_iter: int = 30, random_state: int = 0):
         super().__init__(n_components=n_components, max_iter=max_iter, tol=tol, solver=solver,
@@ -712,6 +738,7 @@ class TruncatedCauchyNMF(_NMFBase):
         self.gamma = gamma
         self.truncation = truncation
         self.sigma = sigma
+        self.tau_floor = tau_floor
         self.refresh_weights = refresh_weights
 
     def _truncation(self) -> str:
@@ -732,7 +759,7 @@ class TruncatedCauchyNMF(_NMFBase):
             tau = gamma * np.sqrt(float(self.sigma))
         else:
             a = _nonzero_sq(E2, ctx.zero) if a is None else a
-            tau = _three_sigma_sq(a)
+            tau = max(_three_sigma_sq(a), float(getattr(self, "tau_floor", 0.0)) * gamma)
         return gamma, tau
 
     @staticmethod
@@ -765,6 +792,10 @@ class TruncatedCauchyNMF(_NMFBase):
             np.multiply(Q, ~mask, out=Q)                      # Q = 0 on the truncated entries
         else:
             mask = np.zeros(E2.shape, dtype=bool)
+        above = P > ctx.xmax                                  # range rule (class docstring)
+        if above.any():
+            Q[above] = 1.0
+            mask &= ~above
         frac = float(np.count_nonzero(mask)) / mask.size
         scalars = {"γ": gamma}
         if np.isfinite(tau):               # Cauchy NMF (no truncation): no τ, σ (never NaN)
@@ -774,7 +805,7 @@ class TruncatedCauchyNMF(_NMFBase):
 
     def _reweigher(self, ctx, ev):
         return _Reweigh("cauchy", gamma=float(ev.scalars["γ"]),
-                        tau=float(ev.scalars.get("τ", np.inf)))
+                        tau=float(ev.scalars.get("τ", np.inf)), xmax=ctx.xmax)
 
     def _refresh(self, ctx, E, state, get):
         if not self.refresh_weights:
@@ -784,6 +815,7 @@ class TruncatedCauchyNMF(_NMFBase):
         E2 = _abs_and_sq(E, get)
         Q = get("Q_refresh", E2.shape)
         self._weights_into(Q, E2, gamma, tau)
+        Q[ctx.X - E > ctx.xmax] = 1.0                     # range rule
         return Q
 
 
@@ -808,7 +840,7 @@ class CauchyNMF(TruncatedCauchyNMF):
                          truncation="off", refresh_weights=refresh_weights, max_iter=max_iter,
                          tol=tol, solver=solver, inner_max_iter=inner_max_iter,
                          random_state=random_state)
-        del self.truncation, self.sigma          # not parameters of this method
+        del self.truncation, self.sigma, self.tau_floor   # not parameters of this method
 
     def _truncation(self) -> str:
         return "off"

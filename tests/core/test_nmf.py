@@ -40,7 +40,7 @@ def blocks12(faces):
 @pytest.fixture(scope="module")
 def tc_blocks(blocks12):
     """TC-NMF (defaults, r = 10) run to its stopping rule on the 12 × 12 blocks."""
-    return run(catalogue.create("tc-nmf", n_components=10, max_iter=150), blocks12.X)
+    return run(catalogue.create("tc-nmf", n_components=10, max_iter=150, tau_floor=0.0), blocks12.X)
 
 
 # ============================================================================ the building blocks
@@ -258,7 +258,8 @@ def test_line_toy_breakdown():
     d = toys.make_toy("nmf_line", n_outliers=80, direction="x", seed=0)
     slope = {}
     for key in ("tc-nmf", "nmf", "l1-nmf"):
-        w = catalogue.create(key, n_components=1, max_iter=200).fit(d.X).components_[0]
+        kw = {"tau_floor": 0.0} if key == "tc-nmf" else {}          # the paper's rule
+        w = catalogue.create(key, n_components=1, max_iter=200, **kw).fit(d.X).components_[0]
         slope[key] = w[1] / w[0]
     assert abs(slope["tc-nmf"] - 0.2) < 0.02, slope
     assert abs(slope["nmf"] - 0.2) > 0.1 and abs(slope["l1-nmf"] - 0.2) > 0.1, slope
@@ -273,7 +274,7 @@ def test_line_toy_with_noise_recorded_finding():
     and the run ends with half the entries truncated and only ~10 points constraining the slope."""
     for seed in (1, 2):
         d = toys.make_toy("nmf_line", n_outliers=80, direction="x", noise=0.1, seed=seed)
-        tc = catalogue.create("tc-nmf", n_components=1, max_iter=200).fit(d.X)
+        tc = catalogue.create("tc-nmf", n_components=1, max_iter=200, tau_floor=0.0).fit(d.X)
         cauchy = catalogue.create("cauchy-nmf", n_components=1, max_iter=200).fit(d.X)
         s_tc = tc.components_[0, 1] / tc.components_[0, 0]
         s_c = cauchy.components_[0, 1] / cauchy.components_[0, 0]
@@ -318,10 +319,11 @@ def test_small_blocks_cauchy_beats_tc_recorded_finding(faces):
     d = corruption.corrupt(faces, "value_block", size=8, value=550.0, seed=0)
     err = {}
     for key in ("tc-nmf", "cauchy-nmf", "nmf"):
-        err[key] = relative_error(d.X_clean, catalogue.create(key, n_components=10, max_iter=100)
+        kw = {"tau_floor": 0.0} if key == "tc-nmf" else {}          # the paper's rule
+        err[key] = relative_error(d.X_clean, catalogue.create(key, n_components=10, max_iter=100, **kw)
                                   .fit(d.X).state_.fitted)
     assert err["cauchy-nmf"] < err["tc-nmf"] < err["nmf"], err
-    tc = catalogue.create("tc-nmf", n_components=10, max_iter=100).fit(faces.X)
+    tc = catalogue.create("tc-nmf", n_components=10, max_iter=100, tau_floor=0.0).fit(faces.X)
     nmf = catalogue.create("nmf", n_components=10, max_iter=100).fit(faces.X)
     e_tc, e_nmf = relative_error(faces.X, tc.state_.fitted), relative_error(faces.X, nmf.state_.fitted)
     assert e_tc > 1.3 * e_nmf, (e_tc, e_nmf)

@@ -68,7 +68,7 @@ def test_transform_solves_the_weighted_problem(faces, key):
     ones on its training data. Now, on the training data, transform agrees with the fitted
     coefficients to 1 % (relative Frobenius) and inverse_transform(transform(X)) with the
     fitted reconstruction; the unweighted solve stays available and differs."""
-    X = corruption.corrupt(faces, "laplace", scale=40.0, seed=0).X[:50]
+    X = corruption.corrupt(faces, "laplace", scale=40.0, seed=0).X[:50 if key == "l1-nmf" else 100]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est = catalogue.create(key, n_components=10).fit(X)
@@ -132,3 +132,18 @@ def test_mu_nmf_reaches_sklearn_objective(faces):
     assert est.state_.converged and est.n_iter_ < est.max_iter
     J_sk = 0.5 * np.sum((X - Hs @ sk.components_) ** 2)
     assert est.objective_ <= 1.005 * J_sk, (est.objective_, J_sk)
+
+
+def test_tc_nmf_default_threshold_floor(faces):
+    """Defect 5: with the paper's global three-sigma rule (tau_floor=0, also the authors' code)
+    TC-NMF truncated 49 % of the entries of the *clean* faces and its error was 38 % against
+    21 % for NMF: the rule, re-estimated each iteration, lets the fit specialise on the entries
+    it keeps and τ falls below γ. The default floor τ >= 3γ truncates far less and lowers the
+    error (measured 25 % and 33 %; Laplace δ = 40: 42 % → 33 %; 550 blocks: 36 % → 29 %)."""
+    X = faces.X
+    paper = catalogue.create("tc-nmf", n_components=10, tau_floor=0.0).fit(X).state_
+    ours = catalogue.create("tc-nmf", n_components=10).fit(X).state_
+    assert ours.scalars["τ"] >= 3.0 * ours.scalars["γ"] * (1 - 1e-12)
+    assert paper.scalars["τ"] < paper.scalars["γ"] * 3.0
+    assert ours.scalars["truncated fraction"] < 0.8 * paper.scalars["truncated fraction"]
+    assert relative_error(X, ours.fitted) < relative_error(X, paper.fitted) - 0.02
