@@ -107,6 +107,10 @@ INNER_FAST = 10
 #: regions (the black background of digits: more than half of the residuals exactly 0) would
 #: give γ → 0, median |E| = 0 and a three-sigma threshold of 0, i.e. every other entry truncated.
 ZERO_RESIDUAL = 1e-9
+#: Nagy's γ is floored at GAMMA_MIN × (max X − min X) (ours): on 500 digits with 550-valued
+#: blocks (mostly near-exact background residuals) Cauchy NMF's γ collapsed to 0.009 grey
+#: levels, every weight fell to ~γ²/E², and the fit diverged (max HW 3452 at iteration 311).
+GAMMA_MIN = 0.01
 #: Smallest reported sample weight (a fully truncated sample would otherwise get 0, whose log
 #: the weight views cannot draw); the raw value is in ``details["mean weight"]``.
 SAMPLE_WEIGHT_FLOOR = 1e-6
@@ -751,7 +755,7 @@ class TruncatedCauchyNMF(_NMFBase):
         else:
             a = _nonzero_sq(E2, ctx.zero)
             g0 = None if prev is None else float(prev.scalars["γ"])
-            gamma = nagy_scale(a, g0)
+            gamma = max(nagy_scale(a, g0), GAMMA_MIN * (ctx.xmax - ctx.xmin))
         mode = self._truncation()
         if mode == "off":
             tau = np.inf
