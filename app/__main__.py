@@ -11,7 +11,9 @@ Examples::
         --regression-corruption black_square --steps 20 --screenshot digits.png
 
 ``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
-QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure.
+QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure
+(3: a window cannot be opened: the message names the missing system libraries and the command
+that installs them, see :mod:`app.system_check`).
 """
 from __future__ import annotations
 
@@ -83,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _running_qapplication():
+    """The running QApplication if Qt is already imported and started (tests), else None."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    return None if widgets is None else widgets.QApplication.instance()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.screenshot:
@@ -90,6 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.steps < 0:
         print("robust-subspace-lab: --steps must be >= 0", file=sys.stderr)
         return 2
+
+    from .system_check import check_display
+
+    if _running_qapplication() is None:          # a fresh process: can Qt open a window here?
+        problem = check_display()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 3
 
     # Import Qt only now, after QT_QPA_PLATFORM is settled.
     from PySide6 import QtWidgets

@@ -11,10 +11,10 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core import catalogue
+from core import catalogue, guide
 
 from . import params as P
-from .runner import ColumnRunner
+from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
 from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
                     ScatterView, WeightMapView, WeightsView)
@@ -175,6 +175,12 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         f.setBold(True)
         f.setPointSizeF(f.pointSizeF() * 1.1)
         self.method_combo.setFont(f)
+        self.help_button = QtWidgets.QToolButton()
+        self.help_button.setText("?")
+        self.help_button.setToolTip("What you are seeing: this method's formula, its weights, its views")
+        self.help_button.setAutoRaise(True)
+        self.help_button.clicked.connect(self.show_help)
+        self.help_box: QtWidgets.QMessageBox | None = None
         self.close_button = QtWidgets.QToolButton()
         self.close_button.setText("✕")
         self.close_button.setToolTip("Remove this column")
@@ -182,6 +188,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.close_button.clicked.connect(lambda: self.close_requested.emit(self))
         row.addWidget(lab)
         row.addWidget(self.method_combo)
+        row.addWidget(self.help_button)
         row.addStretch(1)
         row.addWidget(self.close_button)
         left.addLayout(row)
@@ -466,13 +473,9 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
             self.scrub_label.setText("")
             return
-        est = self.runner.estimator
-        done = ""
-        if snap.converged:
-            done = "  ✓ converged"
-        elif est.finished(self.runner.states[self.shown_index]):
-            done = "  (max iter)"
-        self.iteration_label.setText(f"iteration {snap.iteration}{done}")
+        self.iteration_label.setText(self.runner.status_line(snap.iteration))
+        if self.iteration_label.toolTip() != STATUS_TIP:
+            self.iteration_label.setToolTip(STATUS_TIP)
         if snap.relative_error is not None:
             self.error_label.setText(f"relative error: {100.0 * snap.relative_error:.2f} %")
             tips = (NMF_ERROR_TIP, NMF_METRICS_TIP)
@@ -491,6 +494,19 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
         self.live_button.setEnabled(not self._follow)
+
+    def show_help(self) -> QtWidgets.QMessageBox:
+        """Show the "what you are seeing" text of the column's method (non-modal)."""
+        info = self.runner.info
+        if self.help_box is None:
+            self.help_box = QtWidgets.QMessageBox(self)
+            self.help_box.setIcon(QtWidgets.QMessageBox.Information)
+            self.help_box.setModal(False)
+        self.help_box.setWindowTitle(f"What you are seeing: {info.name}")
+        self.help_box.setText(f"<b>{html.escape(info.name)}</b>")
+        self.help_box.setInformativeText(f"{guide.text(info.key)}\n\nSource: {info.reference}")
+        self.help_box.show()
+        return self.help_box
 
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:

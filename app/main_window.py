@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core import catalogue, corruption, datasets
+from core import catalogue, corruption, datasets, presets
 from core.errors import DataError, ParameterError
 
 from .column import MethodColumn
@@ -30,6 +30,14 @@ from .worker import error_message
 __all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
+#: submenus of the Presets menu, by the prefix of the preset keys
+PAPER_MENU_TITLES = {
+    "paper000": "Generalized-mean PCA (Oh && Kwak 2016)",
+    "paper001": "Optimal-mean robust PCA (Nie, Yuan && Huang 2014)",
+    "paper002": "Robust sparse PCA (Zhao, Meng && Xu 2014)",
+    "paper003": "Truncated Cauchy NMF (Guan et al. 2019)",
+    "paper004": "Robust regression (Huang, Cabral && De la Torre 2016)",
+}
 DEFAULT_SIZE = (1600, 1000)
 #: frame timer period: at most ~30 redraws a second
 FRAME_MS = 33
@@ -177,6 +185,18 @@ class MainWindow(QtWidgets.QMainWindow):
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
             a = m_run.addAction(text, slot)
             a.setShortcut(QtGui.QKeySequence(key))
+        self.presets_menu = m_pre = menu.addMenu("&Presets")
+        papers: dict[str, QtWidgets.QMenu] = {}
+        for pre in presets.PRESETS:
+            paper = pre.key.split("-")[0]
+            if paper not in papers:
+                papers[paper] = m_pre.addMenu(PAPER_MENU_TITLES.get(paper, paper))
+            act = papers[paper].addAction(pre.title, lambda k=pre.key: self.apply_preset(k))
+            act.setToolTip(f"{pre.reproduces}\n{pre.note}")
+            act.setStatusTip(pre.reproduces)
+        m_pre.setToolTipsVisible(True)
+        for sub in papers.values():
+            sub.setToolTipsVisible(True)
         self.columns_menu = m_cols = menu.addMenu("&Columns")
         m_cols.addAction("&Add column", lambda: self.add_column())
         m_cols.addAction("&Remove last column",
@@ -256,18 +276,53 @@ class MainWindow(QtWidgets.QMainWindow):
                 return
         raise KeyError(name)
 
+    def apply_preset(self, key: str) -> bool:
+        """Set the data, corruption, methods and parameters of the paper preset ``key``
+        (:mod:`core.presets`) and run it (``steps`` iterations, or to convergence). False, with
+        a message, when its data cannot be loaded."""
+        pre = presets.get(key)
+        if pre.task == "regression":
+            method, params = pre.methods[0]
+            self.open_regression(source=pre.data[1], method=method,
+                                 corruption_key=None if pre.corruption == "none" else pre.corruption,
+                                 corruption_params=pre.corruption_params, params=params)
+        else:
+            self.show_tab(SUBSPACE_TAB)
+            kind, name = pre.data
+            if kind == "toy":
+                ok = self.load_toy(name, dict(pre.data_params))
+            else:
+                ok = self.load_builtin(name, size=pre.data_params.get("size", ...)) and \
+                    self.set_corruption(pre.corruption, dict(pre.corruption_params))
+            if not ok:
+                return False
+            old = list(self.columns)
+            for method, params in pre.methods:
+                self.add_column(method, dict(params))
+            for col in old:
+                self.remove_column(col)
+        self.statusBar().showMessage(f"Preset: {pre.title}. {pre.note}", 30000)
+        if pre.steps:
+            self.step_all(pre.steps)
+        else:
+            self.run_all()
+        return True
+
     def open_regression(self, source: str | None = None, method: str | None = None,
-                        corruption_key: str | None = None, test_cleaning: bool = False) -> None:
+                        corruption_key: str | None = None, test_cleaning: bool = False,
+                        corruption_params: dict | None = None, params: dict | None = None) -> None:
         """Show the Regression tab with ``source`` (``"synthetic"`` or ``"digits"``), ``method`` (a
-        regression catalogue key) and ``corruption_key`` (for image data) chosen; ``None`` keeps
-        the current choice."""
+        regression catalogue key, with ``params`` over its defaults) and ``corruption_key`` (for
+        image data, with ``corruption_params`` over its defaults) chosen; ``None`` keeps the
+        current choice."""
         ws = self.regression
         choice = ws.choice
         if source is not None:
             choice = choice.with_(source=source)
         if corruption_key is not None:
             choice = choice.with_(corruption=corruption_key,
-                                  corruption_params=corruption.CORRUPTIONS[corruption_key].defaults())
+                                  corruption_params={**corruption.CORRUPTIONS[corruption_key].defaults(),
+                                                     **(corruption_params or {})})
         if not ws.started:
             ws.choice = choice                     # loaded when the tab is first shown
             if method is not None:
@@ -280,6 +335,9 @@ class MainWindow(QtWidgets.QMainWindow):
                 ws.load(choice)
             if method is not None:
                 ws.set_method(method)
+        if params:
+            ws.runner.set_params({**ws.runner.setting()[1], **params})
+            ws._sync_method_controls()
         if test_cleaning:
             ws.set_test_cleaning(True)
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 
 from PySide6 import QtCore
 
-from core import catalogue, views
+from core import catalogue, convergence, views
 from core.errors import ParameterError
 
 from .worker import Relay, SolverJob, error_message
@@ -78,6 +78,14 @@ def _arrays(obj, depth: int = 0):
             yield from _arrays(getattr(obj, name, None), depth + 1)
 
 
+#: marks of the status line, by how a run ended (see :meth:`ColumnRunner.status_line`)
+STATUS_MARKS = {convergence.CONVERGED: "✓ ", convergence.MAX_ITER: "⚠ ", convergence.DIVERGED: "✖ "}
+#: tooltip of the status line
+STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met), stopped at max_iter\n"
+              "(the rule was not met: raise max iter), or diverged (the solver met NaN or left the\n"
+              "data's range; the history is kept up to the last good iteration).")
+
+
 class ColumnRunner(QtCore.QObject):
     """State machine of one column. See the module docstring."""
 
@@ -111,6 +119,7 @@ class ColumnRunner(QtCore.QObject):
         self.data = None
         self.states: list = []
         self.error: str = ""
+        self.diverged = False            # the last run raised SolverError (states kept up to it)
         self.gen = 0
         self.version = 0                 # bumped on every change the views must see
         self._snapshots: OrderedDict[int, Any] = OrderedDict()
@@ -459,10 +468,11 @@ class ColumnRunner(QtCore.QObject):
         self._thin_states()
         self._bump()
 
-    @QtCore.Slot(int, int, str)
-    def _on_failed(self, gen, job_id, text) -> None:
+    @QtCore.Slot(int, int, str, bool)
+    def _on_failed(self, gen, job_id, text, diverged) -> None:
         if not self._current(gen, job_id):
             return
+        self.diverged = bool(diverged) and bool(self.states)
         self._queued_steps = 0
         self._run_requested = False
         if self._pending is not None:
@@ -484,8 +494,31 @@ class ColumnRunner(QtCore.QObject):
         self._kick()
         self.activity.emit()
 
+    def status_line(self, iteration: int) -> str:
+        """``"iteration N"`` followed, once the run has ended, by how it ended (with a mark):
+        the one status line of a method column and of the regression workspace."""
+        kind, text = self.status()
+        if not text or kind == convergence.RUNNING:
+            return f"iteration {iteration}"
+        return f"iteration {iteration}  ·  {STATUS_MARKS.get(kind, '')}{text}"
+
+    def status(self) -> tuple[str, str]:
+        """How the run stands: ``(kind, text)`` with kind one of :mod:`core.convergence`'s
+        ``"converged"``, ``"max_iter"``, ``"diverged"``, ``"running"`` (``""`` before the first
+        state) and the sentence of :func:`core.convergence.describe` (*converged at iteration N*,
+        *stopped at max_iter (N) without converging*, *diverged at iteration N: reason*)."""
+        if not self.states:
+            return "", ""
+        if self.diverged:
+            return convergence.DIVERGED, self.error
+        last = self.states[-1]
+        kind = self.estimator.status(last)
+        return kind, convergence.describe(kind, last.iteration, getattr(self.estimator, "max_iter", None))
+
     # ------------------------------------------------------------------ helpers
     def _set_error(self, text: str) -> None:
+        if not text:
+            self.diverged = False
         if text != self.error:
             self.error = text
             self.message.emit(text)

@@ -57,7 +57,7 @@ def error_message(exc: BaseException) -> str:
     if isinstance(exc, ParameterError):
         return f"Invalid parameter: {exc}"
     if isinstance(exc, SolverError):
-        return f"Solver stopped: {exc}"
+        return str(exc)
     if isinstance(exc, DataError):
         return f"Data problem: {exc}"
     return f"Unexpected error ({type(exc).__name__}): {exc}"
@@ -71,8 +71,8 @@ class Relay(QtCore.QObject):
     started = QtCore.Signal(int, int, object, object)
     #: gen, job id, state, snapshot: one more iteration
     stepped = QtCore.Signal(int, int, object, object)
-    #: gen, job id, message
-    failed = QtCore.Signal(int, int, str)
+    #: gen, job id, message, diverged (a SolverError: the run stopped at its last good iteration)
+    failed = QtCore.Signal(int, int, str, bool)
     #: gen, job id, cancelled: the job ended (always emitted last)
     done = QtCore.Signal(int, int, int)
 
@@ -154,6 +154,6 @@ class SolverJob(QtCore.QRunnable):
             if not isinstance(exc, (ParameterError, SolverError, DataError)):
                 traceback.print_exc(file=sys.stderr)
             if not self.cancel.is_set():
-                self._emit("failed", error_message(exc))
+                self._emit("failed", error_message(exc), isinstance(exc, SolverError))
         finally:
             self._emit("done", int(self.cancel.is_set()))

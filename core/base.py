@@ -21,8 +21,9 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
+from . import convergence
 from .catalogue import EstimatorParams
-from .errors import DataError, ParameterError, SolverError
+from .errors import DataError
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,6 +71,8 @@ class State:
     details: Mapping[str, Any] = field(default_factory=dict)
     # Data and caches shared (not copied) by every state of one run. Not part of the public API.
     _ctx: Any = field(default=None, repr=False)
+    # (min, max) of the training data, set by ``start``: fitted values far outside it mean divergence.
+    _data_range: tuple[float, float] | None = field(default=None, repr=False)
 
     def __post_init__(self):
         for name in ("components", "mean", "sample_weights", "entry_weights", "sparse_part", "fitted"):
@@ -114,6 +117,9 @@ class SteppableEstimator(EstimatorParams):
     """
 
     def _check_data(self, X: Any) -> np.ndarray:
+        """X as a float64 array, or :class:`DataError` naming what is wrong: not 2-D, fewer than 2
+        samples or features, NaN/inf, every sample identical (e.g. all zero), or
+        ``n_components >= min(n_samples, n_features)``."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
             raise DataError(f"X must have shape (n_samples, n_features), got an array of shape {X.shape}")
@@ -123,10 +129,11 @@ class SteppableEstimator(EstimatorParams):
         if not np.all(np.isfinite(X)):
             bad = int(np.count_nonzero(~np.isfinite(X)))
             raise DataError(f"X contains {bad} NaN or infinite value(s); remove or fill them first")
+        convergence.check_varies(X)
         k = getattr(self, "n_components", None)
-        if k is not None and int(k) >= min(n, d):
-            raise ParameterError(
-                f"n_components (k) must be smaller than min(n_samples, n_features) = {min(n, d)}, got {k}")
+        if k is not None and isinstance(k, (int, np.integer)) and int(k) >= min(n, d):
+            raise DataError(f"n_components (k) = {k} needs more data: k must be smaller than "
+                            f"min(n_samples, n_features) = min({n}, {d})")
         return X
 
     # ----------------------------------------------------------------- stepping
@@ -135,6 +142,7 @@ class SteppableEstimator(EstimatorParams):
         self._validated_params()
         X = self._check_data(X)
         state = self._start(X)
+        state = replace(state, _data_range=(float(X.min()), float(X.max())))
         self._check_state(state)
         return state
 
@@ -146,7 +154,12 @@ class SteppableEstimator(EstimatorParams):
 
     def finished(self, state: State) -> bool:
         """The stopping rule: converged, or ``max_iter`` iterations done."""
-        return state.converged or state.iteration >= int(getattr(self, "max_iter", 1))
+        return self.status(state) != convergence.RUNNING
+
+    def status(self, state: State) -> str:
+        """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)
+        or ``"running"``; see :mod:`core.convergence`. (A diverged run raised :class:`SolverError`.)"""
+        return convergence.status(state.converged, state.iteration, getattr(self, "max_iter", 1))
 
     def iterate(self, X: Any) -> Iterator[State]:
         """Yield the state of every iteration, from ``start(X)`` until :meth:`finished`."""
@@ -160,11 +173,19 @@ class SteppableEstimator(EstimatorParams):
         """Run the iteration to its stopping rule and set the learned attributes.
 
         Sets ``components_`` (n_components, n_features), ``mean_`` (n_features,),
-        ``sample_weights_`` (n_samples,) or None, ``n_iter_``, ``objective_`` and
-        ``objective_history_``, and ``state_`` (the final :class:`State`).
+        ``sample_weights_`` (n_samples,) or None, ``n_iter_``, ``converged_`` (the stopping rule
+        was met), ``objective_`` and ``objective_history_``, and ``state_`` (the final
+        :class:`State`).
+
+        Warns :class:`~sklearn.exceptions.ConvergenceWarning` when ``max_iter`` ends the run
+        before the stopping rule is met. Raises :class:`~core.errors.SolverError` when the run
+        diverges (NaN/inf, or fitted values far outside the data's range).
         """
         for state in self.iterate(X):
             pass
+        self.converged_ = bool(state.converged)
+        if not self.converged_:
+            convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
         self.state_ = state
         self.components_ = np.array(state.components)
         self.mean_ = np.array(state.mean)
@@ -202,15 +223,13 @@ class SteppableEstimator(EstimatorParams):
                        objective_history=prev.objective_history + (float(objective),), **changes)
 
     def _check_state(self, state: State) -> None:
-        where = f"{self.name} stopped at iteration {state.iteration}"
-        if not np.isfinite(state.objective):
-            raise SolverError(f"{where}: the objective is {state.objective} (not finite). "
-                              "The data may hold extreme values or duplicate samples; try other "
-                              "parameters (e.g. a larger p or k) or check the data.")
-        if not np.all(np.isfinite(state.components)) or not np.all(np.isfinite(state.mean)):
-            raise SolverError(f"{where}: the components or mean contain NaN or infinity.")
-        if state.sample_weights is not None and not np.all(np.isfinite(state.sample_weights)):
-            raise SolverError(f"{where}: a sample weight is NaN or infinite.")
+        """Raise :class:`SolverError` (the run diverged) on a non-finite objective, array or
+        scalar, or on fitted values far outside the data's range (:mod:`core.convergence`)."""
+        arrays = {"the components": state.components, "the mean": state.mean,
+                  "a sample weight": state.sample_weights, "an entry weight": state.entry_weights,
+                  "the fitted values": state.fitted, "the sparse part": state.sparse_part}
+        convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
+        convergence.check_within_range(self.name, state.iteration, state.fitted, state._data_range)
 
     def _start(self, X: np.ndarray) -> State:  # pragma: no cover - abstract
         raise NotImplementedError

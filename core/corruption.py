@@ -59,7 +59,8 @@ class Corrupted:
         (``added[i]``) it equals ``X[i]`` (they have no clean version).
     mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
     outliers : (n_samples,) bool, True for every sample the corruption touched.
-    added : (n_samples,) bool, True for outlier images appended to the data set.
+    added : (n_samples,) bool, True for samples with no clean version: outlier images appended to
+        the data set, or a toy example's pure outliers. The metrics against the truth leave them out.
     shape : (height, width) to view a row as an image.
     labels : (n_samples,) or None; appended outliers get the label ``-1`` / ``"outlier"``.
     description : a one-line human description (``"rectangles (dots) on 20 of 100 images, seed 0"``).
@@ -931,8 +932,39 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
 DEFAULT_CORRUPTION = "rectangles"
 
 
-def corrupt(data: ImageSet, key: str, **params: Any) -> Corrupted:
+def as_imageset(data: Any, image_shape: tuple[int, int] | None = None) -> ImageSet:
+    """``data`` as an :class:`ImageSet`: an ImageSet unchanged; a plain array of images
+    ``(n_samples, height, width)``; or a data matrix ``(n_samples, n_features)`` with
+    ``image_shape=(height, width)``. Grey levels 0–255 (not checked). No labels.
+
+    Raises :class:`DataError` naming the shape when the array cannot be read as images."""
+    if isinstance(data, ImageSet):
+        return data
+    try:
+        arr = np.asarray(data, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(f"data must be an ImageSet or an array of images, got {type(data).__name__}") from None
+    if arr.ndim == 2:
+        if image_shape is None:
+            raise DataError(f"a data matrix of shape {arr.shape} needs image_shape=(height, width) "
+                            "to be corrupted as images; or pass images of shape (n, height, width)")
+        h, w = (int(v) for v in image_shape)
+        if h * w != arr.shape[1]:
+            raise DataError(f"image_shape {image_shape} does not match the {arr.shape[1]} features of X")
+        arr = arr.reshape(len(arr), h, w)
+    elif arr.ndim != 3:
+        raise DataError(f"images must have shape (n_samples, height, width), got an array of shape {arr.shape}")
+    return ImageSet(images=arr, labels=None, names=tuple(f"array/{i}" for i in range(len(arr))),
+                    source="array")
+
+
+def corrupt(data: ImageSet | np.ndarray, key: str, *, image_shape: tuple[int, int] | None = None,
+            **params: Any) -> Corrupted:
     """Apply the corruption ``CORRUPTIONS[key]`` with ``params`` (missing ones take defaults).
+
+    ``data`` is an :class:`ImageSet`, an array of images ``(n_samples, height, width)``, or a
+    data matrix ``(n_samples, n_features)`` with ``image_shape=(height, width)``
+    (:func:`as_imageset`).
 
     Every parameter is checked with its :meth:`ParamSpec.validate`, and ``size_min <= size_max``
     for ``"rectangles"``, before any work.
@@ -945,8 +977,9 @@ def corrupt(data: ImageSet, key: str, **params: Any) -> Corrupted:
     ------
     ParameterError : unknown ``key`` (listing the known keys), unknown parameter names, or a value
         out of range (the message names the parameter).
-    DataError : ``data`` is not a non-empty image set.
+    DataError : ``data`` is not a non-empty image set or array of images.
     """
+    data = as_imageset(data, image_shape)
     try:
         spec = CORRUPTIONS[key]
     except (KeyError, TypeError):

@@ -296,49 +296,33 @@ def clustering_accuracy(labels_true, labels_pred) -> float:
 _NMI_AVERAGES = ("arithmetic", "max", "min", "geometric")
 
 
-def normalized_mutual_info(labels_true, labels_pred, average_method: str = "arithmetic") -> float:
+def normalized_mutual_info(labels_true, labels_pred, average_method: str = "max") -> float:
     """Normalized mutual information (NMI), paper 003 §5.4::
 
         NMI = I(T; P) / norm(H(T), H(P))
         I(T; P) = Σ_ij (n_ij/n) ln( n·n_ij / (a_i b_j) ),   H(T) = −Σ_i (a_i/n) ln(a_i/n)
 
-    with n_ij the contingency counts, a_i and b_j its row and column sums (natural logs; the base
-    cancels). Paper 003 names NMI but not its normaliser, so the default is the arithmetic mean
-    (H(T) + H(P))/2, scikit-learn's default (``normalized_mutual_info_score``). ``"max"``
-    (max(H(T), H(P)), used in the NMF clustering literature, e.g. Cai et al.'s GNMF), ``"min"``
-    and ``"geometric"`` (sqrt(H(T)·H(P))) are offered too.
+    with n_ij the contingency counts, a_i and b_j its row and column sums. Paper 003 names NMI but
+    not its normaliser; the one definition used everywhere in this project (library, app,
+    benchmarks) is ``"max"``, max(H(T), H(P)), as in the NMF clustering literature (e.g. Cai et
+    al.'s GNMF). ``"arithmetic"`` (scikit-learn's default), ``"min"`` and ``"geometric"`` are
+    offered for comparison. Computed by scikit-learn's ``normalized_mutual_info_score``.
 
-    Edge cases (no division by zero): both labellings a single cluster → 1.0 (identical
-    partitions); one of them a single cluster and the other not → 0.0 (I = 0; with ``"min"`` or
-    ``"geometric"`` the normaliser is 0 too, and 0 is returned). The result is clipped to [0, 1]
-    against rounding.
+    Edge cases: both labellings a single cluster → 1.0; one a single cluster and the other not →
+    0.0. The result is clipped to [0, 1] against rounding.
 
     Raises DataError: different lengths, empty, or not 1-D; ParameterError: unknown
     ``average_method``.
     """
+    from sklearn.metrics import normalized_mutual_info_score
+
     if average_method not in _NMI_AVERAGES:
         raise ParameterError(f"average_method must be one of {', '.join(_NMI_AVERAGES)}, got {average_method!r}")
     labels_true, labels_pred = _label_pair(labels_true, labels_pred)
-    C = _contingency(labels_true, labels_pred).astype(float)
-    n = C.sum()
-    a, b = C.sum(axis=1), C.sum(axis=0)
-    if a.size == 1 and b.size == 1:
+    if np.unique(labels_true).size == 1 and np.unique(labels_pred).size == 1:
         return 1.0
-
-    def entropy(counts):
-        p = counts[counts > 0] / n
-        return float(-(p * np.log(p)).sum())
-
-    ht, hp = entropy(a), entropy(b)
-    i, j = np.nonzero(C)
-    nij = C[i, j]
-    mi = float(np.sum(nij / n * (np.log(nij) + np.log(n) - np.log(a[i]) - np.log(b[j]))))
-    mi = max(mi, 0.0)
-    norm = {"arithmetic": (ht + hp) / 2.0, "max": max(ht, hp), "min": min(ht, hp),
-            "geometric": float(np.sqrt(ht * hp))}[average_method]
-    if norm <= 0.0:
-        return 0.0
-    return float(min(max(mi / norm, 0.0), 1.0))
+    value = float(normalized_mutual_info_score(labels_true, labels_pred, average_method=average_method))
+    return float(min(max(value, 0.0), 1.0))
 
 
 def kmeans_labels(H, n_clusters: int, seed: int = 0, n_init: int = 10) -> np.ndarray:

@@ -31,12 +31,16 @@ __all__ = ["robust_mean_toy", "line_toy", "sparse_2d_toy", "hastie_toy", "nmf_li
            "make_toy"]
 
 
-def _toy(X, X_clean, outliers, mask, description) -> Corrupted:
+def _toy(X, X_clean, outliers, mask, description, pure_outliers: bool = False) -> Corrupted:
+    """``pure_outliers``: the outliers were drawn as such and have no clean version; they are
+    marked ``added`` so that the metrics compare with the inliers' truth only (as for outlier
+    images appended to a data set), never with the outliers themselves."""
     n, d = X.shape
+    out = np.asarray(outliers, dtype=bool)
     return Corrupted(X=np.ascontiguousarray(X, dtype=np.float64),
                      X_clean=np.ascontiguousarray(X_clean, dtype=np.float64),
-                     mask=mask, outliers=np.asarray(outliers, dtype=bool),
-                     added=np.zeros(n, dtype=bool), shape=(1, d), labels=None, description=description)
+                     mask=mask, outliers=out, added=out.copy() if pure_outliers else np.zeros(n, dtype=bool),
+                     shape=(1, d), labels=None, description=description)
 
 
 def _checked(key: str, **params: Any) -> dict[str, Any]:
@@ -48,8 +52,8 @@ def robust_mean_toy(seed: int = 0) -> Corrupted:
     outliers from N((5, 5), 0.3·I₂) (0.5 and 0.3 are variances).
 
     Returns a Corrupted of 110 points × 2 coordinates; ``outliers`` marks the last 10; ``mask``
-    their two coordinates; ``X_clean`` = ``X`` (the outliers have no clean version; the clean
-    centre is (0, 0)). Raises ParameterError for a bad seed.
+    their two coordinates; ``X_clean`` = ``X`` (the outliers have no clean version, so they are
+    marked ``added`` and left out of the metrics; the clean centre is (0, 0)). Raises ParameterError for a bad seed.
     """
     seed = _checked("robust_mean", seed=seed)["seed"]
     rng = np.random.default_rng(seed)
@@ -57,7 +61,8 @@ def robust_mean_toy(seed: int = 0) -> Corrupted:
                    rng.normal(5.0, np.sqrt(0.3), (10, 2))])
     out = np.arange(110) >= 100
     return _toy(X, X.copy(), out, np.repeat(out[:, None], 2, axis=1),
-                f"robust-mean toy (paper 000 Fig. 1): 100 inliers N(0, 0.5 I), 10 outliers N((5,5), 0.3 I), seed {seed}")
+                f"robust-mean toy (paper 000 Fig. 1): 100 inliers N(0, 0.5 I), 10 outliers N((5,5), 0.3 I), seed {seed}",
+                pure_outliers=True)
 
 
 def line_toy(seed: int = 0) -> Corrupted:
@@ -66,7 +71,8 @@ def line_toy(seed: int = 0) -> Corrupted:
     clean direction is 45°.
 
     Returns a Corrupted of 110 points × 2; ``outliers`` marks the last 10, ``mask`` their y
-    coordinate; ``X_clean`` = ``X`` (the outliers are drawn as such, they have no clean version).
+    coordinate; ``X_clean`` = ``X`` (the outliers are drawn as such, they have no clean version:
+    marked ``added``, so the metrics measure against the inliers).
     Raises ParameterError for a bad seed.
     """
     seed = _checked("line", seed=seed)["seed"]
@@ -79,7 +85,8 @@ def line_toy(seed: int = 0) -> Corrupted:
     mask = np.zeros((110, 2), dtype=bool)
     mask[out, 1] = True
     return _toy(X, X.copy(), out, mask,
-                f"line toy (paper 000 Fig. 2): y = x + ε, 100 inliers ε ~ N(0, 0.5²), 10 outliers ε ~ N(0, 3²), seed {seed}")
+                f"line toy (paper 000 Fig. 2): y = x + ε, 100 inliers ε ~ N(0, 0.5²), 10 outliers ε ~ N(0, 3²), seed {seed}",
+                pure_outliers=True)
 
 
 #: Indices of x = 1.3 and x = 1.5 in the 2-D example (x_i = −2.4 + 0.1 i).
@@ -153,7 +160,8 @@ def hastie_toy(n: int = 1000, noise_var: float = 1.0, n_outliers: int = 0, outli
     mask = np.repeat(out[:, None], 10, axis=1)
     extra = f", {m} outliers (dims 9–10 ~ N(0, {outlier_var:g}))" if m else ""
     return _toy(X, X_clean, out, mask,
-                f"Hastie data (paper 002 eq. 15): {n} points, noise σ² = {noise_var:g}{extra}, seed {seed}")
+                f"Hastie data (paper 002 eq. 15): {n} points, noise σ² = {noise_var:g}{extra}, seed {seed}",
+                pure_outliers=True)
 
 
 #: Paper 003 Fig. 4: number of points, slope of the line, range of x.

@@ -42,7 +42,7 @@ class Snapshot:
         (residual = corrupted − reconstruction; all in grey levels).
     samples : indices of the chosen samples.
     error : paper 000 eq. (14) against the clean images, added outlier images excluded (grey levels);
-        NaN for NMF states (eq. 14 assumes orthonormal components and a mean: see ``relative_error``).
+        None for NMF states (eq. 14 assumes orthonormal components and a mean: see ``relative_error``).
     scalars : the method's own numbers.
     scalar_history : name → (iteration + 1,) array of that scalar per iteration (NaN before it existed).
     metrics : name → value, for a metrics panel: ``"eq. 14 error (000)"``, ``"Σ‖xʳ−xᵒ‖ (001)"``
@@ -149,11 +149,9 @@ NMF_FAMILY = "NMF"
 #: metric names of NMF snapshots (see :func:`nmf_metrics`)
 REL_ERROR = "relative error (%)"
 ACC = "ACC (%)"                      # of k-means on H, see clustering_scores
-NMI = "NMI (max)"                    # normaliser max(H(C), H(C′))
+NMI = "NMI"                          # core.metrics.normalized_mutual_info (normaliser max(H(C), H(C′)))
 CAUGHT = "corrupted px cut (%)"      # share of the corrupted pixels truncated
 PRECISION = "cut px corrupted (%)"   # share of the truncated pixels that are corrupted
-#: the NMI normaliser used (paper 003 §5.4 leaves it open; the NMF clustering literature uses max)
-NMI_NORMALIZER = "max"
 #: seed of the k-means behind ACC and NMI (fixed, so that iterations compare)
 KMEANS_SEED = 0
 #: ACC and NMI are computed at every iteration when n_samples · k · r is at most this (k-means
@@ -239,7 +237,7 @@ def clustering_scores(state: State, data: Corrupted, compute: bool = True) -> di
     """``{ACC: …, NMI: …}``: k-means (:func:`core.metrics.kmeans_labels`, k = number of classes,
     seed :data:`KMEANS_SEED`, 10 restarts) on the coefficients H of the original samples (added
     outlier images excluded) against the data's labels, paper 003 §5.3–5.4. ACC in % with the
-    Hungarian matching; NMI normalised by max(H(C), H(C′)) (:data:`NMI_NORMALIZER`; the paper
+    Hungarian matching; NMI normalised by max(H(C), H(C′)) (:func:`core.metrics.normalized_mutual_info`; the paper
     leaves it open). Empty without labels (or a single class). With ``compute`` False and no
     cached value, both are None ("computed at the end"). Cached per state and data."""
     labels = _labels_for_clustering(data)
@@ -255,7 +253,7 @@ def clustering_scores(state: State, data: Corrupted, compute: bool = True) -> di
     k = int(labels.max()) + 1
     pred = metrics.kmeans_labels(H, k, KMEANS_SEED)
     out = {ACC: 100.0 * float(metrics.clustering_accuracy(labels, pred)),
-           NMI: float(metrics.normalized_mutual_info(labels, pred, average_method=NMI_NORMALIZER))}
+           NMI: float(metrics.normalized_mutual_info(labels, pred))}
     _CLUSTERING[state] = (data, out)
     return dict(out)
 
@@ -313,7 +311,7 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     rows = np.stack([data.X_clean[samples], Xs, rec, Xs - rec], axis=1).reshape(len(samples), 4, h, w)
     nmf = is_nmf(state)
     # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
-    err = float("nan") if nmf else reconstruction_error(state.components, data.X, data.X_clean,
+    err = None if nmf else reconstruction_error(state.components, data.X, data.X_clean,
                                                         include=~data.added)
     rel = relative_error(state, data) if nmf else None
     zero = comps == 0 if not nmf else np.zeros(comps.shape, dtype=bool)   # parts: 0 is ordinary

@@ -964,12 +964,7 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
             self.metrics_label.setText("")
             self.scrub_label.setText("")
             return
-        done = ""
-        if snap.converged:
-            done = "  ✓ converged"
-        elif self.runner.estimator.finished(self.runner.states[self.shown_index]):
-            done = "  (done)" if snap.iteration == 0 else "  (max iter)"
-        self.iteration_label.setText(f"{name} · iteration {snap.iteration}{done}")
+        self.iteration_label.setText(f"{name} · {self.runner.status_line(snap.iteration)}")
         parts = [("objective", f"{snap.objective:.6g}")]
         parts += [(k, f"{v:.3g}" if isinstance(v, float) else str(v)) for k, v in snap.scalars.items()]
         self.scalars_label.setText(" &nbsp;·&nbsp; ".join(

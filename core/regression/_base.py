@@ -29,6 +29,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
+from .. import convergence
 from ..catalogue import EstimatorParams
 from ..errors import DataError, SolverError
 
@@ -311,6 +312,7 @@ class RegressionEstimator(EstimatorParams):
         n, d = X.shape
         if n < 2:
             raise DataError(f"X needs at least 2 samples, got {n}")
+        convergence.check_varies(X)
         if self._classifier:
             Yarr = np.asarray(Y)
             if len(Yarr) != n:
@@ -364,7 +366,11 @@ class RegressionEstimator(EstimatorParams):
 
     def finished(self, state: RegressionState) -> bool:
         """The stopping rule: converged, or ``max_iter`` iterations done."""
-        return state.converged or state.iteration >= int(getattr(self, "max_iter", 0) or 0)
+        return self.status(state) != convergence.RUNNING
+
+    def status(self, state: RegressionState) -> str:
+        """``"converged"``, ``"max_iter"`` or ``"running"`` (see :mod:`core.convergence`)."""
+        return convergence.status(state.converged, state.iteration, getattr(self, "max_iter", 0) or 0)
 
     def iterate(self, X: Any, Y: Any) -> Iterator[RegressionState]:
         """Yield the state of every iteration from ``start(X, Y)`` until :meth:`finished`."""
@@ -380,9 +386,14 @@ class RegressionEstimator(EstimatorParams):
         ``state_`` (final :class:`RegressionState`), ``T_`` (n_outputs, n_features + 1),
         ``coef_`` (n_outputs, n_features), ``intercept_`` (n_outputs,), ``D_``, ``E_``
         (n_samples, n_features), ``n_iter_``, ``objective_``, ``objective_history_``,
-        ``converged_``; classifiers also ``classes_``."""
+        ``converged_``; classifiers also ``classes_``.
+
+        Warns :class:`~sklearn.exceptions.ConvergenceWarning` when ``max_iter`` ends the run
+        before the stopping rule is met; raises :class:`SolverError` when it diverges."""
         for state in self.iterate(X, Y):
             pass
+        if not state.converged:
+            convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
         return self._set_fitted(state)
 
     def _set_fitted(self, state: RegressionState) -> "RegressionEstimator":
@@ -469,13 +480,9 @@ class RegressionEstimator(EstimatorParams):
                        scalar_history=history, **fields)
 
     def _check_state(self, state: RegressionState) -> None:
-        where = f"{self.name} stopped at iteration {state.iteration}"
-        if not math.isfinite(state.objective):
-            raise SolverError(f"{where}: the objective is {state.objective} (not finite); "
-                              "the data may hold extreme values: rescale it or change the parameters")
-        for name in ("D", "E", "T"):
-            if not np.all(np.isfinite(getattr(state, name))):
-                raise SolverError(f"{where}: {name} contains NaN or infinity")
+        """Raise :class:`SolverError` (diverged) on a non-finite objective, D, E, T or scalar."""
+        convergence.check_finite(self.name, state.iteration, state.objective,
+                                 {"D": state.D, "E": state.E, "T": state.T}, state.scalars)
 
     def _start(self, prob: Problem) -> RegressionState:  # pragma: no cover - abstract
         raise NotImplementedError

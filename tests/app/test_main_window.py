@@ -1,7 +1,6 @@
 """The main window, driven the way a user drives it (buttons, combos, parameter controls)."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -199,14 +198,17 @@ def test_solver_error_in_worker_is_shown(qtbot, make_window):
     col = win.columns[1]
 
     def broken_step(state):
-        raise SolverError("PCA-GM stopped at iteration 1: the objective is nan (not finite).")
+        raise SolverError("PCA-GM", 1, "the objective is nan (not finite)")
 
     col.runner.estimator.step = broken_step
     click(qtbot, win.step_button)
     qtbot.waitUntil(lambda: col.message_label.isVisible() and not win.busy, timeout=WAIT)
-    assert "Solver stopped" in col.message_label.text() and "iteration 1" in col.message_label.text()
+    assert "diverged at iteration 1" in col.message_label.text()
     assert "PCA-GM" in win.statusBar().currentMessage()
     assert col.runner.iteration == 0                 # the state before the failure is kept
+    # the column's status line says why the run stopped
+    qtbot.waitUntil(lambda: "diverged at iteration 1: the objective is nan" in col.iteration_label.text(),
+                    timeout=WAIT)
     assert win.columns[0].runner.iteration == 1      # the other column carried on
 
 
@@ -306,9 +308,9 @@ def test_close_while_running_stops_promptly(qtbot, make_window):
     qtbot.waitUntil(lambda: col.runner.params["tol"] == 1e-12 and not win.busy, timeout=WAIT)
     click(qtbot, win.run_button)
     qtbot.waitUntil(lambda: col.runner.iteration >= 1, timeout=WAIT)
-    t0 = time.perf_counter()
     win.close()
-    assert time.perf_counter() - t0 < 1.0
+    # close() cancels the jobs and waits for them: no solver thread is left behind (no
+    # wall-clock assertion here: benchmarks/bench_gui.py measures how long it takes)
     assert win.pool.activeThreadCount() == 0
 
 
@@ -347,3 +349,16 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
     col.method_combo.setCurrentIndex(col.method_combo.findData("tc-nmf"))
     qtbot.waitUntil(lambda: col.runner.key == "tc-nmf" and not win.busy, timeout=WAIT)
     assert col._slider.spec.name == "gamma"
+
+
+def test_help_button_explains_what_the_column_shows(qtbot, make_window):
+    """Each column's "?" shows the method's "what you are seeing" text (formula, weights, views)."""
+    from core import guide
+    win = make_window()
+    col = win.columns[1]
+    click(qtbot, col.help_button)
+    box = col.help_box
+    qtbot.waitUntil(box.isVisible, timeout=WAIT)
+    assert "PCA-GM" in box.windowTitle() and guide.text("pca-gm") in box.informativeText()
+    assert "βᵢ" in box.informativeText() and not box.isModal()
+    box.close()

@@ -2,7 +2,6 @@
 data/corruption/method combos, parameter edits, the toolbar's Step, the Test section's checkbox."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -351,9 +350,9 @@ def test_closing_while_running_stops_promptly(qtbot, make_window):
     click(qtbot, win.run_button)
     qtbot.waitUntil(lambda: ws.runner.iteration >= 2, timeout=WAIT)
     assert win.running and win.pause_button.isEnabled()
-    t0 = time.perf_counter()
     win.close()
-    assert time.perf_counter() - t0 < 3.0
+    # close() cancels the jobs and waits for them: no solver thread is left behind (no
+    # wall-clock assertion here: benchmarks/bench_gui.py measures how long it takes)
     assert win.pool.activeThreadCount() == 0
 
 

@@ -262,7 +262,7 @@ def test_pcagm_refuses_bad_p(occluded, p):
 @pytest.mark.parametrize("key", ["pca", "pca-gm", "rpca-om"])
 def test_refuses_k_too_large(key, occluded):
     n, d = occluded.X.shape
-    with pytest.raises(ParameterError, match="n_components"):
+    with pytest.raises(DataError, match="n_components"):
         catalogue.create(key, n_components=min(n, d)).start(occluded.X)
     with pytest.raises(ParameterError, match="n_components"):
         catalogue.create(key, n_components=0).start(occluded.X)
@@ -288,3 +288,11 @@ def test_both_eigensolvers_give_the_same_subspace(rng, monkeypatch):
     assert principal_angles(a[0], b[0]).max() < 1e-8
     np.testing.assert_allclose(a[1], b[1], rtol=1e-9)
     np.testing.assert_allclose(a[2], b[2], atol=1e-8 * np.abs(a[2]).max())
+
+
+def test_every_method_has_a_guide_text():
+    """The app's "what you are seeing" covers the whole catalogue (no method without help)."""
+    from core import guide
+    for info in catalogue.methods(None):
+        assert len(guide.text(info.key)) > 40, info.key
+    assert set(guide.GUIDE) == {m.key for m in catalogue.methods(None)}

@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import nnls
 
 from core import catalogue, corruption, toys
-from core.errors import DataError, ParameterError
+from core.errors import SolverError, DataError, ParameterError
 from core.methods import nmf as N
 from core.methods._wnls import lipschitz, mu_update, weighted_objective, wnls
 from core.metrics import relative_error
@@ -340,11 +340,9 @@ def test_digits_scale_oscillates_recorded_finding():
     only keeps γ from collapsing to 0."""
     from core import datasets
     X = datasets.load_builtin("digits").X[:300]
-    states = run(catalogue.create("tc-nmf", n_components=10, max_iter=40), X)
-    g = np.array([s.scalars["γ"] for s in states[-10:]])
-    assert g.max() / g.min() > 3, g
-    nmf = catalogue.create("nmf", n_components=10, max_iter=40).fit(X)
-    assert relative_error(X, states[-1].fitted) > 1.5 * relative_error(X, nmf.state_.fitted)
+    # The divergence guard of core.convergence now stops it: HW leaves [0, 255] by far.
+    with pytest.raises(SolverError, match="far outside the data's range"):
+        run(catalogue.create("tc-nmf", n_components=10, max_iter=40), X)
 
 
 # ============================================================================ every method
@@ -477,9 +475,9 @@ def test_refuses_other_bad_input(faces):
         Y = X.copy()
         Y[0, 0] = np.nan
         catalogue.create("tc-nmf").start(Y)
-    with pytest.raises(DataError, match="every entry of X is 0"):
+    with pytest.raises(DataError, match="all zero"):
         catalogue.create("nmf", n_components=2).start(np.zeros((10, 20)))
-    with pytest.raises(ParameterError, match="n_components"):
+    with pytest.raises(DataError, match="n_components"):
         catalogue.create("tc-nmf", n_components=min(X.shape)).start(X)
     for key, bad in [("tc-nmf", {"gamma": 0.0, "gamma_mode": "fixed"}), ("tc-nmf", {"gamma": -1.0}),
                      ("cauchy-nmf", {"gamma": 0.0}), ("tc-nmf", {"sigma": 0.0}),

@@ -1,0 +1,110 @@
+"""How an iterative run ends, in one place for every method (subspace, NMF and regression).
+
+A run ends in one of three ways, and the library and the app say which:
+
+* ``"converged"``: the method's own stopping rule (stated in its docstring) was met;
+* ``"max_iter"``: ``max_iter`` iterations were done first: :func:`warn_unconverged` emits
+  scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning`;
+* ``"diverged"``: the solver met NaN/inf or left the data's range: it raised
+  :class:`~core.errors.SolverError`, whose ``iteration`` and ``reason`` say where and why.
+
+Also the checks the bases apply to every state (:func:`check_finite`, :func:`check_within_range`)
+and the refusal of data with no variation (:func:`check_varies`).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Mapping
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from .errors import DataError, SolverError
+
+__all__ = ["ConvergenceWarning", "RUNNING", "CONVERGED", "MAX_ITER", "DIVERGED", "status",
+           "describe", "warn_unconverged", "check_finite", "check_within_range", "check_varies",
+           "RANGE_MARGIN"]
+
+RUNNING, CONVERGED, MAX_ITER, DIVERGED = "running", "converged", "max_iter", "diverged"
+
+#: Diagnostics (state scalars) must be finite too. Off until every method's diagnostics are.
+CHECK_SCALARS = False
+
+#: A fit whose values leave ``[min(X) − m·R, max(X) + m·R]`` (R = max(X) − min(X)) has diverged.
+RANGE_MARGIN = 4.0
+
+
+def status(converged: bool, iteration: int, max_iter: int | None) -> str:
+    """``"converged"``, ``"max_iter"`` or ``"running"`` for a state at ``iteration``."""
+    if converged:
+        return CONVERGED
+    if max_iter is not None and iteration >= int(max_iter):
+        return MAX_ITER
+    return RUNNING
+
+
+def describe(kind: str, iteration: int, max_iter: int | None = None, reason: str = "") -> str:
+    """The one sentence the app shows under a column: *converged at iteration N*, *stopped at
+    max_iter (N) without converging*, *diverged at iteration N: reason*, or *iteration N*."""
+    if kind == CONVERGED:
+        return f"converged at iteration {iteration}"
+    if kind == MAX_ITER:
+        return f"stopped at max_iter ({max_iter}) without converging"
+    if kind == DIVERGED:
+        return f"diverged at iteration {iteration}: {reason}" if reason else f"diverged at iteration {iteration}"
+    return f"running, iteration {iteration}"
+
+
+def warn_unconverged(method: str, max_iter: int, stacklevel: int = 3) -> None:
+    """Emit :class:`~sklearn.exceptions.ConvergenceWarning`: ``method`` stopped at ``max_iter``."""
+    warnings.warn(f"{method} stopped at max_iter = {max_iter} before its stopping rule was met; "
+                  "raise max_iter or tol to let it converge", ConvergenceWarning, stacklevel=stacklevel)
+
+
+def check_finite(method: str, iteration: int, objective: float, arrays: Mapping[str, Any],
+                 scalars: Mapping[str, float]) -> None:
+    """Raise :class:`SolverError` if the objective, an array or a scalar is NaN or infinite."""
+    if not math.isfinite(objective):
+        raise SolverError(method, iteration, f"the objective is {objective} (not finite); the data may "
+                          "hold extreme values or duplicate samples: try other parameters or check the data")
+    for name, arr in arrays.items():
+        if arr is not None and not np.all(np.isfinite(arr)):
+            raise SolverError(method, iteration, f"{name} contains NaN or infinity")
+    for name, v in (scalars.items() if CHECK_SCALARS else ()):
+        try:
+            ok = math.isfinite(float(v))
+        except (TypeError, ValueError):
+            continue
+        if not ok:
+            raise SolverError(method, iteration, f"its diagnostic {name} is {v}")
+
+
+def check_within_range(method: str, iteration: int, values: np.ndarray | None,
+                       data_range: tuple[float, float] | None, what: str = "the fitted values") -> None:
+    """Raise :class:`SolverError` when ``values`` leave the data's range by more than
+    :data:`RANGE_MARGIN` times its width (a fit that drifts away from the data it fits)."""
+    if values is None or data_range is None:
+        return
+    lo, hi = data_range
+    width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
+    vmin, vmax = float(np.min(values)), float(np.max(values))
+    if vmax > hi + RANGE_MARGIN * width or vmin < lo - RANGE_MARGIN * width:
+        raise SolverError(method, iteration, f"{what} reach [{vmin:.4g}, {vmax:.4g}], far outside the "
+                          f"data's range [{lo:.4g}, {hi:.4g}]")
+
+
+def check_varies(X: np.ndarray, what: str = "X") -> None:
+    """Raise :class:`DataError` when every sample (row) of ``X`` is the same, e.g. all-zero data:
+    there is no variation to learn a subspace or a regressor from. NaN entries are ignored."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        spread = np.nanmax(X, axis=0) - np.nanmin(X, axis=0)
+    if not np.any(spread > 0):
+        finite = X[np.isfinite(X)]
+        if finite.size and finite.min() == finite.max():
+            kind = "all zero" if finite.max() == 0 else f"all equal to {finite.max():g}"
+        else:
+            kind = "identical rows"
+        raise DataError(f"every sample of {what} is the same ({kind}): there is no variation to learn from; "
+                        "choose other data or a corruption that leaves some of the images")
