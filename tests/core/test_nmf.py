@@ -333,16 +333,19 @@ def test_small_blocks_cauchy_beats_tc_recorded_finding(faces):
 def test_digits_scale_oscillates_recorded_finding():
     """Recorded finding (not a paper claim; the paper has no data with a black background): on
     300 built-in digits (80 % of the pixels exactly 0, r = 10) the HQ loop of TC-NMF does not
-    settle: γ jumps between ≈ 4 and ≈ 32–43 from one iteration to the next (the weights alternate
-    between fitting the background and the strokes; the three-sigma share also alternates, and
-    it does so with γ fixed too), and the relative error stays at 0.87 (Cauchy NMF 0.72, γ
-    between 0.5 and 4) against 0.42 for Frobenius NMF. The exact-fit guard (:data:`ZERO_RESIDUAL`)
-    only keeps γ from collapsing to 0."""
+    settle while γ and τ are re-estimated: γ jumps between ≈ 2–3 and ≈ 14–23 from one iteration
+    to the next (the weights alternate between fitting the background and the strokes). Before
+    the range rule the fit also left the data's range (max HW 1461 at iteration 7, stopped by
+    the divergence guard); now single steps still overshoot (up to 889) but the range rule pulls
+    the fit back inside, and the burn-in (``freeze_after``, default 100)
+    ends the oscillation so that the stopping rule is met (tests/core/test_nmf_trust.py)."""
     from core import datasets
     X = datasets.load_builtin("digits").X[:300]
-    # The divergence guard of core.convergence now stops it: HW leaves [0, 255] by far.
-    with pytest.raises(SolverError, match="far outside the data's range"):
-        run(catalogue.create("tc-nmf", n_components=10, max_iter=40), X)
+    states = run(catalogue.create("tc-nmf", n_components=10, max_iter=40), X)
+    g = np.array([s.scalars["γ"] for s in states[-10:]])
+    assert g.max() / g.min() > 3, g
+    # single steps can still overshoot (measured up to 889), the range rule pulls them back
+    assert float(states[-1].fitted.max()) <= X.max() + 0.25 * (X.max() - X.min())
 
 
 # ============================================================================ every method
