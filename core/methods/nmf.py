@@ -224,19 +224,19 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 class NMFState(State):
     """A :class:`~core.base.State` of an NMF method, plus the coefficients.
 
-    ``transform(X)`` solves the method's own problem for new samples with the basis frozen:
-    for a robust method (``reweigh`` set) the half-quadratic loop of the fit runs on the
+    ``transform(X)`` solves the method's own problem for new samples with the basis frozen: for
+    a robust method (``reweigh`` set) the half-quadratic loop of the fit runs on the
     coefficients alone — weights from the residual with the state's scale parameters (γ, τ, δ,
     c, μ or λ) frozen, then the weighted NLS for the coefficients, until the coefficients change
     by less than :data:`TRANSFORM_RTOL` (relative Frobenius) or :data:`TRANSFORM_OUTER` rounds
     (the stopping rule). It starts from the unweighted NNLS coefficients
-    ``argmin_{h >= 0} ‖x − hᵀ W‖²`` (OGM, Gram form, relative tolerance :data:`TRANSFORM_TOL`),
-    which is what ``transform(X, weighted=False)`` returns (and what plain NMF and L2,1-NMF,
-    whose coefficient step is unweighted, always return). On the training data itself the loop
-    starts from the fitted coefficients instead: the truncated loss is not convex, and from the
-    unweighted start TC-NMF reached another fixed point, 11 % away (faces, Laplace δ = 40). On the training data the weighted
-    transform reproduces ``coefficients`` (tested to 1 %), so ``reconstruct(X)`` reproduces
-    ``fitted``. ``reconstruct(X) = transform(X) @ components``.
+    ``argmin_{h >= 0} ‖x − hᵀ W‖²`` (OGM, Gram form, relative tolerance :data:`TRANSFORM_TOL`), which is what
+    ``transform(X, weighted=False)`` returns (and what plain NMF and L2,1-NMF, whose coefficient
+    step is unweighted, always return). On the training data itself the loop starts from the
+    fitted coefficients instead: the truncated loss is not convex, and from the unweighted start
+    TC-NMF reached another fixed point, 11 % away (faces, Laplace δ = 40). On the training data
+    the weighted transform reproduces ``coefficients`` (tested to 1 %), so ``reconstruct(X)``
+    reproduces ``fitted``. ``reconstruct(X) = transform(X) @ components``.
 
     coefficients : (n_samples, n_components) non-negative, or None.
     reweigh : callable ``(X, P) -> (Q, S)`` giving the entry weights Q (or None) and the sparse
@@ -726,21 +726,22 @@ class TruncatedCauchyNMF(_NMFBase):
     against the clean faces, share of entries truncated): clean 37.8 % / 49 % (c = 0) against
     32.6 % / 25 % (c = 3); Laplace δ = 40: 42.3 % / 48 % against 33.5 % / 19 %; one 10 × 10
     block of 550 per face: 35.7 % / 49 % against 29.1 % / 28 % (plain NMF: 21.5 %, 26.2 %,
-    123 %). The global three-sigma rule re-estimated every iteration lets the fit specialise on
-    the entries it keeps: the residuals turn bimodal and τ falls below γ, so the paper's default
+    123 %). The global three-sigma rule re-estimated every iteration lets the fit specialise on the
+    entries it keeps: the residuals turn bimodal and τ falls below γ, so the paper's default
     truncates half of the data even without outliers (the authors' MATLAB code does the same);
     the floor keeps the weight of an entry at least 1/(1 + c²) before truncating it. The floor
     does not make TC-NMF beat plain NMF on clean or Laplace-noised faces; it wins on extreme
     outliers (the 550 blocks). Trade-off measured against it: clustering 300 built-in digits
     with one 9 × 9 block of 550 each (K-means on the coefficients, 5 seeds), the paper's rule
     gives ACC 31.9 % and any floor ~22 % (c = 1.5, 2, 3: 22.3, 21.1, 22.1 %; NMF 18.3 %): for
-    clustering under extreme outliers set ``tau_floor=0``. Burn-in ``freeze_after`` (ours; default 100; paper and code: 0 =
-    never): from that iteration on γ and τ keep their last values, so each iteration is a
-    majorise–minimise step of (2) (claim 3) and rule (16) is met; before it, γ jumped between
-    ~3 and ~40 every iteration on 300 built-in digits and the rule was not met in 500. Range rule (ours, as CIM-NMF's): an entry fitted above max(X)
-    gets weight 1, not 0: it is a model error, not a corrupted observation. Without it TC-NMF
-    diverged on 300 built-in digits (max(HW) 1461 at iteration 7, c = 0). ``refresh_weights`` (paper: on, code: off) changed the errors by
-    < 1 point in these runs.
+    clustering under extreme outliers set ``tau_floor=0``. Burn-in ``freeze_after`` (ours;
+    default 100; paper and code: 0 = never): from that iteration on γ and τ keep their last
+    values, so each iteration is a majorise–minimise step of (2) (claim 3) and rule (16) is met;
+    before it, γ jumped between ~3 and ~40 every iteration on 300 built-in digits and the rule
+    was not met in 500. Range rule (ours, as CIM-NMF's): an entry fitted above max(X) gets
+    weight 1, not 0: it is a model error, not a corrupted observation. Without it TC-NMF
+    diverged on 300 built-in digits (max(HW) 1461 at iteration 7, c = 0). ``refresh_weights``
+    (paper: on, code: off) changed the errors by < 1 point in these runs.
 
     Solver: ``"nesterov"`` (default) = the shared OGM weighted NLS (Algorithm 1, batched, see
     :mod:`core.methods._wnls`), at most ``inner_max_iter`` iterations per factor; ``"mu"`` = one
