@@ -171,3 +171,18 @@ def test_tc_nmf_meets_its_stopping_rule_on_digits():
         est = catalogue.create("tc-nmf", n_components=10, random_state=seed).fit(X)
         assert est.state_.converged and est.n_iter_ < est.max_iter, seed
         assert est.state_.fitted.max() <= X.max() + 0.25 * (X.max() - X.min())
+
+
+def test_local_three_sigma_truncation(faces):
+    """Defect 5 (choices offered): truncation='local' applies the three-sigma rule per pixel
+    (the authors' code's 'tlv'; the paper states the global rule): τ_j = mean + 3 std (ddof 1)
+    of the ⌊n/2⌋ smallest |E_ij| of pixel j, floored at tau_floor·γ; weights 0 exactly beyond."""
+    est = catalogue.create("tc-nmf", n_components=5, truncation="local", tau_floor=0.0)
+    s = est.step(est.start(faces.X))
+    A = np.abs(faces.X - s.fitted)
+    low = np.sort(A, axis=0)[: A.shape[0] // 2]
+    tau = low.mean(axis=0) + 3 * low.std(axis=0, ddof=1)
+    np.testing.assert_allclose(s.details["τ per pixel"], tau, rtol=1e-10)
+    np.testing.assert_array_equal(s.details["truncated"], (A > tau) & ~(s.fitted > faces.X.max()))
+    assert s.scalars["τ"] == pytest.approx(np.median(tau))
+    assert np.all(s.entry_weights[s.details["truncated"]] == 0)
