@@ -30,6 +30,15 @@ from .worker import error_message
 __all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
+#: the papers the app implements (Help ▸ About)
+ABOUT_PAPERS = (
+    "J. Oh, N. Kwak, Generalized mean for robust principal component analysis, Pattern Recognition, 2016",
+    "F. Nie, J. Yuan, H. Huang, Optimal Mean Robust Principal Component Analysis, ICML 2014",
+    "Q. Zhao, D. Meng, Z. Xu, Robust sparse principal component analysis, Sci. China Inf. Sci., 2014",
+    "N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, Truncated Cauchy Non-negative Matrix Factorization, "
+    "IEEE TPAMI, 2019",
+    "D. Huang, R. Cabral, F. De la Torre, Robust Regression, IEEE TPAMI, 2016",
+)
 #: submenus of the Presets menu, by the prefix of the preset keys
 PAPER_MENU_TITLES = {
     "paper000": "Generalized-mean PCA (Oh && Kwak 2016)",
@@ -179,7 +188,12 @@ class MainWindow(QtWidgets.QMainWindow):
         act.setShortcut(QtGui.QKeySequence.Save)
         m_file.addSeparator()
         act = m_file.addAction("&Quit", self.close)
-        act.setShortcut(QtGui.QKeySequence.Quit)
+        # QKeySequence.Quit is empty on Windows and some desktops: Ctrl+Q everywhere
+        act.setShortcuts([QtGui.QKeySequence("Ctrl+Q")] +
+                         [k for k in QtGui.QKeySequence.keyBindings(QtGui.QKeySequence.Quit)
+                          if k != QtGui.QKeySequence("Ctrl+Q")])
+        act.setShortcutContext(QtCore.Qt.ApplicationShortcut)
+        self.quit_action = act
         m_run = menu.addMenu("&Run")
         for text, key, slot in (("Step", "F10", self.step_all), ("Run", "F5", self.run_all),
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
@@ -197,6 +211,11 @@ class MainWindow(QtWidgets.QMainWindow):
         m_pre.setToolTipsVisible(True)
         for sub in papers.values():
             sub.setToolTipsVisible(True)
+        self.help_menu = m_help = menu.addMenu("&Help")
+        m_help.addAction("&What you are seeing (each column's ?)", lambda: self.columns[0].show_help())
+        act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
+        act.setShortcut(QtGui.QKeySequence("F1"))
+        m_help.addAction("&About Robust Subspace Lab", self.show_about)
         self.columns_menu = m_cols = menu.addMenu("&Columns")
         m_cols.addAction("&Add column", lambda: self.add_column())
         m_cols.addAction("&Remove last column",
@@ -275,6 +294,46 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return
         raise KeyError(name)
+
+    def shortcuts_text(self) -> str:
+        """Every menu action with a shortcut, as "key: action" lines."""
+        lines = []
+        for menu_action in self.menuBar().actions():
+            menu = menu_action.menu()
+            for act in (menu.actions() if menu else []):
+                keys = ", ".join(k.toString(QtGui.QKeySequence.NativeText) for k in act.shortcuts())
+                if keys:
+                    lines.append(f"{keys}: {menu_action.text().replace('&', '')} ▸ {act.text().replace('&', '')}")
+        return "\n".join(lines)
+
+    def show_shortcuts(self) -> QtWidgets.QMessageBox:
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Information, "Keyboard shortcuts",
+                                    self.shortcuts_text(), parent=self)
+        box.setModal(False)
+        box.show()
+        self._help_box = box
+        return box
+
+    def about_text(self) -> str:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            ver = version("robust-subspace-lab")
+        except PackageNotFoundError:
+            ver = "(source checkout)"
+        papers = "".join(f"<li>{p}</li>" for p in ABOUT_PAPERS)
+        return (f"<b>Robust Subspace Lab</b> {ver}<br>Watch robust subspace methods down-weight outliers, "
+                f"one iteration at a time.<br><br>It implements:<ul>{papers}</ul>"
+                "Faces: Labeled Faces in the Wild (through scikit-image); digits: MNIST (Y. LeCun, C. Cortes, "
+                "C. J. C. Burges). Licence: MIT.")
+
+    def show_about(self) -> QtWidgets.QMessageBox:
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Information, "About Robust Subspace Lab", "", parent=self)
+        box.setTextFormat(QtCore.Qt.RichText)
+        box.setText(self.about_text())
+        box.setModal(False)
+        box.show()
+        self._help_box = box
+        return box
 
     def apply_preset(self, key: str) -> bool:
         """Set the data, corruption, methods and parameters of the paper preset ``key``

@@ -16,11 +16,13 @@ samples as columns; each method's docstring translates once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
 import numpy as np
+from sklearn.base import TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from ._readonly import ReadOnlyDict
 from . import convergence
 from .catalogue import EstimatorParams
 from .errors import DataError
@@ -83,9 +85,9 @@ class State:
         history = {k: tuple(v) for k, v in self.scalar_history.items()}
         for k, v in scalars.items():          # a fresh state starts each scalar's history
             history.setdefault(k, (v,))
-        object.__setattr__(self, "scalars", MappingProxyType(scalars))
-        object.__setattr__(self, "scalar_history", MappingProxyType(history))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+        object.__setattr__(self, "scalars", ReadOnlyDict(scalars))
+        object.__setattr__(self, "scalar_history", ReadOnlyDict(history))
+        object.__setattr__(self, "details", ReadOnlyDict(dict(self.details)))
 
     @property
     def n_components(self) -> int:
@@ -106,7 +108,7 @@ class State:
         return self.fitted if self.fitted is not None else self.reconstruct(X)
 
 
-class SteppableEstimator(EstimatorParams):
+class SteppableEstimator(TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
     Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.catalogue.ParamSpec`
@@ -116,19 +118,23 @@ class SteppableEstimator(EstimatorParams):
     :class:`~core.catalogue.EstimatorParams`.
     """
 
+    def _validate(self, X: Any, *, reset: bool, min_samples: int = 2, min_features: int = 2) -> np.ndarray:
+        """scikit-learn's ``validate_data`` (2-D, numeric, finite, not sparse or complex, enough
+        samples and features; ``n_features_in_`` set when ``reset``, checked otherwise), as a
+        float64 array; its ValueError becomes :class:`DataError` with the same message."""
+        try:
+            X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
+                              ensure_min_features=min_features, reset=reset)
+        except ValueError as exc:
+            raise DataError(str(exc)) from None
+        return np.asarray(X, dtype=np.float64)
+
     def _check_data(self, X: Any) -> np.ndarray:
         """X as a float64 array, or :class:`DataError` naming what is wrong: not 2-D, fewer than 2
-        samples or features, NaN/inf, every sample identical (e.g. all zero), or
-        ``n_components >= min(n_samples, n_features)``."""
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2:
-            raise DataError(f"X must have shape (n_samples, n_features), got an array of shape {X.shape}")
+        samples or features, NaN/inf, sparse or complex, every sample identical (e.g. all
+        zero), or ``n_components >= min(n_samples, n_features)``."""
+        X = self._validate(X, reset=True)
         n, d = X.shape
-        if n < 2 or d < 2:
-            raise DataError(f"X needs at least 2 samples and 2 features, got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            bad = int(np.count_nonzero(~np.isfinite(X)))
-            raise DataError(f"X contains {bad} NaN or infinite value(s); remove or fill them first")
         convergence.check_varies(X)
         k = getattr(self, "n_components", None)
         if k is not None and isinstance(k, (int, np.integer)) and int(k) >= min(n, d):
@@ -196,11 +202,19 @@ class SteppableEstimator(EstimatorParams):
         return self
 
     def transform(self, X: Any) -> np.ndarray:
-        """Coordinates of X in the learned basis, shape (n_samples, n_components)."""
-        return self.state_.transform(X)
+        """Coordinates of X (n_samples, n_features) in the learned basis, shape
+        (n_samples, n_components). Raises ``NotFittedError`` before ``fit`` and
+        :class:`DataError` for X that does not match the training data's features."""
+        check_is_fitted(self, "state_")
+        return self.state_.transform(self._validate(X, reset=False, min_samples=1, min_features=1))
 
     def inverse_transform(self, Y: Any) -> np.ndarray:
         """Back from coordinates (n_samples, n_components) to images (n_samples, n_features)."""
+        check_is_fitted(self, "state_")
+        try:
+            Y = check_array(Y, dtype=[np.float64, np.float32])
+        except ValueError as exc:
+            raise DataError(str(exc)) from None
         return np.asarray(Y, dtype=float) @ self.components_ + self.mean_
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from sklearn.base import BaseEstimator
+
 from .errors import ParameterError
 
 
@@ -73,7 +75,7 @@ class ParamSpec:
                 raise ParameterError(f"{self.name} must be True or False, got {value!r}")
             return bool(value)
         try:
-            if isinstance(value, bool):
+            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
                 raise TypeError
             num = float(value)
         except (TypeError, ValueError):
@@ -122,9 +124,11 @@ class HasParams:
         return {s.name: s.validate(values[s.name]) for s in self.params}
 
 
-class EstimatorParams:
-    """Mixin giving an estimator scikit-learn style parameters, checked against its catalogue
-    entry: the parameters are the constructor's keywords, stored unchanged under the same names.
+class EstimatorParams(BaseEstimator):
+    """Base of every estimator: scikit-learn's :class:`~sklearn.base.BaseEstimator` (parameters
+    are the constructor's keywords, stored unchanged under the same names; ``get_params``,
+    ``set_params``, ``clone`` and ``repr`` as in scikit-learn), with the parameters checked
+    against the estimator's catalogue entry (:meth:`_validated_params`).
 
     Used by :class:`core.base.SteppableEstimator` and
     :class:`core.regression._base.RegressionEstimator`.
@@ -134,24 +138,19 @@ class EstimatorParams:
 
     @classmethod
     def _param_names(cls) -> list[str]:
+        """The constructor's keywords in signature order (``get_params`` sorts them)."""
         sig = inspect.signature(cls.__init__)
         return [n for n, p in sig.parameters.items()
                 if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._param_names()}
-
     def set_params(self, **params: Any):
+        """Set parameters by name; :class:`ParameterError` (a ValueError) for an unknown name."""
         valid = set(self._param_names())
-        for name, value in params.items():
+        for name in params:
             if name not in valid:
-                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}; "
+                                     f"its parameters: {', '.join(sorted(valid))}")
+        return super().set_params(**params)
 
     @property
     def name(self) -> str:

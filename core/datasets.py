@@ -66,7 +66,7 @@ class ImageSet:
 
 #: File extensions :func:`load_folder` tries to read (lower case; matching is case-insensitive).
 SUPPORTED_EXTENSIONS: tuple[str, ...] = (
-    ".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff",
+    ".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff", ".gif", ".webp",
 )
 
 _MAX_REASONS_IN_ERROR = 3
@@ -196,6 +196,8 @@ def _read_gray(path: Path) -> np.ndarray:
                     img = imread(fh)
     except Exception as exc:  # decoders raise all kinds of errors on damaged files
         raise ValueError(_short_reason(exc, path)) from exc
+    if path.suffix.lower() == ".gif" and np.ndim(img) >= 3:
+        img = img[0]            # frames come first (palette GIFs decode to grey or RGB): the first
     return _to_gray(img)
 
 

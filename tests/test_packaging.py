@@ -1,7 +1,10 @@
 """The install carries every package and the built-in data (a user's machine has only the install)."""
 from pathlib import Path
 
-import tomllib
+try:                                   # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:            # Python 3.10, the lowest requires-python allows
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 

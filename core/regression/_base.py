@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
 import numpy as np
 
+from .._readonly import ReadOnlyDict
 from .. import convergence
 from ..catalogue import EstimatorParams
 from ..errors import DataError, SolverError
@@ -93,9 +93,9 @@ class RegressionState:
         history = {k: tuple(v) for k, v in self.scalar_history.items()}
         for k, v in scalars.items():
             history.setdefault(k, (v,))
-        object.__setattr__(self, "scalars", MappingProxyType(scalars))
-        object.__setattr__(self, "scalar_history", MappingProxyType(history))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+        object.__setattr__(self, "scalars", ReadOnlyDict(scalars))
+        object.__setattr__(self, "scalar_history", ReadOnlyDict(history))
+        object.__setattr__(self, "details", ReadOnlyDict(dict(self.details)))
 
     @property
     def coef(self) -> np.ndarray:

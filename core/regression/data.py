@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
 
+from .._readonly import ReadOnlyDict
 from ..datasets import ImageSet, load_folder, mnist_digits
 from ..errors import DataError, ParameterError
 from ._base import encode_labels
@@ -67,7 +67,7 @@ class RegressionData:
         kinds = {k: np.asarray(v, dtype=bool) for k, v in self.kinds.items()}
         for v in kinds.values():
             v.flags.writeable = False
-        object.__setattr__(self, "kinds", MappingProxyType(kinds))
+        object.__setattr__(self, "kinds", ReadOnlyDict(kinds))
 
     @property
     def n_samples(self) -> int:

@@ -362,3 +362,24 @@ def test_help_button_explains_what_the_column_shows(qtbot, make_window):
     assert "PCA-GM" in box.windowTitle() and guide.text("pca-gm") in box.informativeText()
     assert "βᵢ" in box.informativeText() and not box.isModal()
     box.close()
+
+
+def test_help_menu_about_and_shortcuts(qtbot, make_window):
+    win = make_window()
+    about = win.show_about()
+    assert "Generalized mean for robust principal component analysis" in about.text()
+    assert "Robust Regression" in about.text()
+    about.close()
+    text = win.show_shortcuts().text()
+    for line in ("Ctrl+Q: File ▸ Quit", "F5: Run ▸ Run", "F10: Run ▸ Step", "F6: Run ▸ Pause"):
+        assert line in text, text
+
+
+def test_ctrl_q_quits_on_every_platform(qtbot, make_window):
+    """Ctrl+Q is bound explicitly (QKeySequence.Quit is empty on Windows)."""
+    from PySide6 import QtGui
+    win = make_window()
+    assert QtGui.QKeySequence("Ctrl+Q") in win.quit_action.shortcuts()
+    win.quit_action.trigger()
+    qtbot.waitUntil(lambda: not win.isVisible(), timeout=WAIT)
+    assert win.pool.activeThreadCount() == 0

@@ -40,8 +40,27 @@ def mixed_folder(tmp_path):
 
 
 def test_supported_extensions():
-    for ext in (".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff"):
+    for ext in (".png", ".jpg", ".jpeg", ".pgm", ".ppm", ".pnm", ".bmp", ".tif", ".tiff", ".gif", ".webp"):
         assert ext in SUPPORTED_EXTENSIONS
+
+
+def test_palette_and_animated_gifs_load(tmp_path):
+    """Palette GIFs (grey and colour palettes) load as grey levels; an animated GIF gives its
+    first frame (before: "not an image file")."""
+    from PIL import Image
+
+    ramp = (np.arange(12 * 10).reshape(12, 10) * 2).astype(np.uint8)
+    Image.fromarray(ramp).convert("P").save(tmp_path / "grey.gif")
+    green = np.zeros((12, 10, 3), dtype=np.uint8)
+    green[..., 1] = 255
+    Image.fromarray(green).convert("P", palette=Image.ADAPTIVE).save(tmp_path / "green.gif")
+    frames = [Image.fromarray(np.full((12, 10), v, dtype=np.uint8)).convert("P") for v in (40, 200)]
+    frames[0].save(tmp_path / "anim.gif", save_all=True, append_images=frames[1:])
+    data = load_folder(tmp_path)
+    assert data.names == ("anim.gif", "green.gif", "grey.gif") and not data.skipped
+    np.testing.assert_allclose(data.images[2], ramp, atol=1.0)
+    np.testing.assert_allclose(data.images[1], 0.7154 * 255, atol=1.0)      # luminance of green
+    np.testing.assert_allclose(data.images[0], 40.0, atol=1.0)
 
 
 def test_load_folder_labels_names_and_skipped(mixed_folder):

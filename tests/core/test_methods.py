@@ -296,3 +296,11 @@ def test_every_method_has_a_guide_text():
     for info in catalogue.methods(None):
         assert len(guide.text(info.key)) > 40, info.key
     assert set(guide.GUIDE) == {m.key for m in catalogue.methods(None)}
+
+
+def test_paramspec_refuses_text_for_numbers():
+    """ "0.5" is text: refused with the parameter named, not silently converted."""
+    spec = catalogue.get("pca-gm").spec("p")
+    with pytest.raises(ParameterError, match="p must be a number"):
+        spec.validate("0.5")
+    assert spec.validate(0.5) == 0.5

@@ -1,0 +1,63 @@
+"""scikit-learn's estimator contract, checked by scikit-learn itself (``check_estimator``)."""
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV
+from sklearn.utils.estimator_checks import check_estimator
+
+from core import catalogue
+from core.methods import PCAGM
+
+# Not yet conformant (strict: each must start passing, then leave this list):
+# robust NMF (positive-only tag, transform) and the regression methods.
+PENDING = {m.key for m in catalogue.methods(None)
+           if m.family == "NMF" or m.task == "regression"}
+
+
+def _small(info) -> dict:
+    """check_estimator fits on tiny data (down to 2 features): one component, one non-zero."""
+    names = info.defaults()
+    return {k: v for k, v in {"n_components": 1, "k_nonzero": 1}.items() if k in names}
+
+
+@pytest.mark.parametrize("key", [m.key for m in catalogue.methods(None)])
+def test_check_estimator_passes(key, request):
+    if key in PENDING:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="not yet conformant"))
+    info = catalogue.get(key)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(info.create(**_small(info)), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+    assert not failed, failed
+
+
+def test_fitted_estimator_pickles_clones_and_refuses_before_fit(faces):
+    est = PCAGM(n_components=4, p=0.5)
+    with pytest.raises(NotFittedError):
+        est.transform(faces.X)
+    est.fit(faces.X)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.transform(faces.X), est.transform(faces.X))
+    assert again.state_.scalars == est.state_.scalars
+    fresh = clone(est)
+    assert fresh.get_params() == est.get_params() and not hasattr(fresh, "state_")
+
+
+def test_grid_search_over_p(faces):
+    """GridSearchCV picks p by the held-out reconstruction error (a scorer of our own)."""
+    def neg_error(est, X, y=None):
+        R = est.inverse_transform(est.transform(X))
+        return -float(np.mean(np.linalg.norm(X - R, axis=1)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search = GridSearchCV(PCAGM(n_components=5), {"p": [0.2, 1.0]}, scoring=neg_error, cv=3).fit(faces.X)
+    assert search.best_params_["p"] in (0.2, 1.0)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
