@@ -28,8 +28,8 @@ __all__ = ["ConvergenceWarning", "RUNNING", "CONVERGED", "MAX_ITER", "DIVERGED",
 
 RUNNING, CONVERGED, MAX_ITER, DIVERGED = "running", "converged", "max_iter", "diverged"
 
-#: Diagnostics (state scalars) must be finite too. Off until every method's diagnostics are.
-CHECK_SCALARS = False
+#: Diagnostics (state scalars) must be finite too.
+CHECK_SCALARS = True
 
 #: A fit whose values leave ``[min(X) − m·R, max(X) + m·R]`` (R = max(X) − min(X)) has diverged.
 RANGE_MARGIN = 4.0

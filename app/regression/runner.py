@@ -90,14 +90,15 @@ class CleaningRecorder:
     cleaned test inputs (n_test, n_features) whatever the method (RPCA+LSR: PCP's low-rank part;
     methods without a test-time cleaning return the inputs, missing entries filled)."""
 
-    def __init__(self, estimator):
+    def __init__(self, estimator, should_stop=None):
         self.estimator = estimator
+        self.should_stop = should_stop       # checked by the cleaning's ALM between iterations
         self.cleaning = None
         self.cleaned = None
 
     def clean_inputs(self, X, state=None):
         if hasattr(self.estimator, "clean"):
-            self.cleaning = self.estimator.clean(X, state=state)
+            self.cleaning = self.estimator.clean(X, state=state, should_stop=self.should_stop)
             self.cleaned = np.asarray(self.cleaning.D)
         else:
             self.cleaned = np.asarray(self.estimator.clean_inputs(X, state=state))
@@ -156,7 +157,7 @@ class TestJob(QtCore.QRunnable):
             if RegressionRunner.is_light(self.state):
                 raise DataError(f"iteration {self.state.iteration} was thinned to save memory (its D is "
                                 "no longer kept): test-time cleaning is available for the recent iterations")
-            rec = CleaningRecorder(self.estimator)
+            rec = CleaningRecorder(self.estimator, should_stop=self.cancel.is_set)
             t0 = time.perf_counter()
             snap = regression_snapshot(self.state, self.data, self.samples, test="clean", estimator=rec)
             outcome = TestOutcome(snapshot=snap, cleaning=rec.cleaning, cleaned=rec.cleaned,

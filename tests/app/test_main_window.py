@@ -333,7 +333,9 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
     col = win.columns[0]
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     combo = col.slider_combo
-    assert combo.isVisibleTo(col) and combo.currentData() == "n_components"
+    from app import params as P
+    # the default choice: the first linear float parameter (TC-NMF: the truncation floor c)
+    assert combo.isVisibleTo(col) and combo.currentData() == P.main_spec(col.runner.info.params).name
     col.param_group().child("gamma_mode").setValue("fixed")
     combo.setCurrentIndex(combo.findData("gamma"))
     assert col._slider.spec.name == "gamma"

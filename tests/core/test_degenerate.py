@@ -108,37 +108,6 @@ def _assert_finite(obj, what: str) -> None:
     assert not bad, f"{what}: NaN/inf at {bad[:5]}"
 
 
-# Cases known to fail on main while their methods are being fixed (strict: each must start
-# passing, and then leave this list).
-PENDING = {
-    'pcp-rank 2, k above the rank',
-    'pcp-zero but one pixel',
-    'pcp-one sample differs',
-    'pcp-samples exactly on a line',
-    'outlier-pursuit-rank 2, k above the rank',
-    'outlier-pursuit-zero but one pixel',
-    'outlier-pursuit-one sample differs',
-    'outlier-pursuit-samples exactly on a line',
-    'crpca-om-rank 2, k above the rank',
-    'crpca-om-zero but one pixel',
-    'crpca-om-one sample differs',
-    'crpca-om-samples exactly on a line',
-    'tc-nmf-zero but one pixel',
-    'cauchy-nmf-rank 2, k above the rank',
-    'cauchy-nmf-zero but one pixel',
-    'cauchy-nmf-one sample differs',
-    'cauchy-nmf-samples exactly on a line',
-    'rpca-lsr-rank 2, k above the rank',
-    'rpca-lsr-one sample differs',
-    'rpca-lsr-samples exactly on a line',
-}
-
-
-def _pending(request) -> None:
-    if request.node.callspec.id in PENDING:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="being fixed"))
-
-
 SUBSPACE = [m.key for m in catalogue.methods("subspace")]
 REGRESSION = [m.key for m in catalogue.methods("regression")]
 
@@ -169,8 +138,7 @@ def test_subspace_refuses_fewer_samples_than_components(key):
 
 @pytest.mark.parametrize("case", list(FITTED))
 @pytest.mark.parametrize("key", SUBSPACE)
-def test_subspace_fits_degenerate_data_without_nan(key, case, request):
-    _pending(request)
+def test_subspace_fits_degenerate_data_without_nan(key, case):
     X = FITTED[case](np.random.default_rng(1))
     try:
         est, states = _run_subspace(key, X)
@@ -218,8 +186,7 @@ def test_regression_refuses_data_without_variation(key, case):
 
 @pytest.mark.parametrize("case", list(FITTED))
 @pytest.mark.parametrize("key", REGRESSION)
-def test_regression_fits_degenerate_data_without_nan(key, case, request):
-    _pending(request)
+def test_regression_fits_degenerate_data_without_nan(key, case):
     rng = np.random.default_rng(2)
     X = FITTED[case](rng)
     try:
