@@ -125,6 +125,12 @@ def test_spec_keeps_the_xcb_and_offscreen_platforms(monkeypatch):
     assert not dropped("PySide6/Qt/lib/libQt6Widgets.so.6")
     assert dropped(platforms + "libqwayland.so")
     assert dropped("PySide6/Qt/plugins/wayland-shell-integration/libxdg-shell.so")
+    # the xcb plugin's system libraries stay (the bundle must open a window where they are missing)
+    for lib in ("libxcb-cursor.so.0", "libxkbcommon-x11.so.0", "libglib-2.0.so.0", "libfontconfig.so.1",
+                "libdbus-1.so.3", "pillow.libs/libharfbuzz-fb49c9fc.so.0.61450.0"):
+        assert not dropped(lib), lib
+    assert dropped("PySide6/Qt/plugins/platformthemes/libqgtk3.so")
+    assert dropped("libcairo.so.2") and dropped("libpango-1.0.so.0")
 
 
 def test_desktop_file_has_the_required_keys():
