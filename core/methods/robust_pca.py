@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg
 
 from ..base import State, SteppableEstimator
 from ..catalogue import register
-from ..linalg import one_blas_thread, orientation, residual_sq, weighted_subspace
+from ..linalg import one_blas_thread, residual_sq, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 
 
@@ -20,7 +19,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
     reference="Ding, Zhou, He & Zha, ICML 2006, as a baseline of paper 000 (§5.4) and paper 001 (§5.4): "
               "Huber weights, c = median residual, subspace iteration",
     summary="Rotational-invariant ℓ1 PCA: samples whose residual exceeds the median get Huber weights c/rᵢ; "
-            "one subspace-iteration step U ← orth(C U) per iteration.",
+            "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
 class R1PCA(SteppableEstimator):
@@ -33,13 +32,17 @@ class R1PCA(SteppableEstimator):
     Each iteration (Ding et al.'s algorithm, as the extraction gives it):
 
     1. ``c = median_i r_i``; weights ``w_i = 1`` if ``r_i <= c`` else ``c / r_i``;
-    2. ``C = Σ_i w_i x̃_i x̃_iᵀ``; ``W ← orth(C Wᵀ)`` (one subspace-iteration step, QR), then a
-       Rayleigh–Ritz rotation within the new subspace so the components come ordered by their
-       weighted variance (same subspace; display only).
+    2. ``C = Σ_i w_i x̃_i x̃_iᵀ``; ``W`` = the top-k eigenvectors of C (:func:`core.linalg.weighted_subspace`).
+
+    Deviation: Ding et al. take one subspace-iteration step ``W ← orth(C Wᵀ)`` per weight update;
+    its fixed point for fixed weights is the top-k eigenspace of C, which we take directly. With
+    one step per iteration the iteration crawls at the rate λ_{k+1}/λ_k of C and did not meet
+    ``tol`` = 1e-6 within 100 iterations on the built-in faces with 20 % occluded (relative changes
+    still 3e-5 at iteration 100); with the exact eigenspace it stops in a few tens of iterations.
 
     Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
-    guaranteed to decrease; the curve shows what happens. Stop when the objective's relative
-    change is below ``tol`` or after ``max_iter`` iterations (paper 000 uses 100).
+    guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
+    change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (paper 000 uses 100).
 
     Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
     X: (n_samples, n_features), grey levels 0–255.
@@ -66,28 +69,17 @@ class R1PCA(SteppableEstimator):
         mean = X.mean(axis=0)
         Xc = X - mean
         sq = np.einsum("ij,ij->i", Xc, Xc)
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components))
+        gram = Xc @ Xc.T if Xc.shape[0] <= Xc.shape[1] else None
+        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram=gram)
         r = np.sqrt(residual_sq(sq, proj))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
                      objective_history=(_huber_objective(r, c),), components=comps, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(Xc, sq))
+                     sample_weights=w, scalars={"c": c}, _ctx=(Xc, sq, gram))
 
     def _step(self, state: State) -> State:
-        Xc, sq = state._ctx
-        w = state.sample_weights
-        with one_blas_thread():
-            P = Xc @ state.components.T                      # (n, k)
-            CW = Xc.T @ (w[:, None] * P)                     # C Wᵀ, (d, k): O(ndk), no d × d matrix
-        Q = linalg.qr(CW, mode="economic")[0]                # orth(C Wᵀ)
-        with one_blas_thread():
-            PQ = Xc @ Q
-            M = PQ.T @ (w[:, None] * PQ)                     # Qᵀ C Q (k × k): Rayleigh–Ritz
-        evals, R = linalg.eigh(M)
-        comps = (Q @ R[:, ::-1]).T
-        signs = orientation(comps)
-        comps = comps * signs[:, None]
-        proj = (PQ @ R[:, ::-1]) * signs[None, :]
+        Xc, sq, gram = state._ctx
+        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram)
         r = np.sqrt(residual_sq(sq, proj))
         w_new, c = self._weights(r)
         return self._next_state(state, objective=_huber_objective(r, c), components=comps,

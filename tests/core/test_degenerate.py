@@ -111,12 +111,6 @@ def _assert_finite(obj, what: str) -> None:
 # Cases known to fail on main while their methods are being fixed (strict: each must start
 # passing, and then leave this list).
 PENDING = {
-    'pca-l1-zero but one pixel',
-    'pca-l1-one sample differs',
-    'rspca-zero but one pixel',
-    'spca-rsvd-zero but one pixel',
-    'gpower-zero but one pixel',
-    'gpower-one sample differs',
     'pcp-rank 2, k above the rank',
     'pcp-zero but one pixel',
     'pcp-one sample differs',
