@@ -29,7 +29,13 @@ if [[ ! -x "$EXE" ]]; then
     echo "build.sh: PyInstaller finished but $EXE is missing" >&2
     exit 1
 fi
+# Next to the executable: the menu-entry installer, its desktop file and the icons.
+cp "$ROOT/packaging/install-desktop-entry.sh" "$ROOT/assets/robust-subspace-lab.desktop" "$BUNDLE/"
+mkdir -p "$BUNDLE/icons"
+cp "$ROOT/assets/icons/"robust-subspace-lab-*.png "$BUNDLE/icons/"
+
 echo
 echo "Bundle: $BUNDLE ($(du -sh "$BUNDLE" | cut -f1))"
 echo "Run:    $EXE"
+echo "Menu:   $BUNDLE/install-desktop-entry.sh   (adds it to the desktop's application menu)"
 echo "Hand the whole folder to others (e.g. tar czf robust-subspace-lab.tar.gz -C dist robust-subspace-lab)."

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 SPEC = PACKAGING / "robust-subspace-lab.spec"
 ENTRY = PACKAGING / "robust_subspace_lab_main.py"
-SCRIPTS = [PACKAGING / "build.sh", PACKAGING / "smoke_test.sh"]
+INSTALLER = PACKAGING / "install-desktop-entry.sh"
+SCRIPTS = [PACKAGING / "build.sh", PACKAGING / "smoke_test.sh", INSTALLER]
 DESKTOP = ROOT / "assets" / "robust-subspace-lab.desktop"
 ICON_SIZES = (16, 32, 48, 64, 128, 256)
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -160,3 +161,46 @@ def test_icons_exist_at_every_size(size):
         assert im.mode == "RGBA"
         alpha = im.getchannel("A")
         assert alpha.getextrema() == (0, 255)    # transparent corners, an opaque picture
+
+
+def _fake_bundle(folder: Path) -> Path:
+    """The layout build.sh leaves in dist/robust-subspace-lab/, with a stand-in executable."""
+    command, _ = _console_script()
+    folder.mkdir(parents=True)
+    exe = folder / command
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    shutil.copy2(INSTALLER, folder)
+    shutil.copy2(DESKTOP, folder)
+    shutil.copytree(ROOT / "assets" / "icons", folder / "icons")
+    return exe
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_desktop_entry_installer_round_trip(tmp_path):
+    exe = _fake_bundle(tmp_path / "my bundle")
+    data_home = tmp_path / "share"
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    installer = [str(exe.parent / INSTALLER.name)]
+    subprocess.run(installer, env=env, check=True, capture_output=True)
+
+    command, _ = _console_script()
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str
+    parser.read(data_home / "applications" / f"{command}.desktop", encoding="utf-8")
+    assert parser["Desktop Entry"]["Exec"] == f'"{exe}"'      # works without a PATH change
+    assert parser["Desktop Entry"]["Icon"] == command
+    for size in ICON_SIZES:
+        assert (data_home / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{command}.png").is_file()
+
+    subprocess.run(installer + ["--uninstall"], env=env, check=True, capture_output=True)
+    assert not list(data_home.rglob("*.desktop")) and not list(data_home.rglob(f"{command}.png"))
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_desktop_entry_installer_refuses_a_path_exec_cannot_hold(tmp_path):
+    exe = _fake_bundle(tmp_path / "50% off")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "share")}
+    result = subprocess.run([str(exe.parent / INSTALLER.name)], env=env, capture_output=True, text=True)
+    assert result.returncode == 1 and "Exec=" in result.stderr
+    assert not (tmp_path / "share" / "applications").exists()
