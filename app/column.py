@@ -28,7 +28,7 @@ METRICS_TIP = ("eq. 14 error (000): paper 000's reconstruction error against the
                "Σ‖xʳ−xᵒ‖ (001): paper 001's total distance of each method's own reconstruction to the\n"
                "    clean samples (added outlier images excluded)\n"
                "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
-               "angle to clean PCA: largest principal angle to the subspace PCA learns from clean data")
+               "mean angle to clean PCA: mean principal angle to the subspace PCA learns from the clean data")
 NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4), added outlier images\n"
                    "    excluded; W, H learned from the corrupted data\n"
                    "weights AUC: the mean pixel weights as an outlier detector (1 = every corrupted sample\n"
@@ -86,17 +86,26 @@ def _fmt_metric(name: str, value) -> str:
         return f"{v:.1f} %"
     if "NMI" in name:
         return f"{v:.3f}"
+    if 1e4 <= abs(v) < 1e9:
+        return f"{v:,.0f}".replace(",", "\u2009")      # 88 040 (thin spaces), not 8.804e+04
     return f"{v:.4g}"
+
+
+def _short_metric_name(name: str) -> str:
+    """The metric's name as shown in the narrow metrics block: units and the paper tags dropped
+    (the tooltip gives both), the angle as ∠."""
+    for tail in (" (°)", " (%)", " (000)", " (001)"):
+        name = name.replace(tail, "")
+    return name.replace("mean angle to clean PCA", "mean ∠ to clean PCA")
 
 
 def metrics_html(snap) -> tuple[str, str]:
     """(rich text, tooltip): the snapshot's metrics as a compact two-column table, and the
     restart objectives (RSPCA) as one line for the last committed component; the tooltip lists
     every component's restarts."""
-    items = [(str(k).replace(" (°)", "").replace(" (%)", ""), _fmt_metric(str(k), v))
-             for k, v in snap.metrics.items()]
+    items = [(_short_metric_name(str(k)), _fmt_metric(str(k), v)) for k, v in snap.metrics.items()]
     cells = [f"<td><span style='color:#555'>{html.escape(k)}</span>&nbsp;</td>"
-             f"<td align='right'><b>{v}</b>&nbsp;&nbsp;&nbsp;&nbsp;</td>" for k, v in items]
+             f"<td align='right'><b>{v}</b>&nbsp;&nbsp;</td>" for k, v in items]
     rows = ["<tr>" + "".join(cells[i:i + 2]) + "</tr>" for i in range(0, len(cells), 2)]
     text = "<table cellspacing='0' cellpadding='0'>" + "".join(rows) + "</table>"
     tip = ""

@@ -70,9 +70,16 @@ class _Columns(QtWidgets.QWidget):
         return -1
 
 
-def _default_corruption() -> str:
-    key = getattr(corruption, "DEFAULT_CORRUPTION", "rectangles")
-    return key if key in corruption.CORRUPTIONS else next(iter(corruption.CORRUPTIONS))
+#: the opening window: the "default-lesson" preset of paper 000 (its note says why these values)
+LESSON = presets.get("default-lesson")
+
+
+def _lesson_params(key: str) -> dict:
+    """The default lesson's parameters for method ``key`` (those it has: k = 5, p = 0.3)."""
+    given = dict(LESSON.methods)
+    names = catalogue.get(key).defaults()
+    merged = {**given.get("pca", {}), **given.get("pca-gm", {}), **given.get(key, {})}
+    return {k: v for k, v in merged.items() if k in names}
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -84,14 +91,16 @@ class MainWindow(QtWidgets.QMainWindow):
         are shown with the reason).
     size : (height, width) to resize images to, or None for their own size.
     methods : catalogue keys of the columns, left to right.
-    corruption_key, corruption_params : the corruption to start with (default: rectangles with
-        its defaults).
+    corruption_key, corruption_params : the corruption to start with (default: the default
+        lesson's, rectangles of random dots with sides 50–80 % of the image on 20 % of the faces).
+    method_params : catalogue key → parameters of its column (default: the default lesson's
+        k = 5 and p = 0.3 where a method has them).
     speed : one of the labels of :data:`SPEEDS`.
     """
 
     def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
                  corruption_key: str | None = None, corruption_params: dict | None = None,
-                 speed: str = DEFAULT_SPEED, parent=None):
+                 speed: str = DEFAULT_SPEED, method_params: dict | None = None, parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
         self.setWindowTitle("Robust Subspace Lab")
@@ -106,16 +115,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.source = ("builtin", next(iter(datasets.BUILTIN)))
         self.toy_params: dict = {}
         self.size_option = size
-        self.corruption_key = corruption_key or _default_corruption()
+        self.corruption_key = corruption_key or LESSON.corruption
         spec = corruption.CORRUPTIONS[self.corruption_key]
-        self.corruption_params = {**spec.defaults(), **(corruption_params or {})}
+        lesson = LESSON.corruption_params if corruption_key is None else {}
+        self.corruption_params = {**spec.defaults(), **lesson, **(corruption_params or {})}
         self.last_error = ""
         self._closing = False
         self._skipped_box: QtWidgets.QMessageBox | None = None
 
         self._build_ui()
         for key in methods:
-            self.add_column(key)
+            self.add_column(key, (method_params or {}).get(key, _lesson_params(key)))
         self.data_panel.show_corruption(self.corruption_key, self.corruption_params)
 
         if folder is None or not self.open_folder(folder, interactive=False):
@@ -351,7 +361,8 @@ class MainWindow(QtWidgets.QMainWindow):
             if kind == "toy":
                 ok = self.load_toy(name, dict(pre.data_params))
             else:
-                ok = self.load_builtin(name, size=pre.data_params.get("size", ...)) and \
+                options = {k: v for k, v in pre.data_params.items() if k != "size"}
+                ok = self.load_builtin(name, size=pre.data_params.get("size", ...), **options) and \
                     self.set_corruption(pre.corruption, dict(pre.corruption_params))
             if not ok:
                 return False
@@ -670,10 +681,11 @@ class MainWindow(QtWidgets.QMainWindow):
             c.follow_live()
         return True
 
-    def load_builtin(self, name: str, size=...) -> bool:
-        """Load the built-in set ``name`` (keeps the current size unless ``size`` is given)."""
+    def load_builtin(self, name: str, size=..., **options) -> bool:
+        """Load the built-in set ``name`` (keeps the current size unless ``size`` is given), with
+        the loader's ``options`` (e.g. ``digits=[6]``)."""
         size = self.size_option if size is ... else size
-        return self._load(lambda s: datasets.load_builtin(name, size=s), ("builtin", name), size)
+        return self._load(lambda s: datasets.load_builtin(name, size=s, **options), ("builtin", name), size)
 
     def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
         """Load every image of ``path``; skipped files are listed in the Data panel and the status

@@ -513,7 +513,11 @@ class ColumnRunner(QtCore.QObject):
             return convergence.DIVERGED, self.error
         last = self.states[-1]
         kind = self.estimator.status(last)
-        return kind, convergence.describe(kind, last.iteration, getattr(self.estimator, "max_iter", None))
+        # a converged method stepped on beside the others stays at its fixed point: report the
+        # iteration at which its rule was first met (of the states kept)
+        at = next((s.iteration for s in self.states if s.converged), last.iteration) \
+            if kind == convergence.CONVERGED else last.iteration
+        return kind, convergence.describe(kind, at, getattr(self.estimator, "max_iter", None))
 
     # ------------------------------------------------------------------ helpers
     def _set_error(self, text: str) -> None:

@@ -13,6 +13,7 @@ Public API
 """
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import warnings
@@ -568,16 +569,23 @@ BUILTIN_TITLES: dict[str, str] = {
 }
 
 
-def load_builtin(name: str, size=None) -> ImageSet:
-    """Load the built-in data set ``name`` (a key of :data:`BUILTIN`), optionally resized.
+def load_builtin(name: str, size=None, **options) -> ImageSet:
+    """Load the built-in data set ``name`` (a key of :data:`BUILTIN`), optionally resized, with
+    the loader's other ``options`` (e.g. ``digits=[6]`` for :func:`mnist_digits`).
 
     Raises
     ------
-    DataError : unknown ``name`` (the message lists the known names).
+    DataError : unknown ``name`` (the message lists the known names) or an option the loader
+        does not take (named).
     ParameterError : ``size`` is not two positive integers.
     """
     try:
         loader = BUILTIN[name]
     except (KeyError, TypeError):
         raise DataError(f"unknown built-in data set {name!r}; known: {', '.join(sorted(BUILTIN))}") from None
-    return loader(size=size)
+    accepted = set(inspect.signature(loader).parameters) - {"size"}
+    unknown = sorted(set(options) - accepted)
+    if unknown:
+        raise DataError(f"the built-in set {name!r} takes no option(s) {', '.join(unknown)}; "
+                        f"its options: {', '.join(sorted(accepted)) or 'none'}")
+    return loader(size=size, **options)

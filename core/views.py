@@ -48,7 +48,7 @@ class Snapshot:
     metrics : name → value, for a metrics panel: ``"eq. 14 error (000)"``, ``"Σ‖xʳ−xᵒ‖ (001)"``
         (each method's own reconstruction of the training samples vs the clean ones, added
         outliers excluded), ``"weights AUC"`` (ROC AUC of the weights as an outlier detector;
-        absent without weights or without corrupted samples), ``"angle to clean PCA (°)"`` (largest
+        absent without weights or without corrupted samples), ``"mean angle to clean PCA (°)"`` (mean
         principal angle to the subspace PCA learns from the clean data, same k).
     sparse_maps : (len(samples), h, w) the rows of the sparse part E for the chosen samples, or None.
     basis_zero : (n_basis, h, w) bool, True where a basis image is exactly 0 (sparse loadings),
@@ -130,6 +130,11 @@ def clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
     return cache[k]
 
 
+#: mean principal angle to the clean PCA subspace (the largest is set by the least determined
+#: direction: with k = 10 on 100 faces it is ≈ 80–90° for every method, so it says nothing)
+ANGLE = "mean angle to clean PCA (°)"
+
+
 def _metrics(state: State, data: Corrupted, eq14: float) -> dict:
     keep = ~data.added
     out = {"eq. 14 error (000)": eq14}
@@ -139,7 +144,7 @@ def _metrics(state: State, data: Corrupted, eq14: float) -> dict:
         out["weights AUC"] = outlier_auc(state.sample_weights, data.outliers)
     ref = clean_pca_components(data, state.n_components)
     if len(ref) and state.n_components:
-        out["angle to clean PCA (°)"] = float(np.degrees(principal_angles(state.components, ref).max()))
+        out[ANGLE] = float(np.degrees(principal_angles(state.components, ref).mean()))
     return out
 
 

@@ -41,7 +41,10 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, svds
 
 from ..base import State, SteppableEstimator
 from ..catalogue import ParamSpec, register
-from ..errors import SolverError
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
+
+from ..errors import DataError, SolverError
 from ..linalg import one_blas_thread, orientation
 from ._specs import MAX_ITER, TOL
 
@@ -62,6 +65,11 @@ PCP_MU_MAX_RATIO = 1e7
 PARTIAL_SVD_MIN_DIM = 400
 #: ... and the predicted number of singular values above τ is at most this fraction of min(n, d).
 PARTIAL_SVD_MAX_FRACTION = 0.1
+N_COMPONENTS_CAP = ParamSpec(
+    "n_components", "k", "int", 0,
+    "rank cap: the SVT keeps at most k singular values (0 = no cap, the convex model's own rank)",
+    low=0, slider=(0, 100))
+
 #: At most this many basis images in ``State.components``.
 MAX_COMPONENTS = 100
 #: Problems with at most this many entries run each iteration on one BLAS thread: their SVDs are
@@ -144,55 +152,76 @@ def _partial_svd(A: np.ndarray, k: int, v0: np.ndarray):
     return U[:, order], s[order], Vt[order]
 
 
-def _svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None) -> _SVTResult:
+def _svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
+                   max_rank: int | None = None) -> _SVTResult:
     """SVT_τ(A) with the exact thin SVD or, when large and predicted low rank, a partial SVD
     (module docstring). ``v0`` (min(n, d),) is ARPACK's deterministic start vector (None: never
-    use the partial SVD)."""
+    use the partial SVD). ``max_rank`` (None: no cap) keeps at most that many singular values:
+    ``U_k(Σ_k − τ)₊V_kᵀ``, the exact minimiser of ``½‖Z − A‖_F² + τ‖Z‖_*`` subject to
+    ``rank Z <= k`` (von Neumann's trace inequality: the best rank-k choice keeps the k largest
+    shrunken singular values)."""
     m = min(A.shape)
+    cap = m if not max_rank else int(max_rank)
     k_max = int(PARTIAL_SVD_MAX_FRACTION * m)
     margin = max(5, int(math.ceil(0.01 * m)))
     U = None
     partial = False
-    if v0 is not None and m >= PARTIAL_SVD_MIN_DIM and 1 <= k_pred <= k_max:
+    k_pred = min(k_pred, cap)
+    if v0 is not None and m >= PARTIAL_SVD_MIN_DIM and 1 <= k_pred <= k_max and np.any(A):
         k = k_pred
         while True:
             try:
                 U, s, Vt = _partial_svd(A, k, v0)
-            except (ArpackNoConvergence, ArpackError, linalg.LinAlgError):
+            except (ArpackNoConvergence, ArpackError, linalg.LinAlgError, ValueError):
                 U = None
                 break
-            if np.count_nonzero(s > tau) < k:      # found every singular value above τ
+            if not np.all(np.isfinite(s)):
+                U = None
+                break
+            if np.count_nonzero(s > tau) < k or k >= cap:   # every singular value above τ (or the cap)
                 partial = True
                 break
             if k >= k_max:
                 U = None
                 break
-            k = min(2 * k, k_max)
+            k = min(2 * k, k_max, cap)
     if U is None:
         U, s, Vt = _thin_svd(A)
-    r = int(np.count_nonzero(s > tau))
+    r = min(int(np.count_nonzero(s > tau)), cap)
     sr = s[:r] - tau
     comps = Vt[:max(1, min(r, MAX_COMPONENTS))]
     comps = comps * orientation(comps)[:, None]
     return _SVTResult(left=U[:, :r] * sr, right=Vt[:r], rank=r, nuclear=float(sr.sum()),
-                      components=comps, k_next=r + margin, partial=partial)
+                      components=comps, k_next=min(r + margin, cap), partial=partial)
+
+
+def _leading_triplet(A: np.ndarray):
+    """(σ₁, v₁ (1, d)) of A: ARPACK for large matrices, with the exact dense SVD as the fallback
+    for degenerate ones (ARPACK raises "starting vector is zero" on a zero or tiny-rank matrix:
+    such scipy-internal errors never reach the user). A zero matrix gives (0, e₁)."""
+    if not np.any(A):
+        return 0.0, np.eye(1, A.shape[1])
+    if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
+        v0 = np.random.default_rng(0).standard_normal(min(A.shape))
+        try:
+            _, s, Vt = _partial_svd(A, 1, v0)
+            if s.size and np.isfinite(s[0]) and s[0] > 0:
+                return float(s[0]), Vt[:1]
+        except (ArpackNoConvergence, ArpackError, linalg.LinAlgError, ValueError):
+            pass
+    _, s, Vt = _thin_svd(A)
+    return float(s[0]), Vt[:1]
 
 
 def _top_right_vector(A: np.ndarray) -> np.ndarray:
     """(1, d) the leading right singular vector of A (sign fixed), for the state of iteration 0."""
-    if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
-        v0 = np.random.default_rng(0).standard_normal(min(A.shape))
-        _, _, Vt = _partial_svd(A, 1, v0)
-    else:
-        Vt = _thin_svd(A)[2][:1]
+    Vt = _leading_triplet(A)[1]
     return Vt * orientation(Vt)[:, None]
 
 
 def _spectral_norm(A: np.ndarray) -> float:
-    if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
-        v0 = np.random.default_rng(0).standard_normal(min(A.shape))
-        return float(_partial_svd(A, 1, v0)[1][0])
-    return float(np.linalg.svd(A, compute_uv=False)[0])
+    """‖A‖₂ (0 for a zero matrix; never an ARPACK error)."""
+    return _leading_triplet(A)[0]
 
 
 # =========================================================================== shared ALM machinery
@@ -247,6 +276,84 @@ class _InexactALM(SteppableEstimator):
 
     _partial_svd_allowed = True
 
+    # ----------------------------------------------------------------- rank cap
+    def _rank_cap(self) -> int | None:
+        k = getattr(self, "n_components", None)
+        return None if k is None or int(k) == 0 else int(k)
+
+    def _validated_params(self) -> dict[str, Any]:
+        # n_components=None (no cap) is stored unchanged; the catalogue spells it 0.
+        if getattr(self, "n_components", 0) is None:
+            self.n_components = 0
+            try:
+                return super()._validated_params()
+            finally:
+                self.n_components = None
+        return super()._validated_params()
+
+    # ----------------------------------------------------------------- fitted attributes
+    def fit(self, X: Any, y: Any = None) -> "_InexactALM":
+        """Run the ALM to its stopping rule (see the class docstring) and set the learned
+        attributes of :meth:`SteppableEstimator.fit` plus
+
+        * ``rank_`` : the rank of the fitted low-rank part (L or Z);
+        * ``basis_`` : (rank_, n_features) all its right singular vectors (``components_`` holds
+          at most 100 of them; at least one row even when rank_ = 0);
+        * ``fitted_`` : (n_samples, n_features) the method's reconstruction of the training
+          data (``mean + L`` / ``b + Z``), ``sparse_`` : the sparse part S / E;
+        * ``coordinates_`` : (n_samples, rank_) coordinates of ``fitted_ − mean_`` in ``basis_``.
+        """
+        super().fit(X, y)
+        X = np.asarray(X, dtype=float)
+        state = self.state_
+        it: _Iterate = state._ctx
+        self.rank_ = int(state.scalars["rank"])
+        if it.factors is not None and it.factors[1].shape[0]:
+            basis = np.array(it.factors[1])
+            basis *= orientation(basis)[:, None]
+        else:
+            basis = np.zeros((0, X.shape[1]))
+        self.basis_ = basis
+        self.fitted_ = np.array(state.fitted)
+        self.sparse_ = np.array(state.sparse_part)
+        self.coordinates_ = (self.fitted_ - self.mean_) @ basis.T
+        # training samples by their exact bytes: transform works sample by sample (any order/subset)
+        self._train_rows = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(X))}
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Coordinates (n_samples, rank_) in the learned basis ``basis_`` (the right singular
+        vectors of the fitted low-rank part).
+
+        * A training sample (a row equal to one given to ``fit``, in any order or subset): the
+          coordinates of the method's own low-rank part, ``(fitted_ − mean_) basis_ᵀ``, so that
+          ``inverse_transform(transform(X))`` is ``fitted_``, the method's reconstruction
+          (L + mean, Z + b) — the sparse part is not in it.
+        * Any other sample: the orthogonal projection ``(x − mean_) basis_ᵀ`` (the model has no
+          sparse part for unseen samples; refit to decompose them).
+        """
+        check_is_fitted(self, "state_")
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        out = (X - self.mean_) @ self.basis_.T
+        index = getattr(self, "_train_rows", None)
+        if index:
+            for i, row in enumerate(np.ascontiguousarray(X)):
+                j = index.get(row.tobytes())
+                if j is not None:
+                    out[i] = self.coordinates_[j]
+        return out
+
+    def inverse_transform(self, Y: Any) -> np.ndarray:
+        """Images ``Y basis_ + mean_`` (n_samples, n_features) from coordinates (n_samples, rank_)."""
+        check_is_fitted(self, "state_")
+        try:
+            Y = check_array(Y, dtype=[np.float64, np.float32])
+        except ValueError as exc:
+            raise DataError(str(exc)) from None
+        if Y.shape[1] != self.basis_.shape[0]:
+            raise DataError(f"Y has {Y.shape[1]} coordinates but the basis has rank_ = {self.basis_.shape[0]}")
+        return np.asarray(Y, dtype=float) @ self.basis_ + self.mean_
+
     def _threads(self, X: np.ndarray):
         return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
@@ -276,16 +383,18 @@ class _InexactALM(SteppableEstimator):
 
     def _state(self, prev: State | None, *, run: _Run, dual, mu, k_pred, low_rank, factors, sparse, mean,
                components, rank, mu_used, residual, objective, sparse_norms,
-               dual_residual=float("nan")) -> State:
+               dual_residual=1.0) -> State:
         n = run.X.shape[0]
         fitted = low_rank + mean if low_rank is not None else np.broadcast_to(mean, run.X.shape).copy()
         ctx = _Iterate(run=run, dual=_frozen(dual), mu=mu, k_pred=k_pred,
                        factors=factors)
+        # The dual residual compares two iterates: at iteration 0 (no step yet) it is shown as 1.
+        scalars = {"rank": int(rank), "μ": float(mu_used), "primal residual": float(residual),
+                   "dual residual": float(dual_residual)}
         fields: dict[str, Any] = dict(
             components=components, mean=mean, sample_weights=None, sparse_part=sparse,
             fitted=fitted, details={"outlier score": _frozen(np.asarray(sparse_norms, dtype=float).reshape(n))},
-            scalars={"rank": int(rank), "μ": float(mu_used), "primal residual": float(residual),
-                     "dual residual": float(dual_residual)},
+            scalars=scalars,
             converged=bool(residual < float(self.tol)), _ctx=ctx)
         if prev is None:
             return State(method=self.name, iteration=0, objective=float(objective),
@@ -301,10 +410,11 @@ PCP_PARAMS = (
               "λ as a multiple of Candès et al.'s 1/√max(n_samples, n_features)",
               low=0.0, low_open=True, scale="log", slider=(0.1, 10.0)),
     ParamSpec("center", "centre", "bool", False, CENTER_DOC),
-    ParamSpec("rho", "ρ", "float", 1.5, RHO_DOC, low=1.0, high=2.0, low_open=True, high_open=True,
+    ParamSpec("rho", "ρ", "float", 1.1, RHO_DOC, low=1.0, high=2.0, low_open=True, high_open=True,
               slider=(1.05, 1.95)),
     MAX_ITER_ALM,
     TOL_ALM,
+    N_COMPONENTS_CAP,
 )
 
 
@@ -330,7 +440,7 @@ class PCP(_InexactALM):
         Y ← Y + µ (X − L − S);   µ ← min(ρµ, µ̄)
 
     with their standard choices: ``Y₀ = X / max(‖X‖₂, ‖X‖_∞/λ)``, ``L₀ = S₀ = 0``,
-    ``µ₀ = 1.25/‖X‖₂``, ``µ̄ = 1e7 µ₀``, ρ = 1.5 (parameter). Stops when the primal residual
+    ``µ₀ = 1.25/‖X‖₂``, ``µ̄ = 1e7 µ₀``; ρ (parameter) 1.1 rather than their 1.5. Stops when the primal residual
     ``‖X − L − S‖_F/‖X‖_F < tol``, or after ``max_iter`` iterations.
 
     Parameters
@@ -339,8 +449,20 @@ class PCP(_InexactALM):
         catalogue cannot hold "None = automatic", hence the scale), > 0.
     center : False (default) runs on the raw data as Candès et al.; True subtracts the ℓ2 mean
         of the samples first and adds it back to the reconstruction.
-    rho : 1 < ρ < 2.
+    rho : 1 < ρ < 2. Default 1.1: on the built-in faces PCP then stops 6e-7 above the optimum
+        (100 iterations); Lin et al.'s 1.5 stopped 5e-4 above it with rank 61 instead of 56, because
+        the primal-residual rule is met once µ is large, before the minimum is reached.
     max_iter, tol : stopping rule.
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255 (any scale works: the model is homogeneous).
 
@@ -352,19 +474,20 @@ class PCP(_InexactALM):
     mean : the centring vector (center=True) or zeros. fitted : ``L + mean``.
     sparse_part : S. details["outlier score"] : ‖s_i‖₂ per sample. sample_weights : None.
     scalars : ``rank`` (of L), ``μ`` (the µ of this iteration), ``primal residual`` (the
-        stopping rule), ``dual residual`` ``µ‖L − L_prev‖_F/‖Y‖_F`` (diagnostic, NaN at 0).
+        stopping rule), ``dual residual`` ``µ‖L − L_prev‖_F/‖Y‖_F`` (diagnostic; 1 at iteration 0, where no step has been taken).
 
     Raises ParameterError (at ``start``, naming the parameter), DataError (bad X), SolverError
     (a NaN or infinite value, naming the iteration).
     """
 
-    def __init__(self, lam_scale: float = 1.0, center: bool = False, rho: float = 1.5,
-                 max_iter: int = 500, tol: float = 1e-7):
+    def __init__(self, lam_scale: float = 1.0, center: bool = False, rho: float = 1.1,
+                 max_iter: int = 500, tol: float = 1e-7, n_components: int | None = None):
         self.lam_scale = lam_scale
         self.center = center
         self.rho = rho
         self.max_iter = max_iter
         self.tol = tol
+        self.n_components = n_components
 
     def _lambda(self, X: np.ndarray) -> float:
         return float(self.lam_scale) / math.sqrt(max(X.shape))
@@ -395,7 +518,7 @@ class PCP(_InexactALM):
         A = P - S
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = _svt_predicted(A, 1.0 / mu, it.k_pred, run.v0)
+        res = _svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap())
         L_prev, L = L, res.matrix()
         R = X - L - S
         Y = Y + mu * R
@@ -454,7 +577,7 @@ class _L21ALM(_InexactALM):
             A = Xt
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = _svt_predicted(A, gamma / mu, it.k_pred, run.v0)
+        res = _svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap())
         Z = res.matrix()
         # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
         T = P - Z
@@ -470,7 +593,8 @@ class _L21ALM(_InexactALM):
         residual = _fro(R) / run.norm_X
         objective = float(e_norms.sum()) + gamma * res.nuclear
         return self._state(state, run=run, dual=Lam, mu=min(float(self.rho) * mu, run.mu_max),
-                           k_pred=res.k_next, low_rank=Z, factors=None, sparse=E, mean=run.offset + b,
+                           k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
+                           mean=run.offset + b,
                            components=res.components, rank=res.rank, mu_used=mu, residual=residual,
                            objective=objective, sparse_norms=e_norms, dual_residual=dual_res)
 
@@ -487,7 +611,7 @@ _L21_STATE_DOC = """
     scalars : ``rank`` (of Z), ``μ`` (the µ of this iteration), ``primal residual``
         ``‖X − 1bᵀ − Z − E‖_F/‖X‖_F`` (the stopping rule), ``dual residual``
         ``µ‖E − E_prev‖_F/‖Λ‖_F`` (how far the (b, Z) step is from optimal for the new E; a
-        diagnostic only, NaN at iteration 0).
+        diagnostic only; 1 at iteration 0, where no step has been taken).
 
     Raises ParameterError (at ``start``, naming the parameter: γ <= 0, ρ outside (1, 2), ...),
     DataError (bad X), SolverError (a NaN or infinite value, naming the iteration).
@@ -499,7 +623,12 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
         Z = 0 (rank 0, reconstruction = the mean only) as soon as γ >= √n_samples; and E = 0
         (Z reproduces the data) for γ <= 1. So the useful range is 1 < γ < √n_samples. The
         default 1.5 suits the built-in 100 faces (paper 001's occlusions: rank 15–16; γ = 2:
-        rank 7; γ = 3: rank 2); the slider (log scale) offers 0.1–100 for larger sets."""
+        rank 7; γ = 3: rank 2); the slider (log scale) offers 0.1–100 for larger sets. No pixel
+        scaling makes the paper's γ = 30–90 meaningful (both norms are 1-homogeneous: X/255
+        gives Z/255 at the same γ); only n_samples > 900–8100 would. Taken literally (µ₀ = 0.1
+        on 0–255 data) Algorithm 3 stops after ~40 iterations far from the minimum with rank 3
+        at γ = 30 on the faces — a likely source of the paper's non-trivial ranks. To choose the
+        rank directly, use ``n_components``."""
 
 
 @register(
@@ -509,7 +638,7 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
     summary="Low-rank part Z plus sample-sparse part E (whole outlying samples): "
             "min ‖X − Z‖_{2,1} + γ‖Z‖_*, ℓ2,1 summed over samples.",
     params=(GAMMA, ParamSpec("center", "centre", "bool", False, CENTER_DOC), RHO_ALM,
-            MAX_ITER_ALM, TOL_ALM),
+            MAX_ITER_ALM, TOL_ALM, N_COMPONENTS_CAP),
 )
 class OutlierPursuit(_L21ALM):
     __doc__ = """Outlier Pursuit (Xu, Caramanis & Sanghavi 2012), paper 001 eq. (29), baseline "CRPCA"::
@@ -536,6 +665,16 @@ class OutlierPursuit(_L21ALM):
     center : see above.
     rho : 1 < ρ < 2 (the paper gives no value; default 1.1, see :class:`CRPCAOM`).
     max_iter, tol : stopping rule (default 500, 1e-7).
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255.
     {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
@@ -544,12 +683,13 @@ class OutlierPursuit(_L21ALM):
     _optimal_mean = False
 
     def __init__(self, gamma: float = 1.5, center: bool = False, rho: float = 1.1,
-                 max_iter: int = 500, tol: float = 1e-7):
+                 max_iter: int = 500, tol: float = 1e-7, n_components: int | None = None):
         self.gamma = gamma
         self.center = center
         self.rho = rho
         self.max_iter = max_iter
         self.tol = tol
+        self.n_components = n_components
 
 
 @register(
@@ -558,7 +698,7 @@ class OutlierPursuit(_L21ALM):
     summary="Outlier Pursuit with the mean as a variable: min_(b,Z) ‖X − 1bᵀ − Z‖_{2,1} + γ‖Z‖_*; "
             "each ALM step's b is the mean of X − E + Λ/µ, so outlying samples (large E) stop "
             "pulling the mean.",
-    params=(GAMMA, RHO_ALM, MAX_ITER_ALM, TOL_ALM),
+    params=(GAMMA, RHO_ALM, MAX_ITER_ALM, TOL_ALM, N_COMPONENTS_CAP),
 )
 class CRPCAOM(_L21ALM):
     __doc__ = """CRPCA-OM, paper 001 Algorithm 3 (inexact ALM), eq. (30)::
@@ -599,6 +739,16 @@ class CRPCAOM(_L21ALM):
         stops after 20–30 iterations with the objective within 1e-9 of the minimum (dual
         residual ~1e-5); ρ = 1.2 takes as many iterations and lands 1e-6 off, ρ = 1.5 2e-3 off.
     max_iter, tol : stopping rule (default 500, 1e-7).
+    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
 
     X is (n_samples, n_features), grey levels 0–255.
     {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
@@ -606,11 +756,13 @@ class CRPCAOM(_L21ALM):
 
     _optimal_mean = True
 
-    def __init__(self, gamma: float = 1.5, rho: float = 1.1, max_iter: int = 500, tol: float = 1e-7):
+    def __init__(self, gamma: float = 1.5, rho: float = 1.1, max_iter: int = 500, tol: float = 1e-7,
+                 n_components: int | None = None):
         self.gamma = gamma
         self.rho = rho
         self.max_iter = max_iter
         self.tol = tol
+        self.n_components = n_components
 
 
 __all__ = ["PCP", "OutlierPursuit", "CRPCAOM", "soft_threshold", "row_shrink", "svt",

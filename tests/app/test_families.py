@@ -107,8 +107,9 @@ def test_each_method_steps_and_shows_what_it_is_about(qtbot, make_window, family
         assert not any(ov.isVisible() for ov in bv.overlays)
 
     # metrics block
+    from app.column import _short_metric_name
     for name in snap.metrics:
-        assert name.replace(" (°)", "") in col.metrics_label.text()
+        assert _short_metric_name(name) in col.metrics_label.text()
 
 
 def test_sparse_methods_show_their_zeros(qtbot, make_window):
@@ -172,7 +173,7 @@ def test_toy_2d_shows_a_scatter_and_disables_the_corruption(qtbot, make_window):
     assert panel.select_source("faces")
     assert panel.corruption_box.isEnabled() and panel.size_combo.isEnabled() and not panel.toy_box.isVisible()
     qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=WAIT)
-    assert win.data.n_samples == 100 and col.runner.params["n_components"] == 10   # the user's k again
+    assert win.data.n_samples == 100 and col.runner.params["n_components"] == 5    # the user's k again (the lesson's 5)
     qtbot.waitUntil(lambda: col.shown_snapshot is not None and col.shown_snapshot.points is None, timeout=WAIT)
     assert col.bottom_stack.currentWidget() is not sv and col.basis_view.isVisible()
 
@@ -222,9 +223,10 @@ def test_metrics_block_shows_the_snapshot_metrics(qtbot, make_window):
         snap = col.shown_snapshot
         text = col.metrics_label.text()
         assert snap.metrics
+        from app.column import _fmt_metric, _short_metric_name
         for name, value in snap.metrics.items():
-            assert name.replace(" (°)", "") in text
-        assert f"{snap.metrics['eq. 14 error (000)']:.4g}" in text
+            assert _short_metric_name(name) in text
+        assert _fmt_metric("eq. 14 error (000)", snap.metrics["eq. 14 error (000)"]) in text
         if "weights AUC" in snap.metrics:
             assert f"{snap.metrics['weights AUC']:.3f}" in text
 

@@ -59,7 +59,7 @@ def step(qtbot, win, col, times=1):
 def tc_column(qtbot, make_window):
     """A window on the built-in faces with 12×12 blocks of value 550 on 30 % of them, one column
     running Truncated Cauchy NMF (k = 10), stepped three times."""
-    win = make_window(methods=("pca",))
+    win = make_window(methods=("pca",), method_params={"pca": {"n_components": 10}})
     choose_corruption(qtbot, win, "value_block", fraction=0.3)
     assert 0 < win.data.outliers.sum() < win.data.n_samples
     col = win.columns[0]
@@ -271,7 +271,7 @@ def test_every_nmf_method_steps_in_a_column(qtbot, make_window, key):
     """Every NMF method of the catalogue, picked in a column on faces with value-550 blocks and
     stepped twice: no error, parts drawn as the state's (non-negative) components, the weight maps
     shown exactly when the method has entry weights, and the reconstruction column is its WH."""
-    win = make_window(methods=("pca",))
+    win = make_window(methods=("pca",), method_params={"pca": {"n_components": 10}})
     choose_corruption(qtbot, win, "value_block", fraction=0.3)
     col = win.columns[0]
     choose_method(qtbot, win, col, key)

@@ -138,7 +138,7 @@ def test_pcp_recovers_planted_low_rank_plus_sparse(rng):
     assert np.linalg.norm(last.fitted - L0) / np.linalg.norm(L0) < 1e-5
     assert np.linalg.norm(last.sparse_part - S0) / np.linalg.norm(S0) < 1e-5
     assert last.scalars["rank"] == 5
-    assert len(states) < 60
+    assert len(states) < 100       # ρ = 1.1: 65 iterations
 
 
 def test_small_gamma_fits_data_exactly(rng):
