@@ -85,6 +85,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _set_window_icon(app) -> None:
+    """The app's icon (assets/icons), if the installation carries it."""
+    from PySide6 import QtGui
+
+    from core.datasets import asset_path
+    from core.errors import DataError
+    try:
+        app.setWindowIcon(QtGui.QIcon(str(asset_path("icons/robust-subspace-lab-256.png"))))
+    except DataError:
+        pass                      # an icon is not worth refusing to start for
+
+
 def _running_qapplication():
     """The running QApplication if Qt is already imported and started (tests), else None."""
     widgets = sys.modules.get("PySide6.QtWidgets")
@@ -143,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         _install_qt_message_filter()
         app = QtWidgets.QApplication(sys.argv[:1])
         app.setApplicationName("Robust Subspace Lab")
+        _set_window_icon(app)
     configure_pyqtgraph()
 
     win = MainWindow(folder=args.folder, size=args.size, methods=methods,

@@ -213,9 +213,10 @@ class MainWindow(QtWidgets.QMainWindow):
         papers: dict[str, QtWidgets.QMenu] = {}
         for pre in presets.PRESETS:
             paper = pre.key.split("-")[0]
-            if paper not in papers:
-                papers[paper] = m_pre.addMenu(PAPER_MENU_TITLES.get(paper, paper))
-            act = papers[paper].addAction(pre.title, lambda k=pre.key: self.apply_preset(k))
+            if paper in PAPER_MENU_TITLES and paper not in papers:
+                papers[paper] = m_pre.addMenu(PAPER_MENU_TITLES[paper])
+            where = papers.get(paper, m_pre)          # the opening lesson: at the top level
+            act = where.addAction(pre.title, lambda k=pre.key: self.apply_preset(k))
             act.setToolTip(f"{pre.reproduces}\n{pre.note}")
             act.setStatusTip(pre.reproduces)
         m_pre.setToolTipsVisible(True)

@@ -498,8 +498,10 @@ def lfw_nonfaces(size=None) -> ImageSet:
                        "built-in: LFW non-faces (skimage.data.lfw_subset)", size)
 
 
-def _asset(name: str) -> Path:
-    """Path of a file shipped under ``assets/`` (installed as the package data ``core.assets``)."""
+def asset_path(name: str) -> Path:
+    """Path of a file shipped under ``assets/`` (installed as the package data ``core.assets``;
+    also found in a source checkout and in the desktop bundle). Raises :class:`DataError` naming
+    the file when it is missing."""
     from importlib import resources
 
     try:
@@ -541,7 +543,7 @@ def mnist_digits(size=None, digits=None) -> ImageSet:
     """
     if size is not None:
         size = _check_size(size)
-    with np.load(_asset(MNIST_FILE)) as f:
+    with np.load(asset_path(MNIST_FILE)) as f:
         images, labels = f["images"].astype(np.float64), f["labels"].astype(int)
     keep = np.arange(len(labels)) if digits is None else np.flatnonzero(np.isin(labels, list(digits)))
     if keep.size == 0:

@@ -1,0 +1,56 @@
+"""Presets ▸ …: each paper preset sets its data, corruption, methods and parameters, and runs."""
+from __future__ import annotations
+
+import pytest
+
+from core import presets
+
+WAIT = 60000
+
+
+def _menu_actions(menu):
+    for act in menu.actions():
+        if act.menu():
+            yield from _menu_actions(act.menu())
+        elif act.text():
+            yield act
+
+
+def test_every_preset_is_in_the_menu(make_window):
+    win = make_window()
+    titles = {a.text() for a in _menu_actions(win.presets_menu)}
+    assert titles == {p.title for p in presets.PRESETS}
+
+
+@pytest.mark.parametrize("key", [p.key for p in presets.PRESETS])
+def test_preset_sets_up_and_runs(qtbot, make_window, key):
+    pre = presets.get(key)
+    win = make_window()
+    action = next(a for a in _menu_actions(win.presets_menu) if a.text() == pre.title)
+    action.trigger()                                  # as a user picks it from the menu
+    if pre.task == "regression":
+        ws = win.regression
+        assert win.regression_shown
+        qtbot.waitUntil(lambda: bool(ws.runner.states) or bool(ws.runner.error), timeout=WAIT)
+        win.pause_all()
+        assert not ws.runner.error, ws.runner.error
+        assert ws.runner.key == pre.methods[0][0]
+        for name, value in pre.methods[0][1].items():
+            assert ws.runner.params[name] == value
+        return
+    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.columns), timeout=WAIT)
+    win.pause_all()
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
+    for col, (_, params) in zip(win.columns, pre.methods):
+        assert not col.runner.error, col.runner.error
+        for name, value in params.items():
+            assert col.runner.params[name] == value
+    kind, name = pre.data
+    if kind == "builtin":
+        assert win.source == ("builtin", name) and win.corruption_key == pre.corruption
+        for pname, value in pre.corruption_params.items():
+            assert win.corruption_params[pname] == value
+    else:
+        assert win.source[1] == name
+    assert pre.title in win.statusBar().currentMessage()
