@@ -208,14 +208,21 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         check_is_fitted(self, "state_")
         return self.state_.transform(self._validate(X, reset=False, min_samples=1, min_features=1))
 
-    def inverse_transform(self, Y: Any) -> np.ndarray:
-        """Back from coordinates (n_samples, n_components) to images (n_samples, n_features)."""
+    def _check_coordinates(self, Y: Any, basis: np.ndarray) -> np.ndarray:
+        """Coordinates Y (n_samples, len(basis)) checked as scikit-learn does, as float64
+        (``NotFittedError`` before ``fit``; :class:`DataError` naming the mismatch)."""
         check_is_fitted(self, "state_")
         try:
             Y = check_array(Y, dtype=[np.float64, np.float32])
         except ValueError as exc:
             raise DataError(str(exc)) from None
-        return np.asarray(Y, dtype=float) @ self.components_ + self.mean_
+        if Y.shape[1] != len(basis):
+            raise DataError(f"Y has {Y.shape[1]} coordinates but the model has {len(basis)} components")
+        return np.asarray(Y, dtype=float)
+
+    def inverse_transform(self, Y: Any) -> np.ndarray:
+        """Back from coordinates (n_samples, n_components) to images (n_samples, n_features)."""
+        return self._check_coordinates(Y, self.components_) @ self.components_ + self.mean_
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
         return self.fit(X).transform(X)

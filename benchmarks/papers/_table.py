@@ -67,3 +67,18 @@ def print_table(title: str, cells: list[Cell], seeds: int) -> None:
         print(f"| {c.table} | {c.row} | {c.column} | {_fmt(c.paper, c.unit)} | {ours} | {diff} | {expl} |")
     if missing:
         print(f"\n{missing} large difference(s) without an explanation.")
+
+
+def parse_args(doc: str, argv=None):
+    """The scripts' common command line: ``--quick`` (a fast subset), ``--full`` (10 seeds and
+    every cell), ``--seeds N``. Returns ``(args, seeds)`` with ``seeds`` the list 0..N−1 (5 by
+    default)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--quick", action="store_true", help="a fast subset of the cells")
+    g.add_argument("--full", action="store_true", help="10 seeds and every cell")
+    ap.add_argument("--seeds", type=int, default=None, help="number of seeds (default 5, 10 with --full)")
+    a = ap.parse_args(argv)
+    return a, list(range(a.seeds or (10 if a.full else 5)))

@@ -19,7 +19,6 @@ and every m. Prints Markdown tables (saved in ``results_paper_000.md``).
 """
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
@@ -27,7 +26,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from sklearn.cluster import KMeans
 
-from _table import Cell, print_table  # noqa: E402  (also puts the repo on sys.path)
+from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
 from core import corruption, datasets, toys
 from core.methods import PCA, PCAGM
@@ -270,14 +269,8 @@ def lesson_cells(seeds):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--quick", action="store_true")
-    g.add_argument("--full", action="store_true")
-    ap.add_argument("--seeds", type=int, default=None)
-    a = ap.parse_args(argv)
-    n_seeds = a.seeds or (10 if a.full else 5)
-    seeds = list(range(n_seeds))
+    a, seeds = parse_args(__doc__, argv)
+    n_seeds = len(seeds)
     if a.quick:
         face_ms, shares, mn_ms, slow = [10], [0.3], [20, 200], []
     elif a.full:

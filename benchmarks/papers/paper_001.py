@@ -20,13 +20,12 @@ Default: 5 seeds, k = 10, 20, 30, 40, 50 (~2 min on one core); ``--full``: all n
 """
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
 
-from _table import Cell, print_table  # noqa: E402  (also puts the repo on sys.path)
+from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
 from core import corruption, datasets
 from core.methods import PCA, RPCAOM
@@ -146,15 +145,9 @@ def explain(name, mname, k, auc, share):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--quick", action="store_true")
-    g.add_argument("--full", action="store_true")
-    ap.add_argument("--seeds", type=int, default=None)
-    a = ap.parse_args(argv)
-    n_seeds = a.seeds or (10 if a.full else 5)
+    a, seeds = parse_args(__doc__, argv)
+    n_seeds = len(seeds)
     ks = (10, 30) if a.quick else (KS if a.full else (10, 20, 30, 40, 50))
-    seeds = list(range(n_seeds))
     t0 = time.perf_counter()
     for name in ("faces", "digits"):
         print_table(f"Paper 001 Table 1 (reweighted methods), {name}", table1(name, seeds, ks), n_seeds)

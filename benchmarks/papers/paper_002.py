@@ -21,14 +21,13 @@ more grid points; ``--quick``: fewer settings. Output saved in ``results_paper_0
 """
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
 from sklearn.neighbors import KNeighborsClassifier
 
-from _table import Cell, print_table  # noqa: E402  (also puts the repo on sys.path)
+from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
 from core import corruption, datasets, toys
 from core.methods import PCA
@@ -248,14 +247,8 @@ def classification_cells(seeds, m):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--quick", action="store_true")
-    g.add_argument("--full", action="store_true")
-    ap.add_argument("--seeds", type=int, default=None)
-    a = ap.parse_args(argv)
-    n_seeds = a.seeds or (10 if a.full else 5)
-    seeds = list(range(n_seeds))
+    a, seeds = parse_args(__doc__, argv)
+    n_seeds = len(seeds)
     if a.quick:
         noise, outl, m, cls = (1, 4000), (6000,), 10, False
     elif a.full:

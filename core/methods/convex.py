@@ -39,12 +39,11 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, svds
 
-from ..base import State, SteppableEstimator
-from ..catalogue import ParamSpec, register
-from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from ..errors import DataError, SolverError
+from ..base import State, SteppableEstimator
+from ..catalogue import ParamSpec, register
+from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from ._specs import MAX_ITER, TOL
 
@@ -345,14 +344,7 @@ class _InexactALM(SteppableEstimator):
 
     def inverse_transform(self, Y: Any) -> np.ndarray:
         """Images ``Y basis_ + mean_`` (n_samples, n_features) from coordinates (n_samples, rank_)."""
-        check_is_fitted(self, "state_")
-        try:
-            Y = check_array(Y, dtype=[np.float64, np.float32])
-        except ValueError as exc:
-            raise DataError(str(exc)) from None
-        if Y.shape[1] != self.basis_.shape[0]:
-            raise DataError(f"Y has {Y.shape[1]} coordinates but the basis has rank_ = {self.basis_.shape[0]}")
-        return np.asarray(Y, dtype=float) @ self.basis_ + self.mean_
+        return self._check_coordinates(Y, self.basis_) @ self.basis_ + self.mean_
 
     def _threads(self, X: np.ndarray):
         return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()

@@ -648,7 +648,7 @@ class _NMFBase(SteppableEstimator):
 
     def inverse_transform(self, H) -> np.ndarray:
         """``H @ components_`` (n, d) for coefficients H (n, r)."""
-        return np.asarray(H, dtype=float) @ self.components_
+        return self._check_coordinates(H, self.components_) @ self.components_
 
 
 def _abs_and_sq(E: np.ndarray, get) -> np.ndarray:

@@ -737,8 +737,6 @@ class RSPCA(_Greedy):
     SolverError : zero AUGMENT direction, empty support or non-finite values.
     """
 
-    _needs_cov = True
-
     def __init__(self, n_components: int = 10, p: float = 0.5, k_nonzero: int = 100, restarts: int = 1,
                  pca_start: bool = True, center: bool = True, seed: int = 0, max_iter: int = 100):
         self.n_components = n_components
