@@ -104,7 +104,9 @@ def test_spec_names_the_entry_script_and_the_data(monkeypatch):
     (package,) = [pkg for pkg, folder in package_dirs.items() if folder == "assets"]
     datas = {Path(src).relative_to(ROOT).as_posix(): dest for src, dest in analysis.kwargs["datas"]}
     for pattern in PYPROJECT["tool"]["setuptools"]["package-data"][package]:
-        assert datas.get(f"assets/{pattern}") == package.replace(".", "/"), (pattern, datas)
+        subdir = pattern.rpartition("/")[0]          # "icons/*.png" lands in core/assets/icons
+        want = package.replace(".", "/") + (f"/{subdir}" if subdir else "")
+        assert datas.get(f"assets/{pattern}") == want, (pattern, datas)
         assert list((ROOT / "assets").glob(pattern)), pattern
     for src in datas:
         assert list(ROOT.glob(src)), f"the spec's data {src} matches no file"

@@ -392,10 +392,11 @@ def test_opening_window_teaches_the_lesson(qtbot, make_window):
     says it is closer to the clean faces than PCA, and the occluded faces weigh least."""
     win = make_window(speed="max")
     click(qtbot, win.run_button)
-    qtbot.waitUntil(lambda: not win.running and not win.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: all(c.runner.finished for c in win.columns) and not win.busy, timeout=WAIT)
     pca, gm = (c.runner.snapshot(-1) for c in win.columns)
     assert (pca.method, gm.method) == ("PCA", "PCA-GM")
     for name in ("eq. 14 error (000)", "Σ‖xʳ−xᵒ‖ (001)", "mean angle to clean PCA (°)"):
         assert gm.metrics[name] < pca.metrics[name], name
     assert gm.metrics["weights AUC"] == 1.0                       # every occluded face weighs less
-    assert all("converged at iteration" in c.iteration_label.text() for c in win.columns)
+    qtbot.waitUntil(lambda: all("converged at iteration" in c.iteration_label.text() for c in win.columns),
+                    timeout=WAIT)                                 # the next frame draws the status
