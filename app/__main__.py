@@ -1,13 +1,13 @@
-"""Command line: ``python -m app`` / ``robust-subspace-lab``.
+"""Command line: ``python -m robust_subspace_lab`` / ``robust-subspace-lab``.
 
 Examples::
 
-    python -m app                                   # built-in faces, PCA | PCA-GM
-    python -m app --folder ~/faces --size 32x32
-    python -m app --methods pca-gm,rpca-om
-    python -m app --screenshot shot.png --steps 5   # offscreen: run 5 steps, save a PNG, exit
-    python -m app --workspace regression            # the regression workspace (paper 004)
-    python -m app --workspace regression --regression-data digits --regression-method rlda \
+    python -m robust_subspace_lab                                   # built-in faces, PCA | PCA-GM
+    python -m robust_subspace_lab --folder ~/faces --size 32x32
+    python -m robust_subspace_lab --methods pca-gm,rpca-om
+    python -m robust_subspace_lab --screenshot shot.png --steps 5   # offscreen: run 5 steps, save a PNG, exit
+    python -m robust_subspace_lab --workspace regression            # the regression workspace (paper 004)
+    python -m robust_subspace_lab --workspace regression --regression-data digits --regression-method rlda \
         --regression-corruption black_square --steps 20 --screenshot digits.png
 
 ``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
@@ -89,8 +89,8 @@ def _set_window_icon(app) -> None:
     """The app's icon (assets/icons), if the installation carries it."""
     from PySide6 import QtGui
 
-    from core.datasets import asset_path
-    from core.errors import DataError
+    from robust_subspace_lab.core.datasets import asset_path
+    from robust_subspace_lab.core.errors import DataError
     try:
         app.setWindowIcon(QtGui.QIcon(str(asset_path("icons/robust-subspace-lab-256.png"))))
     except DataError:
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     # Import Qt only now, after QT_QPA_PLATFORM is settled.
     from PySide6 import QtWidgets
 
-    from core import catalogue, corruption
+    from robust_subspace_lab.core import catalogue, corruption
 
     from .main_window import MainWindow
     from .views import configure_pyqtgraph

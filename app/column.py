@@ -11,7 +11,7 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core import catalogue, guide
+from robust_subspace_lab.core import catalogue, guide
 
 from . import params as P
 from .runner import STATUS_TIP, ColumnRunner

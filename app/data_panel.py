@@ -8,12 +8,12 @@ import os
 
 from PySide6 import QtCore, QtWidgets
 
-from core import corruption, datasets
+from robust_subspace_lab.core import corruption, datasets
 
 from . import params as P
 
 try:    # the papers' toy examples (optional: the app runs without them)
-    from core import toys as _toys
+    from robust_subspace_lab.core import toys as _toys
     TOYS = dict(_toys.TOYS)
 except Exception:  # noqa: BLE001 - a missing or half-written module must not stop the app
     _toys = None

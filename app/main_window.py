@@ -18,8 +18,8 @@ from typing import Callable, Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core import catalogue, corruption, datasets, presets
-from core.errors import DataError, ParameterError
+from robust_subspace_lab.core import catalogue, corruption, datasets, presets
+from robust_subspace_lab.core.errors import DataError, ParameterError
 
 from .column import MethodColumn
 from .data_panel import FOLDER, TOY, TOYS, DataPanel
@@ -661,7 +661,7 @@ class MainWindow(QtWidgets.QMainWindow):
         values = {**spec.defaults(), **(params or {})}
         QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
         try:
-            from core import toys
+            from robust_subspace_lab.core import toys
             data = toys.make_toy(key, **values)
         except (DataError, ParameterError) as exc:
             self._error(error_message(exc) + (f" — kept: {self.data.description}" if self.data else ""))

@@ -24,8 +24,8 @@ from typing import Any, Callable, Mapping
 
 from PySide6 import QtCore
 
-from core import catalogue, convergence, views
-from core.errors import ParameterError
+from robust_subspace_lab.core import catalogue, convergence, views
+from robust_subspace_lab.core.errors import ParameterError
 
 from .worker import Relay, SolverJob, error_message
 

@@ -28,8 +28,8 @@ from typing import Callable
 
 from PySide6 import QtCore
 
-from core import views
-from core.errors import DataError, ParameterError, SolverError
+from robust_subspace_lab.core import views
+from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 
 __all__ = ["Relay", "SolverJob", "error_message"]
 

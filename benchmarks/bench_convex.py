@@ -22,8 +22,8 @@ import argparse
 
 import numpy as np
 
-from core.methods import convex
-from core.methods.convex import CRPCAOM, PCP, OutlierPursuit
+from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit
 
 from _timing import svd_time, time_steps
 
@@ -48,8 +48,8 @@ def convergence(n_digits: int) -> None:
     import time
     import warnings
 
-    from core import corruption, datasets
-    from core.regression import RLDA, RR, RPCALS, RRMissing, data
+    from robust_subspace_lab.core import corruption, datasets
+    from robust_subspace_lab.core.regression import RLDA, RR, RPCALS, RRMissing, data
 
     faces = datasets.lfw_faces().X
     digits = datasets.mnist_digits().X[:n_digits]

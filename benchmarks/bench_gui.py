@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
-import app  # noqa: E402,F401  (one BLAS thread per solver; the binding workaround)
-from app.__main__ import _install_qt_message_filter  # noqa: E402
-from app.main_window import MainWindow  # noqa: E402
+import robust_subspace_lab.app as app  # noqa: E402,F401  (one BLAS thread per solver; the binding workaround)
+from robust_subspace_lab.app.__main__ import _install_qt_message_filter  # noqa: E402
+from robust_subspace_lab.app.main_window import MainWindow  # noqa: E402
 
 GAP_TARGET_MS = 50.0
 FIRST_FRAME_TARGET_S = 0.2

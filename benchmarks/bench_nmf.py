@@ -34,10 +34,10 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from core import catalogue, corruption, datasets
-from core.linalg import one_blas_thread
-from core.methods import _wnls
-from core.metrics import relative_error
+from robust_subspace_lab.core import catalogue, corruption, datasets
+from robust_subspace_lab.core.linalg import one_blas_thread
+from robust_subspace_lab.core.methods import _wnls
+from robust_subspace_lab.core.metrics import relative_error
 
 from _timing import median_time
 

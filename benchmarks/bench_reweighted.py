@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from core import catalogue
+from robust_subspace_lab.core import catalogue
 
 from _timing import median_time, svd_time
 

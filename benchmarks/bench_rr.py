@@ -17,8 +17,8 @@ import argparse
 
 import numpy as np
 
-from core.methods import convex
-from core.regression import RLDA, RR
+from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core.regression import RLDA, RR
 
 from _timing import svd_time, time_steps
 

@@ -31,10 +31,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # this checkout's `core`
 
-from core import corruption, datasets  # noqa: E402
-from core.methods import PCA  # noqa: E402
-from core.methods.sparse_pca import RSPCA, PCAL1  # noqa: E402
-from core.metrics import err_m  # noqa: E402
+from robust_subspace_lab.core import corruption, datasets  # noqa: E402
+from robust_subspace_lab.core.methods import PCA  # noqa: E402
+from robust_subspace_lab.core.methods.sparse_pca import RSPCA, PCAL1  # noqa: E402
+from robust_subspace_lab.core.metrics import err_m  # noqa: E402
 
 
 def sixes(case: str, seed: int = 0):

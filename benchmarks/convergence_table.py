@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from core import catalogue, convergence, corruption, datasets  # noqa: E402
-from core.errors import DataError, SolverError  # noqa: E402
-from core.regression import data as rdata  # noqa: E402
+from robust_subspace_lab.core import catalogue, convergence, corruption, datasets  # noqa: E402
+from robust_subspace_lab.core.errors import DataError, SolverError  # noqa: E402
+from robust_subspace_lab.core.regression import data as rdata  # noqa: E402
 
 
 def subspace_sets(full: bool):

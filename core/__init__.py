@@ -3,7 +3,7 @@ and metrics. Pure numpy/scipy/scikit-image; never imports Qt.
 
 Quick start::
 
-    from core import catalogue, datasets, corruption, metrics
+    from robust_subspace_lab.core import catalogue, datasets, corruption, metrics
     faces = datasets.lfw_faces()
     data = corruption.corrupt(faces, "rectangles", fraction=0.2, seed=0)
     est = catalogue.create("pca-gm", n_components=10, p=0.3).fit(data.X)

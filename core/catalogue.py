@@ -4,7 +4,7 @@ Each method registers its display name, family, the paper and equations it imple
 :class:`ParamSpec` per hyperparameter. The app builds its controls from this catalogue only, so
 adding a method adds no app code::
 
-    from core import catalogue
+    from robust_subspace_lab.core import catalogue
     info = catalogue.get("pca-gm")
     est = info.create(n_components=10, p=0.3)
 

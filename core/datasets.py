@@ -505,7 +505,7 @@ def asset_path(name: str) -> Path:
     from importlib import resources
 
     try:
-        path = Path(str(resources.files("core.assets") / name))
+        path = Path(str(resources.files("robust_subspace_lab.core.assets") / name))
         if path.is_file():
             return path
     except ModuleNotFoundError:

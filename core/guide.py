@@ -3,7 +3,7 @@
 Each text says what the method minimises (its formula), what its weights mean, and what to look
 for in the views. The app shows it from each column's "?" button; a script can print it::
 
-    from core import guide
+    from robust_subspace_lab.core import guide
     print(guide.text("pca-gm"))
 
 Plain text (Unicode symbols, no markup); samples are rows x_i, residual e_i = ‖x_i − m − WWᵀ(x_i − m)‖².

@@ -17,6 +17,14 @@ if ! "$PYTHON" -c "import PyInstaller" 2>/dev/null; then
     "$PYTHON" -m pip install -e ".[bundle]"
 fi
 
+# The package as a wheel would install it (robust_subspace_lab/core, /app, core/assets): the repo's
+# folders core/ and app/ become robust_subspace_lab.core and .app only through setuptools'
+# package-dir, which PyInstaller's analysis does not read. The spec analyses this staged copy.
+STAGE="$ROOT/build/stage"
+rm -rf "$STAGE"
+"$PYTHON" -m pip install --quiet --no-deps --target "$STAGE" "$ROOT"
+export RSL_STAGE="$STAGE"
+
 # One BLAS thread while PyInstaller imports numpy/scipy to analyse them (kinder to shared machines).
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
     "$PYTHON" -m PyInstaller --noconfirm --clean \

@@ -5,7 +5,7 @@ The one place that names the app's import path: when the package moves (e.g. to
 """
 import sys
 
-from app.__main__ import main
+from robust_subspace_lab.app.__main__ import main
 
 if __name__ == "__main__":
     sys.exit(main())

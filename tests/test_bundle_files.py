@@ -94,7 +94,9 @@ def test_spec_names_the_entry_script_and_the_data(monkeypatch):
     analysis = _Recorder.calls["Analysis"]
     (scripts,) = analysis.args
     assert [Path(s).resolve() for s in scripts] == [ENTRY.resolve()]
-    assert Path(analysis.kwargs["pathex"][0]).resolve() == ROOT
+    # the analysis reads build.sh's staged install (package-dir is not something PyInstaller reads)
+    assert Path(analysis.kwargs["pathex"][0]).resolve() == (ROOT / "build" / "stage").resolve()
+    assert 'RSL_STAGE="$STAGE"' in (PACKAGING / "build.sh").read_text()
     assert _Recorder.calls["EXE"].kwargs["name"] == _console_script()[0]
     assert _Recorder.calls["COLLECT"].kwargs["name"] == _console_script()[0]
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore
 
-from core.errors import DataError, ParameterError, SolverError
-from core.regression.views import regression_snapshot
+from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
+from robust_subspace_lab.core.regression.views import regression_snapshot
 
 from ..runner import ColumnRunner
 from ..worker import SolverJob, error_message, lower_thread_priority

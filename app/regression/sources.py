@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core import corruption, datasets
-from core.catalogue import ParamSpec
-from core.errors import ParameterError
-from core.regression import data as rdata
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.catalogue import ParamSpec
+from robust_subspace_lab.core.errors import ParameterError
+from robust_subspace_lab.core.regression import data as rdata
 
 __all__ = ["SYNTHETIC", "DIGITS", "FOLDER", "SOURCES", "SOURCE_TITLES", "OPTION_SPECS", "SCOPES",
            "DataChoice", "build", "parse_size", "describe"]

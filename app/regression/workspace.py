@@ -35,9 +35,9 @@ import threading
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from core import catalogue, corruption
-from core.errors import DataError, ParameterError
-from core.regression import RegressionEstimator
+from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.regression import RegressionEstimator
 
 from .. import params as P
 from ..data_panel import _show_group

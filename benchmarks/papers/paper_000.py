@@ -28,13 +28,13 @@ from sklearn.cluster import KMeans
 
 from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
-from core import corruption, datasets, toys
-from core.methods import PCA, PCAGM
-from core.methods.generalized_mean import GeneralizedMean
-from core.methods.robust_pca import HQPCA, R1PCA
-from core.methods.sparse_pca import PCAL1
-from core.metrics import clustering_accuracy, outlier_auc, principal_angles, reconstruction_error
-from core.presets.paper_000 import DEFAULT_LESSON
+from robust_subspace_lab.core import corruption, datasets, toys
+from robust_subspace_lab.core.methods import PCA, PCAGM
+from robust_subspace_lab.core.methods.generalized_mean import GeneralizedMean
+from robust_subspace_lab.core.methods.robust_pca import HQPCA, R1PCA
+from robust_subspace_lab.core.methods.sparse_pca import PCAL1
+from robust_subspace_lab.core.metrics import clustering_accuracy, outlier_auc, principal_angles, reconstruction_error
+from robust_subspace_lab.core.presets.paper_000 import DEFAULT_LESSON
 
 warnings.simplefilter("ignore")     # ConvergenceWarning is reported in the tables, not on stderr
 

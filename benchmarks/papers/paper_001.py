@@ -27,11 +27,11 @@ import numpy as np
 
 from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
-from core import corruption, datasets
-from core.methods import PCA, RPCAOM
-from core.methods.robust_pca import R1PCA
-from core.methods.sparse_pca import PCAL1
-from core.metrics import outlier_auc, total_reconstruction_error
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.methods import PCA, RPCAOM
+from robust_subspace_lab.core.methods.robust_pca import R1PCA
+from robust_subspace_lab.core.methods.sparse_pca import PCAL1
+from robust_subspace_lab.core.metrics import outlier_auc, total_reconstruction_error
 
 warnings.simplefilter("ignore")
 

@@ -24,10 +24,10 @@ import numpy as np
 
 from _table import Cell, print_table  # also puts the repository root on sys.path
 
-from core import corruption, datasets
-from core.methods import convex
-from core.methods.convex import CRPCAOM, OutlierPursuit
-from core.metrics import total_reconstruction_error
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core.methods.convex import CRPCAOM, OutlierPursuit
+from robust_subspace_lab.core.metrics import total_reconstruction_error
 
 
 def occluded(seed):

@@ -29,10 +29,10 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from _table import Cell, parse_args, print_table  # noqa: E402  (also puts the repo on sys.path)
 
-from core import corruption, datasets, toys
-from core.methods import PCA
-from core.methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
-from core.metrics import average_residual_error, err_m
+from robust_subspace_lab.core import corruption, datasets, toys
+from robust_subspace_lab.core.methods import PCA
+from robust_subspace_lab.core.methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
+from robust_subspace_lab.core.metrics import average_residual_error, err_m
 
 warnings.simplefilter("ignore")
 

@@ -33,9 +33,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from _table import Cell, print_table  # noqa: E402  (puts the repo on sys.path)
-from core import catalogue, corruption, datasets, toys  # noqa: E402
-from core.datasets import ImageSet  # noqa: E402
-from core.metrics import clustering_accuracy, kmeans_labels, relative_error  # noqa: E402
+from robust_subspace_lab.core import catalogue, corruption, datasets, toys  # noqa: E402
+from robust_subspace_lab.core.datasets import ImageSet  # noqa: E402
+from robust_subspace_lab.core.metrics import clustering_accuracy, kmeans_labels, relative_error  # noqa: E402
 
 METHODS = [("nmf", {}, "L2-NMF"), ("l1-nmf", {}, "L1-NMF"), ("cim-nmf", {}, "CIM-NMF"),
            ("tc-nmf", {}, "TC-NMF (τ ≥ 3γ)"), ("tc-nmf", {"tau_floor": 0.0}, "TC-NMF (paper rule)")]

@@ -28,8 +28,8 @@ import numpy as np
 
 from _table import Cell, print_table  # also puts the repository root on sys.path
 
-from core import corruption, datasets
-from core.regression import LDA, RANSAC, RLDA, RLDAMissing, RPCALS, RR, TLS, LeastSquares, data
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.regression import LDA, RANSAC, RLDA, RLDAMissing, RPCALS, RR, TLS, LeastSquares, data
 
 SIZE = (14, 14)
 PER_CLASS = 15
@@ -106,7 +106,7 @@ def _occluded_digits(seed: int, share: float):
 
 
 def _one_nn(d) -> float:
-    from core.regression._base import nearest_rows
+    from robust_subspace_lab.core.regression._base import nearest_rows
     pred = d.labels[d.train][nearest_rows(d.X_test, d.X_train)]
     return float(np.mean(pred == d.labels[d.test]))
 

@@ -3,7 +3,7 @@
 A :class:`Preset` is plain data, so the app's *Presets* menu, the scripts in
 ``benchmarks/papers/`` and a notebook all read the same settings::
 
-    from core import presets
+    from robust_subspace_lab.core import presets
     for p in presets.PRESETS:
         print(p.key, p.title)
 

@@ -6,7 +6,7 @@ Ridge, LDA, TLS, RPCA+LSR, RANSAC.
 
 Quick start::
 
-    from core.regression import RR, data, views
+    from robust_subspace_lab.core.regression import RR, data, views
     d = data.synthetic_3d(seed=0)
     est = RR(lam=3, eta=100, gamma=1e-2)
     state = est.start(d.X_train, d.targets_train)

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 def make_window(qtbot):
     """Factory: a shown MainWindow (closed by qtbot at the end), waited on until every column
     has its iteration-0 state."""
-    from app.main_window import MainWindow
+    from robust_subspace_lab.app.main_window import MainWindow
 
     def make(**kwargs):
         kwargs.setdefault("speed", "max")

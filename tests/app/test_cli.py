@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6 import QtGui
 
-from app.__main__ import main
+from robust_subspace_lab.app.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def test_unknown_method_is_refused(qapp, capsys):
 
 
 def test_screenshot_subprocess(tmp_path):
-    """``python -m app`` as a user runs it (own QApplication, offscreen set by the app)."""
+    """``python -m robust_subspace_lab`` as a user runs it (own QApplication, offscreen set by the app)."""
     out = tmp_path / "sub.png"
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     proc = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out), "--steps", "1",

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from core import catalogue, views
-from core.errors import SolverError
+from robust_subspace_lab.core import catalogue, views
+from robust_subspace_lab.core.errors import SolverError
 
 LEFT = QtCore.Qt.LeftButton
 WAIT = 15000  # ms; generous upper bound, the waits usually end in a few ms
@@ -333,7 +333,7 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
     col = win.columns[0]
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     combo = col.slider_combo
-    from app import params as P
+    from robust_subspace_lab.app import params as P
     # the default choice: the first linear float parameter (TC-NMF: the truncation floor c)
     assert combo.isVisibleTo(col) and combo.currentData() == P.main_spec(col.runner.info.params).name
     col.param_group().child("gamma_mode").setValue("fixed")
@@ -355,7 +355,7 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
 
 def test_help_button_explains_what_the_column_shows(qtbot, make_window):
     """Each column's "?" shows the method's "what you are seeing" text (formula, weights, views)."""
-    from core import guide
+    from robust_subspace_lab.core import guide
     win = make_window()
     col = win.columns[1]
     click(qtbot, col.help_button)

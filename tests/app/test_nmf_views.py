@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from core import catalogue, corruption
-from core.metrics import relative_error
+from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core.metrics import relative_error
 
-from app.views import TRUNCATED_COLOR
+from robust_subspace_lab.app.views import TRUNCATED_COLOR
 
 LEFT = QtCore.Qt.LeftButton
 WAIT = 20000
@@ -239,7 +239,7 @@ def test_side_by_side_columns_stay_aligned(qtbot, make_window):
 def test_thinned_states_still_rewind_the_weight_maps(qtbot, make_window, monkeypatch):
     """Beyond the column's memory budget the old states lose Q, WH and the truncation mask, but
     their weight maps were kept: the scrubber still shows every iteration exactly."""
-    from app import runner as runner_mod
+    from robust_subspace_lab.app import runner as runner_mod
 
     win = make_window(methods=("tc-nmf",))
     col = win.columns[0]

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from app import params as P
-from core import catalogue, corruption
-from core.catalogue import ParamSpec
+from robust_subspace_lab.app import params as P
+from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core.catalogue import ParamSpec
 
 
 def test_groups_follow_the_catalogue():

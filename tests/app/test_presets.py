@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import presets
+from robust_subspace_lab.core import presets
 
 WAIT = 60000
 

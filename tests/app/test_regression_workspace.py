@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from core.regression.views import regression_snapshot
+from robust_subspace_lab.core.regression.views import regression_snapshot
 
 LEFT = QtCore.Qt.LeftButton
 WAIT = 20000  # ms; generous upper bound
@@ -359,7 +359,7 @@ def test_closing_while_running_stops_promptly(qtbot, make_window):
 def test_cli_screenshot_of_the_regression_workspace(qapp, tmp_path, capsys):
     from PySide6 import QtGui
 
-    from app.__main__ import main
+    from robust_subspace_lab.app.__main__ import main
 
     out = tmp_path / "reg.png"
     assert main(["--workspace", "regression", "--regression-method", "rr", "--steps", "3",

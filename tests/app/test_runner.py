@@ -6,8 +6,8 @@ import threading
 import pytest
 from PySide6 import QtCore
 
-from app.runner import ColumnRunner
-from core import corruption, datasets
+from robust_subspace_lab.app.runner import ColumnRunner
+from robust_subspace_lab.core import corruption, datasets
 
 WAIT = 15000
 
@@ -32,7 +32,7 @@ def make(qtbot, pool, data, key="pca-gm", **params):
 
 
 def test_start_runs_off_the_gui_thread(qtbot, pool, data, monkeypatch):
-    from core.methods import PCAGM
+    from robust_subspace_lab.core.methods import PCAGM
 
     threads = []
     original = PCAGM.start
@@ -131,7 +131,7 @@ def test_states_are_thinned_within_the_memory_budget(qtbot, pool, data, monkeypa
     the run continues from the intact newest state."""
     import numpy as np
 
-    from app import runner as runner_mod
+    from robust_subspace_lab.app import runner as runner_mod
 
     n, d = data.X.shape
     monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 3 * 4 * n * d * 8)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app import system_check as sc
+from robust_subspace_lab.app import system_check as sc
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -44,8 +44,8 @@ def test_missing_library_found_by_ldd(monkeypatch):
 
 
 def test_main_refuses_with_the_hint_instead_of_a_qt_abort(monkeypatch, capsys):
-    from app.__main__ import main
-    monkeypatch.setattr("app.__main__._running_qapplication", lambda: None)
+    from robust_subspace_lab.app.__main__ import main
+    monkeypatch.setattr("robust_subspace_lab.app.__main__._running_qapplication", lambda: None)
     monkeypatch.setattr(sc, "needs_check", lambda platform=None: True)
     monkeypatch.setattr(sc, "missing_libraries", lambda: ["libxcb-cursor.so.0"])
     assert main([]) == 3

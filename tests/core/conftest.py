@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from core import corruption, datasets
+from robust_subspace_lab.core import corruption, datasets
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from core import catalogue, convergence
-from core.errors import DataError, SolverError
-from core.methods import PCAGM
+from robust_subspace_lab.core import catalogue, convergence
+from robust_subspace_lab.core.errors import DataError, SolverError
+from robust_subspace_lab.core.methods import PCAGM
 
 ITERATIVE = [m.key for m in catalogue.methods(None) if "max_iter" in m.defaults()]
 

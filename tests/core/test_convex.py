@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from core import catalogue, corruption, datasets
-from core.errors import ParameterError, SolverError
-from core.methods import convex
-from core.methods.convex import CRPCAOM, PCP, OutlierPursuit, optimal_mean_svt, row_shrink, svt
-from core.metrics import total_reconstruction_error
+from robust_subspace_lab.core import catalogue, corruption, datasets
+from robust_subspace_lab.core.errors import ParameterError, SolverError
+from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit, optimal_mean_svt, row_shrink, svt
+from robust_subspace_lab.core.metrics import total_reconstruction_error
 
 
 def nuclear(Z):

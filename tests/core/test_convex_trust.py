@@ -5,9 +5,9 @@ Data are (n_samples, n_features), grey levels 0–255, from the built-in faces."
 import numpy as np
 import pytest
 
-from core import catalogue, datasets
-from core.methods import convex
-from core.methods.convex import CRPCAOM, PCP, OutlierPursuit
+from robust_subspace_lab.core import catalogue, datasets
+from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit
 
 METHODS = [PCP, OutlierPursuit, CRPCAOM]
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.catalogue import ParamSpec
-from core import catalogue
-from core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionSpec,
+from robust_subspace_lab.core.catalogue import ParamSpec
+from robust_subspace_lab.core import catalogue
+from robust_subspace_lab.core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionSpec,
                              add_dot_images, add_natural_outliers, black_square, corrupt,
                              laplace_noise, missing_blocks, occlude_rectangles, salt_and_pepper,
                              value_block)
-from core.datasets import ImageSet, lfw_faces, lfw_nonfaces
-from core.errors import DataError, ParameterError
+from robust_subspace_lab.core.datasets import ImageSet, lfw_faces, lfw_nonfaces
+from robust_subspace_lab.core.errors import DataError, ParameterError
 
 
 def _make_set(n=40, h=12, w=10, labels="str", seed=123):

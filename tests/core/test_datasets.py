@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from skimage import io
 
-from core.datasets import (BUILTIN, SUPPORTED_EXTENSIONS, ImageSet, lfw_faces, lfw_nonfaces,
+from robust_subspace_lab.core.datasets import (BUILTIN, SUPPORTED_EXTENSIONS, ImageSet, lfw_faces, lfw_nonfaces,
                            load_builtin, load_folder, resize_images)
-from core.errors import DataError, ParameterError
+from robust_subspace_lab.core.errors import DataError, ParameterError
 
 
 def _save(path, img):
@@ -276,7 +276,7 @@ def test_builtin_registry():
 
 def test_builtin_digits():
     """The shipped MNIST subset: 5,000 digits, 500 per class, 28×28 on the 0–255 scale."""
-    from core.datasets import BUILTIN, BUILTIN_TITLES, load_builtin, mnist_digits
+    from robust_subspace_lab.core.datasets import BUILTIN, BUILTIN_TITLES, load_builtin, mnist_digits
 
     d = load_builtin("digits")
     assert d.images.shape == (5000, 28, 28)

@@ -14,10 +14,10 @@ import warnings
 import numpy as np
 import pytest
 
-from core import catalogue, corruption
-from core.errors import DataError
-from core.regression.views import regression_snapshot
-from core.views import snapshot
+from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core.errors import DataError
+from robust_subspace_lab.core.regression.views import regression_snapshot
+from robust_subspace_lab.core.views import snapshot
 
 SHAPE = (6, 8)          # 48 pixels per image
 N = 60
@@ -152,7 +152,7 @@ def test_subspace_fits_degenerate_data_without_nan(key, case):
 
 
 def _regression_data(X: np.ndarray, classifier: bool, rng):
-    from core.regression.data import RegressionData
+    from robust_subspace_lab.core.regression.data import RegressionData
 
     n = len(X)
     train = np.arange(n) % 4 != 0

@@ -6,11 +6,11 @@ can check" in the extraction of paper 000 (Oh & Kwak 2016), "001 claim N" to pap
 import numpy as np
 import pytest
 
-from core import catalogue
-from core.errors import DataError, ParameterError
-from core.linalg import weighted_subspace
-from core.methods import PCA, PCAGM, RPCAOM, GeneralizedMean
-from core.metrics import principal_angles, reconstruction_error
+from robust_subspace_lab.core import catalogue
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.linalg import weighted_subspace
+from robust_subspace_lab.core.methods import PCA, PCAGM, RPCAOM, GeneralizedMean
+from robust_subspace_lab.core.metrics import principal_angles, reconstruction_error
 
 
 def run(est, X):
@@ -284,7 +284,7 @@ def test_refuses_non_finite_data(occluded):
 def test_both_eigensolvers_give_the_same_subspace(rng, monkeypatch):
     """core.linalg.top_eigh: scipy's partial solver (small matrices) and numpy's full one (large
     matrices, releases the GIL) agree."""
-    import core.linalg as L
+    import robust_subspace_lab.core.linalg as L
 
     X = rng.standard_normal((60, 90)) @ np.diag(np.linspace(3, 1, 90))
     w = rng.uniform(0.1, 1.0, 60)
@@ -298,7 +298,7 @@ def test_both_eigensolvers_give_the_same_subspace(rng, monkeypatch):
 
 def test_every_method_has_a_guide_text():
     """The app's "what you are seeing" covers the whole catalogue (no method without help)."""
-    from core import guide
+    from robust_subspace_lab.core import guide
     for info in catalogue.methods(None):
         assert len(guide.text(info.key)) > 40, info.key
     assert set(guide.GUIDE) == {m.key for m in catalogue.methods(None)}

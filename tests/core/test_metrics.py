@@ -5,8 +5,8 @@ import pytest
 import itertools
 import warnings
 
-from core.errors import DataError, ParameterError
-from core.metrics import (angles_from_cos_sin, auroc, average_residual_error, classification_accuracy,
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.metrics import (angles_from_cos_sin, auroc, average_residual_error, classification_accuracy,
                           clustering_accuracy, coefficient_relative_error, err_m, kmeans_labels,
                           mean_absolute_error, mean_angle_error, mean_auroc, min_ndc,
                           normalized_mutual_info, outlier_auc, prediction_relative_error,

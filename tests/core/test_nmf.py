@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from scipy.optimize import nnls
 
-from core import catalogue, corruption, toys
-from core.errors import SolverError, DataError, ParameterError
-from core.methods import nmf as N
-from core.methods._wnls import lipschitz, mu_update, weighted_objective, wnls
-from core.metrics import relative_error
+from robust_subspace_lab.core import catalogue, corruption, toys
+from robust_subspace_lab.core.errors import SolverError, DataError, ParameterError
+from robust_subspace_lab.core.methods import nmf as N
+from robust_subspace_lab.core.methods._wnls import lipschitz, mu_update, weighted_objective, wnls
+from robust_subspace_lab.core.metrics import relative_error
 
 NMF_KEYS = ["tc-nmf", "cauchy-nmf", "nmf", "l1-nmf", "rnmf-l1", "l21-nmf", "huber-nmf", "cim-nmf"]
 
@@ -181,7 +181,7 @@ def test_wnls_batched_hessians_give_the_residual_gradients(wnls_problem):
     unit's ``M_u y_u − b_u`` (r × r Hessians from one product, symmetric gather, batched matvec)
     equals ``(Q∘(YF − X))Fᵀ`` (left) / ``Fᵀ(Q∘(FY − X))`` (right), and its Lipschitz bounds
     (Collatz–Wielandt after 3 power steps) are never below λ_max(M_u) and within 1 % of it."""
-    from core.methods._wnls import _batched_lipschitz, _fresh, _hessians, _matvec
+    from robust_subspace_lab.core.methods._wnls import _batched_lipschitz, _fresh, _hessians, _matvec
     X, F, Q, Y0, A, B0 = wnls_problem
     for side, FF, Yu in (("left", F, Y0), ("right", A, B0.T)):
         M, b = _hessians(X, FF, Q, side, _fresh)
@@ -340,7 +340,7 @@ def test_digits_scale_oscillates_recorded_finding():
     the divergence guard); now single steps still overshoot (up to 889) but the range rule pulls
     the fit back inside, and the burn-in (``freeze_after``, default 100)
     ends the oscillation so that the stopping rule is met (tests/core/test_nmf_trust.py)."""
-    from core import datasets
+    from robust_subspace_lab.core import datasets
     X = datasets.load_builtin("digits").X[:300]
     states = run(catalogue.create("tc-nmf", n_components=10, max_iter=40), X)
     g = np.array([s.scalars["γ"] for s in states[-10:]])

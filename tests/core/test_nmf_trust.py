@@ -6,10 +6,10 @@ import warnings
 import numpy as np
 import pytest
 
-from core import catalogue, corruption
-from core.errors import SolverError
-from core.methods import nmf as N
-from core.metrics import relative_error
+from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core.errors import SolverError
+from robust_subspace_lab.core.methods import nmf as N
+from robust_subspace_lab.core.metrics import relative_error
 
 ROBUST = ["tc-nmf", "cauchy-nmf", "l1-nmf", "huber-nmf", "cim-nmf", "rnmf-l1"]
 ALL = ROBUST + ["nmf", "l21-nmf"]
@@ -163,7 +163,7 @@ def test_tc_nmf_meets_its_stopping_rule_on_digits():
     """Defect 2: TC-NMF met its stopping rule in 1 of 6 runs on digits (γ jumped between ~4 and
     ~40 every iteration, fits drifted above the data's range); on 300 built-in digits (30 per
     class), r = 10, it now stops by its rule, with the fit inside the data's range."""
-    from core import datasets
+    from robust_subspace_lab.core import datasets
     d = datasets.mnist_digits()
     idx = np.concatenate([np.flatnonzero(d.labels == k)[:30] for k in range(10)])
     X = d.X[idx]

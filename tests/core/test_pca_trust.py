@@ -8,14 +8,14 @@ import warnings
 import numpy as np
 import pytest
 
-from core import corruption, datasets, presets
-from core.linalg import leading_eigvecs, residual_sq
-from core.methods import PCA, PCAGM, RPCAOM
-from core.methods.generalized_mean import GeneralizedMean
-from core.methods.robust_pca import HQPCA, R1PCA
-from core.methods.rpca_om import L2pPCAOM
-from core.methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
-from core.metrics import outlier_auc, principal_angles, reconstruction_error
+from robust_subspace_lab.core import corruption, datasets, presets
+from robust_subspace_lab.core.linalg import leading_eigvecs, residual_sq
+from robust_subspace_lab.core.methods import PCA, PCAGM, RPCAOM
+from robust_subspace_lab.core.methods.generalized_mean import GeneralizedMean
+from robust_subspace_lab.core.methods.robust_pca import HQPCA, R1PCA
+from robust_subspace_lab.core.methods.rpca_om import L2pPCAOM
+from robust_subspace_lab.core.methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
+from robust_subspace_lab.core.metrics import outlier_auc, principal_angles, reconstruction_error
 
 ITERATIVE = [PCAGM, L2pPCAOM, RPCAOM, R1PCA, HQPCA, PCAL1, RSPCA, SPCArSVD, GPower]
 
@@ -193,8 +193,8 @@ def test_generalized_mean_zero_spread_guard():
 def test_paper_presets_are_runnable():
     """Every preset of papers 000–002 names existing methods with valid parameters, data that
     loads (built-in loader keywords or toy parameters) and a known corruption; the toy presets fit."""
-    from core import catalogue, toys
-    from core.presets import paper_000, paper_001, paper_002
+    from robust_subspace_lab.core import catalogue, toys
+    from robust_subspace_lab.core.presets import paper_000, paper_001, paper_002
 
     for preset in paper_000.PRESETS + paper_001.PRESETS + paper_002.PRESETS:
         assert preset.corruption in corruption.CORRUPTIONS, preset.key
@@ -225,7 +225,7 @@ def test_rspca_paper_protocol_about_equal_to_pca_l1_with_dummies():
 
     def err(est):
         s = est.state_
-        from core.metrics import err_m
+        from robust_subspace_lab.core.metrics import err_m
         return err_m(s.components, data.X - s.mean, data.X_clean - s.mean, m=40, include=keep)
 
     rs = fit_quiet(RSPCA(n_components=40, k_nonzero=400, p=0.0, pca_start=False), data.X)

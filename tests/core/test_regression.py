@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import catalogue, corruption, datasets
-from core.errors import DataError, ParameterError
-from core.methods.convex import PCP
-from core.regression import (LDA, RANSAC, RLDA, RR, TLS, LeastSquares, RegressionState, Ridge, RLDAMissing,
+from robust_subspace_lab.core import catalogue, corruption, datasets
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.methods.convex import PCP
+from robust_subspace_lab.core.regression import (LDA, RANSAC, RLDA, RR, TLS, LeastSquares, RegressionState, Ridge, RLDAMissing,
                              RPCALS, RRMissing, clean_test)
-from core.regression._base import t_step
-from core.regression.data import regression_data, subsample_per_class, synthetic_3d, train_test_split
-from core.regression.views import regression_snapshot
+from robust_subspace_lab.core.regression._base import t_step
+from robust_subspace_lab.core.regression.data import regression_data, subsample_per_class, synthetic_3d, train_test_split
+from robust_subspace_lab.core.regression.views import regression_snapshot
 
 
 # ---------------------------------------------------------------- helpers

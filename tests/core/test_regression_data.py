@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from skimage import io
 
-from core import corruption, datasets
-from core.datasets import load_folder, load_targets_csv
-from core.errors import DataError, ParameterError
-from core.regression.data import (digits_data, folder_data, one_hot, regression_data, subsample_per_class,
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.datasets import load_folder, load_targets_csv
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.regression.data import (digits_data, folder_data, one_hot, regression_data, subsample_per_class,
                                   synthetic_3d, train_test_split)
 
 
@@ -154,7 +154,7 @@ def test_folder_with_a_single_sample_class_is_refused_for_classification(tmp_pat
 def test_restrict_corruption_keeps_it_on_one_side():
     """A corruption restricted to the training (test) inputs leaves the test (training) rows
     clean, keeps the corrupted rows as they were, and refuses an unknown scope."""
-    from core.regression import data as rdata
+    from robust_subspace_lab.core.regression import data as rdata
 
     images = rdata.subsample_per_class(datasets.mnist_digits(), 6, 0)
     both = rdata.regression_data(corruption.corrupt(images, "black_square", share=0.2, seed=0), seed=0)

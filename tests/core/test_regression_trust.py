@@ -4,9 +4,9 @@ the fix."""
 import numpy as np
 import pytest
 
-from core import corruption, datasets
-from core.regression import RLDA, RPCALS, RR, LeastSquares, clean_test, data
-from core.regression._base import nearest_rows
+from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.regression import RLDA, RPCALS, RR, LeastSquares, clean_test, data
+from robust_subspace_lab.core.regression._base import nearest_rows
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +115,8 @@ def test_test_time_cleaning_can_be_cancelled():
 def test_paper_004_presets_name_registered_methods_sources_and_corruptions():
     """The presets the app's Presets menu applies: regression methods of the catalogue with valid
     parameters, the workspace's sources, and corruption keys with valid parameters."""
-    from core import catalogue
-    from core.presets import paper_004
+    from robust_subspace_lab.core import catalogue
+    from robust_subspace_lab.core.presets import paper_004
     assert paper_004.PRESETS
     for p in paper_004.PRESETS:
         assert p.task == "regression" and p.data[0] == "regression"

@@ -6,9 +6,9 @@ paper 000 (Oh & Kwak 2016) and paper 001 (Nie, Yuan & Huang 2014).
 import numpy as np
 import pytest
 
-from core import corruption
-from core.methods import HQPCA, PCA, PCAGM, R1PCA, RPCAOM, L2pPCAOM
-from core.metrics import principal_angles, total_reconstruction_error
+from robust_subspace_lab.core import corruption
+from robust_subspace_lab.core.methods import HQPCA, PCA, PCAGM, R1PCA, RPCAOM, L2pPCAOM
+from robust_subspace_lab.core.metrics import principal_angles, total_reconstruction_error
 
 
 @pytest.fixture(scope="module")

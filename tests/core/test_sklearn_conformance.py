@@ -11,8 +11,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.utils.estimator_checks import check_estimator
 
-from core import catalogue
-from core.methods import PCAGM
+from robust_subspace_lab.core import catalogue
+from robust_subspace_lab.core.methods import PCAGM
 
 # Not yet conformant (strict: each must start passing, then leave this list):
 # robust NMF (positive-only tag, transform) and the regression methods.

@@ -8,13 +8,13 @@ import itertools
 import numpy as np
 import pytest
 
-import core.datasets
-from core import catalogue, corruption, toys
-from core.errors import DataError, ParameterError, SolverError
-from core.methods import PCA
-from core.methods.sparse_pca import (PCAL1, RSPCA, GPower, SPCArSVD, augment, l1_dispersion,
+from robust_subspace_lab.core import datasets
+from robust_subspace_lab.core import catalogue, corruption, toys
+from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
+from robust_subspace_lab.core.methods import PCA
+from robust_subspace_lab.core.methods.sparse_pca import (PCAL1, RSPCA, GPower, SPCArSVD, augment, l1_dispersion,
                                      sparse_lambda, sparse_projection)
-from core.metrics import average_residual_error, err_m
+from robust_subspace_lab.core.metrics import average_residual_error, err_m
 
 
 def segments(states):
@@ -340,7 +340,7 @@ def test_catalogue_entries():
 # ---------------------------------------------------------------- MNIST (002 claim 8)
 @pytest.fixture(scope="module")
 def sixes_with_dummies():
-    sixes = core.datasets.mnist_digits(digits=[6])
+    sixes = datasets.mnist_digits(digits=[6])
     # paper 002: 3000 random-dot dummies per ≈ 7000 sixes; scaled to the sixes available
     return corruption.add_dot_images(sixes, fraction=3000 / 7000, seed=0)
 

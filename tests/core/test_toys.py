@@ -3,10 +3,10 @@ paper 003 Fig. 4."""
 import numpy as np
 import pytest
 
-from core import toys
-from core.catalogue import HasParams
-from core.corruption import Corrupted
-from core.errors import ParameterError
+from robust_subspace_lab.core import toys
+from robust_subspace_lab.core.catalogue import HasParams
+from robust_subspace_lab.core.corruption import Corrupted
+from robust_subspace_lab.core.errors import ParameterError
 
 ALL = {"robust_mean": (110, 2), "line": (110, 2), "sparse_2d": (50, 2), "hastie": (1000, 10),
        "nmf_line": (180, 2)}
@@ -184,7 +184,7 @@ def test_line_toy_metrics_measure_against_the_inliers(seed):
     """The app's metrics on paper 000's line toy compare with the inliers' truth: PCA-GM, which
     follows the inliers, is nearer the clean direction than PCA on every metric (before, the
     outliers were part of the "clean" reference and the metrics could disagree)."""
-    from core import catalogue, views
+    from robust_subspace_lab.core import catalogue, views
     data = toys.line_toy(seed=seed)
     snaps = {k: views.snapshot(catalogue.create(k, n_components=1).fit(data.X).state_, data)
              for k in ("pca", "pca-gm")}

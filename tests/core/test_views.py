@@ -2,13 +2,13 @@
 import numpy as np
 import pytest
 
-from core import catalogue, corruption, datasets
-from core import views as V
-from core.base import State
-from core.methods import PCAGM
-from core.metrics import (clustering_accuracy, kmeans_labels, normalized_mutual_info, outlier_auc,
+from robust_subspace_lab.core import catalogue, corruption, datasets
+from robust_subspace_lab.core import views as V
+from robust_subspace_lab.core.base import State
+from robust_subspace_lab.core.methods import PCAGM
+from robust_subspace_lab.core.metrics import (clustering_accuracy, kmeans_labels, normalized_mutual_info, outlier_auc,
                           reconstruction_error, relative_error)
-from core.views import default_samples, snapshot
+from robust_subspace_lab.core.views import default_samples, snapshot
 
 
 def test_snapshot_matches_state_and_data(with_dummies):
