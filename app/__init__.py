@@ -10,7 +10,7 @@ Modules
 ``runner``       a column's run: estimator, kept states, jobs in the thread pool (GUI-thread logic)
 ``worker``       the QRunnable that starts/steps an estimator off the GUI thread
 ``views``        pyqtgraph views of one ``core.views.Snapshot``
-``params``       controls built from ``core.catalogue.ParamSpec``
+``params``       controls built from ``core.params.ParamSpec``
 ``data_panel``   data set, image size and corruption controls
 ``__main__``     command line (``--folder``, ``--screenshot PATH --steps N``, ...)
 """

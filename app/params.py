@@ -1,4 +1,4 @@
-"""Parameter controls built from :class:`core.catalogue.ParamSpec` lists.
+"""Parameter controls built from :class:`core.params.ParamSpec` lists.
 
 One function turns a tuple of specs (a method's ``MethodInfo.params`` or a corruption's
 ``CorruptionSpec.params``) into a pyqtgraph :class:`~pyqtgraph.parametertree.Parameter` group;

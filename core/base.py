@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict
 from . import convergence
-from .catalogue import EstimatorParams
+from .params import EstimatorParams
 from .errors import DataError
 
 
@@ -111,11 +111,11 @@ class State:
 class SteppableEstimator(TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
-    Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.catalogue.ParamSpec`
+    Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.params.ParamSpec`
     list is the single source of the parameters' ranges; :meth:`start` validates against it and
     raises :class:`~core.errors.ParameterError` naming the parameter before any work is done.
     Parameters (``get_params``, ``set_params``, ``repr``, ``name``) come from
-    :class:`~core.catalogue.EstimatorParams`.
+    :class:`~core.params.EstimatorParams`.
     """
 
     def _validate(self, X: Any, *, reset: bool, min_samples: int = 2, min_features: int = 2) -> np.ndarray:

@@ -1,235 +1,64 @@
-"""The one catalogue of methods.
+"""The one catalogue of methods: every estimator, listed explicitly.
 
-Each method registers its display name, family, the paper and equations it implements, and a
-:class:`ParamSpec` per hyperparameter. The app builds its controls from this catalogue only, so
-adding a method adds no app code::
+Each method's entry (display name, family, the paper and equations it implements, a
+:class:`~core.params.ParamSpec` per hyperparameter) is attached to its estimator class by
+:func:`core.params.register`; this module lists the estimator classes, so that the app builds its
+controls from one place and adding a method is one line here::
 
     from robust_subspace_lab.core import catalogue
     info = catalogue.get("pca-gm")
     est = info.create(n_components=10, p=0.3)
-
-Parameter checks live here too (:meth:`ParamSpec.validate`), so that the app and a script refuse
-the same impossible values with the same message.
 """
 from __future__ import annotations
 
-import inspect
-import math
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from sklearn.base import BaseEstimator
+from .methods.convex import CRPCAOM, PCP, OutlierPursuit
+from .methods.generalized_mean import PCAGM
+from .methods.nmf import (NMF, RNMFL1, CauchyNMF, CIMNMF, HuberNMF, L1NMF, L21NMF,
+                          TruncatedCauchyNMF)
+from .methods.pca import PCA
+from .methods.robust_pca import HQPCA, R1PCA
+from .methods.rpca_om import RPCAOM, L2pPCAOM
+from .methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
+from .params import TASKS, MethodInfo
+from .regression.baselines import LDA, RANSAC, TLS, LeastSquares, Ridge, RPCALS
+from .regression.estimators import RLDA, RR, RLDAMissing, RRMissing
 
-from .errors import ParameterError
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """Specification of one hyperparameter.
-
-    Attributes
-    ----------
-    name : keyword argument of the estimator (``"p"``, ``"n_components"``, ...).
-    symbol : what the papers write (``"p"``, ``"k"``, ``"γ"``, ``"λ"``).
-    kind : ``"float"``, ``"int"``, ``"choice"`` or ``"bool"``.
-    default : default value.
-    low, high : bounds (``None`` = unbounded); ``low_open`` / ``high_open`` exclude the bound.
-    scale : ``"linear"`` or ``"log"`` (how a slider should map its range).
-    choices : allowed values for ``kind == "choice"``.
-    doc : a one-line meaning, shown as a tooltip.
-    slider : range ``(lo, hi)`` a slider should offer when the bounds are open-ended.
-    """
-
-    name: str
-    symbol: str
-    kind: str
-    default: Any
-    doc: str
-    low: float | None = None
-    high: float | None = None
-    low_open: bool = False
-    high_open: bool = False
-    scale: str = "linear"
-    choices: tuple = ()
-    slider: tuple[float, float] | None = None
-
-    def range_text(self) -> str:
-        if self.kind == "choice":
-            return "one of " + ", ".join(repr(c) for c in self.choices)
-        if self.kind == "bool":
-            return "True or False"
-        lo = "-inf" if self.low is None else f"{self.low:g}"
-        hi = "inf" if self.high is None else f"{self.high:g}"
-        left = "(" if (self.low is None or self.low_open) else "["
-        right = ")" if (self.high is None or self.high_open) else "]"
-        return f"in {left}{lo}, {hi}{right}"
-
-    def validate(self, value: Any) -> Any:
-        """Return ``value`` (converted to the spec's type) or raise :class:`ParameterError`."""
-        if self.kind == "choice":
-            if value not in self.choices:
-                raise ParameterError(f"{self.name} must be {self.range_text()}, got {value!r}")
-            return value
-        if self.kind == "bool":
-            if not isinstance(value, (bool, int)) or value not in (0, 1):
-                raise ParameterError(f"{self.name} must be True or False, got {value!r}")
-            return bool(value)
-        try:
-            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
-                raise TypeError
-            num = float(value)
-        except (TypeError, ValueError):
-            raise ParameterError(f"{self.name} must be a number {self.range_text()}, got {value!r}") from None
-        if self.kind == "int":
-            if num != int(num):
-                raise ParameterError(f"{self.name} must be an integer {self.range_text()}, got {value!r}")
-            num = int(num)
-        if not math.isfinite(num):
-            raise ParameterError(f"{self.name} must be finite, got {value!r}")
-        bad_low = self.low is not None and (num <= self.low if self.low_open else num < self.low)
-        bad_high = self.high is not None and (num >= self.high if self.high_open else num > self.high)
-        if bad_low or bad_high:
-            label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
-            raise ParameterError(f"{label} must be {self.range_text()}, got {value!r}")
-        return num
+#: every estimator, in the order the app lists them
+ESTIMATORS: tuple[type, ...] = (
+    PCA, PCAGM, L2pPCAOM, RPCAOM, R1PCA, HQPCA,                        # PCA family (papers 000, 001)
+    PCAL1, RSPCA, SPCArSVD, GPower,                                    # sparse PCA (paper 002)
+    PCP, OutlierPursuit, CRPCAOM,                                      # low-rank + sparse (paper 001)
+    TruncatedCauchyNMF, CauchyNMF, NMF, L1NMF, HuberNMF, CIMNMF, L21NMF, RNMFL1,   # NMF (paper 003)
+    RR, RRMissing, RLDA, RLDAMissing,                                  # robust regression (paper 004)
+    LeastSquares, Ridge, LDA, TLS, RPCALS, RANSAC,                     # its baselines
+)
 
 
-class HasParams:
-    """Mixin for registry entries with ``name`` and ``params`` (a tuple of :class:`ParamSpec`)."""
-
-    name: str
-    params: tuple[ParamSpec, ...]
-
-    def defaults(self) -> dict[str, Any]:
-        """``{parameter name: default}``."""
-        return {s.name: s.default for s in self.params}
-
-    def spec(self, name: str) -> ParamSpec:
-        """The spec of parameter ``name``; KeyError if there is none."""
-        for s in self.params:
-            if s.name == name:
-                return s
-        raise KeyError(f"{self.name} has no parameter {name!r}")
-
-    def validate(self, **params: Any) -> dict[str, Any]:
-        """The defaults overridden by ``params``, each checked by its spec.
-
-        Raises ParameterError for an unknown name or an out-of-range value (naming it)."""
-        values = self.defaults()
-        unknown = sorted(set(params) - set(values))
-        if unknown:
-            raise ParameterError(f"{self.name} has no parameter(s) {', '.join(unknown)}; "
-                                 f"its parameters: {', '.join(values) or 'none'}")
-        values.update(params)
-        return {s.name: s.validate(values[s.name]) for s in self.params}
+def _registry() -> dict[str, MethodInfo]:
+    out: dict[str, MethodInfo] = {}
+    for cls in ESTIMATORS:
+        info = cls._info
+        if info is None or info.key in out:
+            raise ValueError(f"{cls.__name__}: missing or duplicate catalogue key")
+        out[info.key] = info
+    return out
 
 
-class EstimatorParams(BaseEstimator):
-    """Base of every estimator: scikit-learn's :class:`~sklearn.base.BaseEstimator` (parameters
-    are the constructor's keywords, stored unchanged under the same names; ``get_params``,
-    ``set_params``, ``clone`` and ``repr`` as in scikit-learn), with the parameters checked
-    against the estimator's catalogue entry (:meth:`_validated_params`).
+_REGISTRY: dict[str, MethodInfo] = _registry()
 
-    Used by :class:`core.base.SteppableEstimator` and
-    :class:`core.regression._base.RegressionEstimator`.
-    """
-
-    _info: "MethodInfo | None" = None  # set by :func:`register`
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        """The constructor's keywords in signature order (``get_params`` sorts them)."""
-        sig = inspect.signature(cls.__init__)
-        return [n for n, p in sig.parameters.items()
-                if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-
-    def set_params(self, **params: Any):
-        """Set parameters by name; :class:`ParameterError` (a ValueError) for an unknown name."""
-        valid = set(self._param_names())
-        for name in params:
-            if name not in valid:
-                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}; "
-                                     f"its parameters: {', '.join(sorted(valid))}")
-        return super().set_params(**params)
-
-    @property
-    def name(self) -> str:
-        return self._info.name if self._info is not None else type(self).__name__
-
-    def _validated_params(self) -> dict[str, Any]:
-        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
-        if self._info is None:
-            return self.get_params()
-        return self._info.validate(**self.get_params())
-
-
-@dataclass(frozen=True)
-class MethodInfo(HasParams):
-    """A catalogue entry: everything the app needs to offer a method."""
-
-    key: str
-    name: str
-    family: str
-    reference: str
-    summary: str
-    params: tuple[ParamSpec, ...]
-    estimator: type = field(repr=False)
-    task: str = "subspace"
-
-    def create(self, **params: Any):
-        """Build the estimator with the defaults overridden by ``params``.
-
-        Unknown names raise ParameterError now; values are checked when the run starts
-        (``start``/``fit``), as scikit-learn does, so that a script can set them freely first."""
-        values = self.defaults()
-        unknown = set(params) - set(values)
-        if unknown:
-            raise ParameterError(f"{self.name} has no parameter(s) {sorted(unknown)}")
-        values.update(params)
-        return self.estimator(**values)
-
-
-_REGISTRY: dict[str, MethodInfo] = {}
-
-
-TASKS = ("subspace", "regression")
-
-
-def register(*, key: str, name: str, family: str, reference: str, summary: str,
-             params: Sequence[ParamSpec], task: str = "subspace") -> Callable[[type], type]:
-    """Class decorator adding an estimator to the catalogue.
-
-    The estimator's constructor keywords must be exactly the names of ``params``. ``task`` is
-    ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
-    ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
-    """
-    if task not in TASKS:
-        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
-
-    def deco(cls: type) -> type:
-        if key in _REGISTRY:
-            raise ValueError(f"method key {key!r} registered twice")
-        info = MethodInfo(key=key, name=name, family=family, reference=reference,
-                          summary=summary, params=tuple(params), estimator=cls, task=task)
-        cls._info = info
-        _REGISTRY[key] = info
-        return cls
-
-    return deco
+__all__ = ["ESTIMATORS", "TASKS", "MethodInfo", "methods", "get", "create"]
 
 
 def methods(task: str | None = "subspace") -> list[MethodInfo]:
-    """The registered methods of ``task`` (``"subspace"``, ``"regression"``, or None for all),
-    in registration order."""
-    from . import methods as _load, regression as _load_regression  # noqa: F401  (registers them)
-
+    """The methods of ``task`` (``"subspace"``, ``"regression"``, or None for all), in the
+    order of :data:`ESTIMATORS`."""
     return [m for m in _REGISTRY.values() if task is None or m.task == task]
 
 
 def get(key: str) -> MethodInfo:
     """The catalogue entry for ``key`` (e.g. ``"pca"``, ``"pca-gm"``, ``"rpca-om"``)."""
-    from . import methods as _load, regression as _load_regression  # noqa: F401
-
     try:
         return _REGISTRY[key]
     except KeyError:

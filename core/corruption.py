@@ -23,7 +23,7 @@ Whole-sample outliers (images appended at the end of the data set):
 * :func:`add_dot_images` — paper 000 §5.1 "outlier type 2": dummy images of random 0/255 pixels.
 * :func:`add_natural_outliers` — real images of something else (e.g. LFW non-faces).
 
-:data:`CORRUPTIONS` lists them with a :class:`~core.catalogue.ParamSpec` per parameter so that the
+:data:`CORRUPTIONS` lists them with a :class:`~core.params.ParamSpec` per parameter so that the
 app can build its controls without knowing them; :func:`corrupt` applies one by key.
 
 Which samples are hit: ``fraction`` in [0, 1] selects ``round(fraction * n)`` samples (Python's
@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .catalogue import HasParams, ParamSpec
+from .params import HasParams, ParamSpec
 from .datasets import ImageSet, lfw_nonfaces, resize_images
 from .errors import DataError, ParameterError
 
@@ -741,7 +741,7 @@ class CorruptionSpec(HasParams):
     key : registry key (``"rectangles"``, ...).
     name : display name.
     function : ``function(data, **params) -> Corrupted`` taking exactly the names of ``params``.
-    params : one :class:`~core.catalogue.ParamSpec` per parameter (defaults, ranges, tooltips).
+    params : one :class:`~core.params.ParamSpec` per parameter (defaults, ranges, tooltips).
     summary : one-line description, with the paper section where applicable.
     missing_entries : the corruption removes entries (NaN in ``X``); only methods that handle
         missing data can use it, so the subspace method columns do not offer it.

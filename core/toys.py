@@ -9,7 +9,7 @@ Each generator is seeded with ``np.random.default_rng(seed)`` and reproducible. 
   recipe has one, the noise-free / pre-corruption version — each function says which.
 * ``mask``: the entries the outlier mechanism set (not the model's own noise).
 
-:data:`TOYS` lists them with a :class:`~core.catalogue.ParamSpec` per parameter (like
+:data:`TOYS` lists them with a :class:`~core.params.ParamSpec` per parameter (like
 :data:`core.corruption.CORRUPTIONS`), and :func:`make_toy` builds one by key after validating.
 
 Sources: paper 000 (Oh & Kwak 2016) §5.0, Figs. 1 and 2; paper 002 (Zhao, Meng & Xu 2014)
@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .catalogue import HasParams, ParamSpec
+from .params import HasParams, ParamSpec
 from .corruption import Corrupted
 from .errors import ParameterError
 
@@ -248,7 +248,7 @@ class ToySpec(HasParams):
     key : registry key (``"robust_mean"``, ...).
     name : display name.
     function : ``function(**params) -> Corrupted`` taking exactly the names of ``params``.
-    params : one :class:`~core.catalogue.ParamSpec` per parameter.
+    params : one :class:`~core.params.ParamSpec` per parameter.
     summary : one-line description with the paper and figure.
     """
 

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import catalogue
 from .base import State
 from .corruption import Corrupted
+from .methods.pca import PCA
 from .metrics import outlier_auc, principal_angles, reconstruction_error, total_reconstruction_error
 
 
@@ -123,7 +125,6 @@ def clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
     data set; the reference of the "angle to clean PCA" metric. Shape (k, n_features)."""
     cache = _CLEAN_PCA.setdefault(data, {})
     if k not in cache:
-        from .methods import PCA
         Xc = data.X_clean[~data.added]
         k_eff = min(k, min(Xc.shape) - 1)
         cache[k] = PCA(n_components=k_eff).fit(Xc).components_ if k_eff >= 1 else np.zeros((0, Xc.shape[1]))
@@ -170,8 +171,6 @@ def is_nmf(state: State) -> bool:
 
     Decided by the catalogue family of ``state.method``; a state of an unregistered method
     counts as NMF when its mean is 0, its components are non-negative and it has ``fitted``."""
-    from . import catalogue
-
     for info in catalogue.methods(task=None):
         if info.name == state.method:
             return info.family == NMF_FAMILY

@@ -54,3 +54,39 @@ def test_importing_core_loads_no_qt(staged):
             " or m.startswith('robust_subspace_lab.app')); print(bad); sys.exit(1 if bad else 0)")
     res = _run([sys.executable, "-c", code], staged)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_no_import_cycle_in_core(staged):
+    """No module of core imports itself back, directly or through others (strongly connected
+    components of grimp's import graph, all of size 1)."""
+    code = r"""
+import sys, grimp
+g = grimp.build_graph("robust_subspace_lab")
+core = sorted(m for m in g.modules if m.startswith("robust_subspace_lab.core"))
+adj = {m: [d for d in g.find_modules_directly_imported_by(m) if d.startswith("robust_subspace_lab.core")]
+       for m in core}
+index, low, stack, on, cycles = {}, {}, [], set(), []
+def visit(v, counter=[0]):
+    index[v] = low[v] = counter[0]; counter[0] += 1; stack.append(v); on.add(v)
+    for w in adj[v]:
+        if w not in index:
+            visit(w); low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop(); on.discard(w); comp.append(w)
+            if w == v:
+                break
+        if len(comp) > 1:
+            cycles.append(sorted(comp))
+sys.setrecursionlimit(10000)
+for m in core:
+    if m not in index:
+        visit(m)
+print(len(core), cycles)
+sys.exit(1 if cycles else 0)
+"""
+    res = _run([sys.executable, "-c", code], staged)
+    assert res.returncode == 0, res.stdout + res.stderr

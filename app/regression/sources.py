@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robust_subspace_lab.core import corruption, datasets
-from robust_subspace_lab.core.catalogue import ParamSpec
+from robust_subspace_lab.core.params import ParamSpec
 from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.regression import data as rdata
 

@@ -1,9 +1,13 @@
-"""All methods. Importing this package registers them in :mod:`core.catalogue`."""
+"""The subspace and NMF methods, one module per method or tight family (the catalogue,
+:mod:`core.catalogue`, lists them)."""
+from .convex import CRPCAOM, PCP, OutlierPursuit
+from .generalized_mean import PCAGM, GeneralizedMean
+from .nmf import NMF, RNMFL1, CauchyNMF, CIMNMF, HuberNMF, L1NMF, L21NMF, TruncatedCauchyNMF
 from .pca import PCA
-from .generalized_mean import GeneralizedMean, PCAGM
-from .rpca_om import L2pPCAOM, RPCAOM
 from .robust_pca import HQPCA, R1PCA
-from . import sparse_pca, convex  # noqa: F401  (register their methods)
-from . import nmf  # noqa: F401  (registers the NMF family, paper 003)
+from .rpca_om import RPCAOM, L2pPCAOM
+from .sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
 
-__all__ = ["PCA", "GeneralizedMean", "PCAGM", "RPCAOM", "L2pPCAOM", "R1PCA", "HQPCA"]
+__all__ = ["PCA", "GeneralizedMean", "PCAGM", "RPCAOM", "L2pPCAOM", "R1PCA", "HQPCA", "PCAL1", "RSPCA",
+           "SPCArSVD", "GPower", "PCP", "OutlierPursuit", "CRPCAOM", "TruncatedCauchyNMF", "CauchyNMF", "NMF",
+           "L1NMF", "HuberNMF", "CIMNMF", "L21NMF", "RNMFL1"]

@@ -1,5 +1,5 @@
 """Parameter specs shared by several methods (one definition each)."""
-from ..catalogue import ParamSpec
+from ..params import ParamSpec
 
 N_COMPONENTS = ParamSpec(
     "n_components", "k", "int", 10, "number of components (basis images) to learn",

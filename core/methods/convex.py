@@ -42,7 +42,7 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, svds
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import State, SteppableEstimator
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from ._specs import MAX_ITER, TOL

@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..base import State, SteppableEstimator
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..errors import DataError, SolverError
 from ..linalg import one_blas_thread
 from ._specs import N_COMPONENTS

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import State, SteppableEstimator
-from ..catalogue import register
+from ..params import register
 from ..linalg import residual_sq, weighted_subspace
 from ._specs import N_COMPONENTS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import State, SteppableEstimator
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..linalg import one_blas_thread, residual_sq, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 

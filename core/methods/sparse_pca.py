@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from ..base import State, SteppableEstimator
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..errors import DataError, ParameterError, SolverError
 from ..linalg import leading_eigvecs, one_blas_thread
 from ._specs import N_COMPONENTS

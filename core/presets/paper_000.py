@@ -5,7 +5,7 @@ The face experiments use the 100 built-in LFW faces (25 × 25) in place of the p
 FERET faces (40 × 50); the outlier shares are the paper's (80/160/240 of 800 = 10/20/30 %). The
 numbers behind every ``note`` are printed by ``benchmarks/papers/paper_000.py``.
 """
-from . import Preset
+from .preset import Preset
 
 PAPER = "Oh & Kwak, Generalized mean for robust principal component analysis, Pattern Recognition 2016"
 

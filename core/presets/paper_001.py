@@ -2,7 +2,7 @@
 ICML 2014 — the reweighted part (RPCA-OM, ℓ2,p-PCA-OM). The convex CRPCA-OM presets are kept by
 their owner elsewhere. Numbers behind the notes: ``benchmarks/papers/paper_001.py``.
 """
-from . import Preset
+from .preset import Preset
 
 PAPER = "Nie, Yuan & Huang, Optimal mean robust principal component analysis, ICML 2014"
 

@@ -2,7 +2,7 @@
 China Information Sciences 2014. Numbers behind the notes: ``benchmarks/papers/paper_002.py``.
 RSPCA runs with the paper's experimental starts (all-ones and random, ``pca_start=False``).
 """
-from . import Preset
+from .preset import Preset
 
 PAPER = "Zhao, Meng & Xu, Robust sparse principal component analysis, Sci. China Inf. Sci. 2014"
 

@@ -1,6 +1,6 @@
 """Presets of paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy
 Non-negative Matrix Factorization", IEEE TPAMI 41(1), 2019 (see :mod:`core.presets`)."""
-from . import Preset
+from .preset import Preset
 
 _PAPER = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy Non-negative Matrix Factorization, "
           "IEEE TPAMI 2019")

@@ -7,7 +7,7 @@ Regression presets open the Regression workspace: ``data = ("regression", source
 only; the workspace runs the first method of ``methods``. The numbers in the notes are from
 ``benchmarks/papers/paper_004.py`` (5–10 seeds).
 """
-from . import Preset
+from .preset import Preset
 
 PAPER = "Huang, Cabral & De la Torre, Robust Regression, IEEE TPAMI 38(2), 2016"
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._readonly import ReadOnlyDict
 from .. import convergence
-from ..catalogue import EstimatorParams
+from ..params import EstimatorParams
 from ..errors import DataError, SolverError
 
 
@@ -279,7 +279,7 @@ class RegressionEstimator(EstimatorParams):
     catalogue's ParamSpecs by :meth:`start` (ParameterError naming the parameter, before any work).
 
     Parameters (``get_params``, ``set_params``, ``repr``, ``name``) come from
-    :class:`~core.catalogue.EstimatorParams`, as for the subspace methods.
+    :class:`~core.params.EstimatorParams`, as for the subspace methods.
 
     Class attributes: ``_classifier`` (targets are class labels; ``predict`` returns labels),
     ``_allow_missing`` (X may hold NaN at missing entries).

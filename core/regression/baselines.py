@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..errors import DataError, SolverError
 from ..methods.convex import PCP, PCP_PARAMS
 from ._base import (Problem, RegressionEstimator, RegressionState, class_weighting, feature_variance, fro,

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from scipy import linalg
 
-from ..catalogue import ParamSpec, register
+from ..params import ParamSpec, register
 from ..errors import ParameterError, SolverError
 from ..linalg import one_blas_thread, orientation
 from ..methods.convex import (ONE_THREAD_MAX_ENTRIES, _spectral_norm, _svt_predicted, _thin_svd,

@@ -7,7 +7,7 @@ import pytest
 
 from robust_subspace_lab.app import params as P
 from robust_subspace_lab.core import catalogue, corruption
-from robust_subspace_lab.core.catalogue import ParamSpec
+from robust_subspace_lab.core.params import ParamSpec
 
 
 def test_groups_follow_the_catalogue():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robust_subspace_lab.core.catalogue import ParamSpec
+from robust_subspace_lab.core.params import ParamSpec
 from robust_subspace_lab.core import catalogue
 from robust_subspace_lab.core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionSpec,
                              add_dot_images, add_natural_outliers, black_square, corrupt,

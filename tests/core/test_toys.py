@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from robust_subspace_lab.core import toys
-from robust_subspace_lab.core.catalogue import HasParams
+from robust_subspace_lab.core.params import HasParams
 from robust_subspace_lab.core.corruption import Corrupted
 from robust_subspace_lab.core.errors import ParameterError
 

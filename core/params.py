@@ -1,0 +1,213 @@
+"""Parameter specs and the estimators' parameter base: the bottom layer of the core.
+
+:class:`ParamSpec` describes one hyperparameter (symbol, type, range, default, scale, meaning);
+:class:`HasParams` checks a set of them; :class:`EstimatorParams` is the base of every estimator
+(scikit-learn's ``BaseEstimator``, checked against its catalogue entry); :func:`register` attaches
+a method's :class:`MethodInfo` to its estimator class. The catalogue (:mod:`core.catalogue`) lists
+the estimators explicitly; nothing is registered by importing a module.
+
+Parameter checks live here (:meth:`ParamSpec.validate`), so that the app and a script refuse the
+same impossible values with the same message.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from sklearn.base import BaseEstimator
+
+from .errors import ParameterError
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """Specification of one hyperparameter.
+
+    Attributes
+    ----------
+    name : keyword argument of the estimator (``"p"``, ``"n_components"``, ...).
+    symbol : what the papers write (``"p"``, ``"k"``, ``"γ"``, ``"λ"``).
+    kind : ``"float"``, ``"int"``, ``"choice"`` or ``"bool"``.
+    default : default value.
+    low, high : bounds (``None`` = unbounded); ``low_open`` / ``high_open`` exclude the bound.
+    scale : ``"linear"`` or ``"log"`` (how a slider should map its range).
+    choices : allowed values for ``kind == "choice"``.
+    doc : a one-line meaning, shown as a tooltip.
+    slider : range ``(lo, hi)`` a slider should offer when the bounds are open-ended.
+    """
+
+    name: str
+    symbol: str
+    kind: str
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    scale: str = "linear"
+    choices: tuple = ()
+    slider: tuple[float, float] | None = None
+
+    def range_text(self) -> str:
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "bool":
+            return "True or False"
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        left = "(" if (self.low is None or self.low_open) else "["
+        right = ")" if (self.high is None or self.high_open) else "]"
+        return f"in {left}{lo}, {hi}{right}"
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` (converted to the spec's type) or raise :class:`ParameterError`."""
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ParameterError(f"{self.name} must be {self.range_text()}, got {value!r}")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise ParameterError(f"{self.name} must be True or False, got {value!r}")
+            return bool(value)
+        try:
+            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
+                raise TypeError
+            num = float(value)
+        except (TypeError, ValueError):
+            raise ParameterError(f"{self.name} must be a number {self.range_text()}, got {value!r}") from None
+        if self.kind == "int":
+            if num != int(num):
+                raise ParameterError(f"{self.name} must be an integer {self.range_text()}, got {value!r}")
+            num = int(num)
+        if not math.isfinite(num):
+            raise ParameterError(f"{self.name} must be finite, got {value!r}")
+        bad_low = self.low is not None and (num <= self.low if self.low_open else num < self.low)
+        bad_high = self.high is not None and (num >= self.high if self.high_open else num > self.high)
+        if bad_low or bad_high:
+            label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
+            raise ParameterError(f"{label} must be {self.range_text()}, got {value!r}")
+        return num
+
+
+class HasParams:
+    """Mixin for registry entries with ``name`` and ``params`` (a tuple of :class:`ParamSpec`)."""
+
+    name: str
+    params: tuple[ParamSpec, ...]
+
+    def defaults(self) -> dict[str, Any]:
+        """``{parameter name: default}``."""
+        return {s.name: s.default for s in self.params}
+
+    def spec(self, name: str) -> ParamSpec:
+        """The spec of parameter ``name``; KeyError if there is none."""
+        for s in self.params:
+            if s.name == name:
+                return s
+        raise KeyError(f"{self.name} has no parameter {name!r}")
+
+    def validate(self, **params: Any) -> dict[str, Any]:
+        """The defaults overridden by ``params``, each checked by its spec.
+
+        Raises ParameterError for an unknown name or an out-of-range value (naming it)."""
+        values = self.defaults()
+        unknown = sorted(set(params) - set(values))
+        if unknown:
+            raise ParameterError(f"{self.name} has no parameter(s) {', '.join(unknown)}; "
+                                 f"its parameters: {', '.join(values) or 'none'}")
+        values.update(params)
+        return {s.name: s.validate(values[s.name]) for s in self.params}
+
+
+class EstimatorParams(BaseEstimator):
+    """Base of every estimator: scikit-learn's :class:`~sklearn.base.BaseEstimator` (parameters
+    are the constructor's keywords, stored unchanged under the same names; ``get_params``,
+    ``set_params``, ``clone`` and ``repr`` as in scikit-learn), with the parameters checked
+    against the estimator's catalogue entry (:meth:`_validated_params`).
+
+    Used by :class:`core.base.SteppableEstimator` and
+    :class:`core.regression._base.RegressionEstimator`.
+    """
+
+    _info: "MethodInfo | None" = None  # set by :func:`register`
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        """The constructor's keywords in signature order (``get_params`` sorts them)."""
+        sig = inspect.signature(cls.__init__)
+        return [n for n, p in sig.parameters.items()
+                if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    def set_params(self, **params: Any):
+        """Set parameters by name; :class:`ParameterError` (a ValueError) for an unknown name."""
+        valid = set(self._param_names())
+        for name in params:
+            if name not in valid:
+                raise ParameterError(f"{type(self).__name__} has no parameter {name!r}; "
+                                     f"its parameters: {', '.join(sorted(valid))}")
+        return super().set_params(**params)
+
+    @property
+    def name(self) -> str:
+        return self._info.name if self._info is not None else type(self).__name__
+
+    def _validated_params(self) -> dict[str, Any]:
+        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
+        if self._info is None:
+            return self.get_params()
+        return self._info.validate(**self.get_params())
+
+
+@dataclass(frozen=True)
+class MethodInfo(HasParams):
+    """A catalogue entry: everything the app needs to offer a method."""
+
+    key: str
+    name: str
+    family: str
+    reference: str
+    summary: str
+    params: tuple[ParamSpec, ...]
+    estimator: type = field(repr=False)
+    task: str = "subspace"
+
+    def create(self, **params: Any):
+        """Build the estimator with the defaults overridden by ``params``.
+
+        Unknown names raise ParameterError now; values are checked when the run starts
+        (``start``/``fit``), as scikit-learn does, so that a script can set them freely first."""
+        values = self.defaults()
+        unknown = set(params) - set(values)
+        if unknown:
+            raise ParameterError(f"{self.name} has no parameter(s) {sorted(unknown)}")
+        values.update(params)
+        return self.estimator(**values)
+
+
+
+TASKS = ("subspace", "regression")
+
+
+def register(*, key: str, name: str, family: str, reference: str, summary: str,
+             params: Sequence[ParamSpec], task: str = "subspace") -> Callable[[type], type]:
+    """Class decorator attaching a method's catalogue entry (:class:`MethodInfo`) to its
+    estimator as ``_info``; :mod:`core.catalogue` lists the estimators explicitly.
+
+    The estimator's constructor keywords must be exactly the names of ``params``. ``task`` is
+    ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
+    ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
+    """
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
+
+    def deco(cls: type) -> type:
+        cls._info = MethodInfo(key=key, name=name, family=family, reference=reference,
+                               summary=summary, params=tuple(params), estimator=cls, task=task)
+        return cls
+
+    return deco
+
+
