@@ -1,8 +1,9 @@
 """Robust Regression (RR), Robust LDA (RLDA), their missing-data versions and test-time cleaning.
 
 Source: D. Huang, R. Cabral, F. De la Torre, "Robust Regression", IEEE TPAMI 38(2), 2016
-(paper 004; extraction ``/work/shared/papers/004-robust-regression.md``). Equations and
-algorithm numbers below are the paper's; "§" numbers refer to the extraction.
+(paper 004). Equations and algorithm numbers below are the paper's; "§" numbers refer to the
+project's technical extraction of the paper (its corrections of the paper's typos are named where
+applied).
 
 Orientation: the paper's samples are columns (X ∈ ℝ^{d×n}); here they are rows, X (n, d),
 Y (n, p), D̂ = [D, c·1] (n, d + 1), T (p, d + 1) as in the paper, prediction ``D̂ Tᵀ`` (the

@@ -1,7 +1,7 @@
 """Checks of Robust Regression (paper 004: Huang, Cabral & De la Torre, TPAMI 2016) and its baselines.
 
-"claim N" refers to the list "Claims a re-implementation can check" (§7) of the extraction
-``/work/shared/papers/004-robust-regression.md``. Samples are rows: X (n_samples, n_features),
+"claim N" refers to the list "Claims a re-implementation can check" (§7) of the project's
+technical extraction of paper 004. Samples are rows: X (n_samples, n_features),
 Y (n_samples, n_outputs); images are grey levels 0–255.
 """
 from __future__ import annotations

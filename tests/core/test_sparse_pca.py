@@ -1,7 +1,7 @@
 """Checks of the ℓ1 / sparse PCA methods against paper 002's claims (Zhao, Meng & Xu 2014).
 
 "002 claim N" refers to the list "Claims a re-implementation can check" (§7) in the extraction of
-paper 002 (/work/shared/papers/002-robust-sparse-pca.md); "Kwak" to Theorem 1 (PCA-L1).
+paper 002 (the project's technical extraction of the paper); "Kwak" to Theorem 1 (PCA-L1).
 """
 import itertools
 
