@@ -83,6 +83,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sklearn.utils.validation import check_is_fitted
+
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
 from ..errors import DataError, SolverError
@@ -292,7 +294,8 @@ def check_nonnegative(X: np.ndarray) -> None:
     if neg.any():
         count = int(np.count_nonzero(neg))
         raise DataError(
-            f"NMF needs non-negative data, but X has {count} negative entr{'y' if count == 1 else 'ies'} "
+            f"Negative values in data: NMF needs non-negative data, but X has {count} negative "
+            f"entr{'y' if count == 1 else 'ies'} "
             f"(minimum {float(X.min()):.6g}); clip it at 0 first (e.g. np.clip(X, 0, None), or the "
             f"corruption's clip option)")
     if not X.any():
@@ -644,7 +647,15 @@ class _NMFBase(SteppableEstimator):
         unweighted NNLS (``weighted=False``); see :meth:`NMFState.transform` (stopping rule:
         relative change of the coefficients below 1e-6, at most 200 rounds). On the training
         data it reproduces ``coefficients_``."""
+        check_is_fitted(self, "state_")
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        check_nonnegative(X)
         return self.state_.transform(X, weighted)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True       # NMF needs X >= 0 (refused with DataError)
+        return tags
 
     def inverse_transform(self, H) -> np.ndarray:
         """``H @ components_`` (n, d) for coefficients H (n, r)."""
