@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._readonly import ReadOnlyDict
 from .. import convergence
@@ -290,11 +291,16 @@ class RegressionEstimator(EstimatorParams):
 
     # ----------------------------------------------------------------- data
     def _check_X(self, X: Any, what: str = "X", n_features: int | None = None) -> np.ndarray:
+        """A float64 copy of X checked as scikit-learn does (``validate_data``: 2-D, numeric, not
+        sparse or complex, not empty; ``n_features_in_`` set when fitting, ``n_features`` checked
+        when predicting), or :class:`DataError` naming what is wrong: infinite values, NaN for a
+        method without missing-data support, an entirely missing row."""
+        try:
+            X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan",
+                              ensure_min_samples=1, reset=n_features is None)
+        except ValueError as exc:
+            raise DataError(f"{what}: {exc}") from None
         X = np.array(X, dtype=np.float64)        # a copy: the caller's array is never touched
-        if X.ndim != 2:
-            raise DataError(f"{what} must have shape (n_samples, n_features), got an array of shape {X.shape}")
-        if X.shape[0] < 1 or X.shape[1] < 1:
-            raise DataError(f"{what} is empty (shape {X.shape})")
         if n_features is not None and X.shape[1] != n_features:
             raise DataError(f"{what} has {X.shape[1]} features but the model was fitted on {n_features}")
         if np.isinf(X).any():
@@ -311,7 +317,7 @@ class RegressionEstimator(EstimatorParams):
         X = self._check_X(X)
         n, d = X.shape
         if n < 2:
-            raise DataError(f"X needs at least 2 samples, got {n}")
+            raise DataError(f"X needs at least 2 samples, got n_samples = {n}")
         convergence.check_varies(X)
         if self._classifier:
             Yarr = np.asarray(Y)
@@ -412,11 +418,15 @@ class RegressionEstimator(EstimatorParams):
         return self
 
     # ----------------------------------------------------------------- prediction
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = bool(self._allow_missing)   # NaN marks a missing entry
+        return tags
+
     def _fitted_state(self) -> RegressionState:
-        state = getattr(self, "state_", None)
-        if state is None:
-            raise DataError(f"{self.name} is not fitted yet: call fit(X, Y) first")
-        return state
+        """The fitted state; scikit-learn's ``NotFittedError`` before ``fit``."""
+        check_is_fitted(self, "state_", msg=f"{self.name} is not fitted yet: call fit(X, Y) first")
+        return self.state_
 
     def clean_inputs(self, X: Any, state: RegressionState | None = None) -> np.ndarray:
         """The test inputs the regressor is applied to. Default: X itself, missing entries filled
@@ -457,13 +467,17 @@ class RegressionEstimator(EstimatorParams):
         codes = classify(outputs, state.fitted_outputs(), prob.codes, len(prob.classes), rule)
         return np.asarray(prob.classes)[codes]
 
-    def score(self, X: Any, Y: Any, clean: bool = False) -> float:
-        """Accuracy (classifiers) or relative error ‖Ŷ − Y‖_F/‖Y‖_F (regression) on (X, Y)."""
+    def score(self, X: Any, y: Any, sample_weight: Any = None, clean: bool = False) -> float:
+        """Higher is better, as in scikit-learn: accuracy for classifiers, the coefficient of
+        determination R² (averaged over the outputs) for regression, on (X, y). (The relative
+        error ‖Ŷ − Y‖_F/‖Y‖_F of paper 004 is :func:`core.metrics.prediction_relative_error`.)"""
+        from sklearn.metrics import accuracy_score, r2_score
+
         pred = self.predict(X, clean=clean)
         if self._classifier:
-            return float(np.mean(pred == np.asarray(Y)))
-        Y = np.asarray(Y, dtype=float).reshape(pred.shape)
-        return fro(pred - Y) / max(fro(Y), 1e-300)
+            return float(accuracy_score(np.asarray(y), pred, sample_weight=sample_weight))
+        y = np.asarray(y, dtype=float).reshape(pred.shape)
+        return float(r2_score(y, pred, sample_weight=sample_weight))
 
     # ----------------------------------------------------------------- helpers for subclasses
     def _new_state(self, prev: RegressionState | None, *, objective: float, **fields: Any) -> RegressionState:

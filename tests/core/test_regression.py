@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from robust_subspace_lab.core import catalogue, corruption, datasets
 from robust_subspace_lab.core.errors import DataError, ParameterError
@@ -318,7 +319,7 @@ def test_bad_shapes_refused(rng):
         RR().start(X, np.ones(9))
     with pytest.raises(DataError, match="NaN or infinite"):
         RR().start(X, np.full(10, np.nan))
-    with pytest.raises(DataError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):   # scikit-learn's error, our words
         RR().predict(X)
 
 
