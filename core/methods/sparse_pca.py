@@ -81,8 +81,8 @@ MAX_ITER_GPOWER = ParamSpec(
     "leading gap is small (on the built-in faces a component needs up to ~250 iterations for tol 1e-6)",
     low=1, high=100000, slider=(1, 2000))
 K_NONZERO = ParamSpec(
-    "k_nonzero", "k", "int", 100,
-    "nonzero loadings per component (1 <= k <= n_features; the paper uses 4 on Hastie, 400 on MNIST)",
+    "k_nonzero", "nnz", "int", 100,
+    "non-zero loadings per component, the paper's k (1 <= nnz <= n_features; the paper uses 4 on Hastie, 400 on MNIST)",
     low=1, slider=(1, 784))
 P_SPARSE = ParamSpec(
     "p", "p", "float", 0.5,
@@ -249,7 +249,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
         raise DataError(f"v must be a non-empty finite 1-D vector, got shape {v.shape}")
     d = v.size
     if isinstance(k, bool) or int(k) != k or not 1 <= int(k) <= d:
-        raise ParameterError(f"k_nonzero (k) must be an integer in [1, {d}] (the length of v), got {k!r}")
+        raise ParameterError(f"k_nonzero (nnz) must be an integer in [1, {d}] (the length of v), got {k!r}")
     k = int(k)
     p = float(p)
     if not 0.0 <= p <= 1.0:
@@ -789,7 +789,7 @@ class RSPCA(_Greedy):
 
 def _check_k(k, d: int) -> None:
     if int(k) > d:
-        raise ParameterError(f"k_nonzero (k) must be <= n_features = {d}, got {k!r}")
+        raise ParameterError(f"k_nonzero (nnz) must be <= n_features = {d}, got {k!r}")
 
 
 # ---------------------------------------------------------------------------- sPCA-rSVD

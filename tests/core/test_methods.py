@@ -310,3 +310,10 @@ def test_paramspec_refuses_text_for_numbers():
     with pytest.raises(ParameterError, match="p must be a number"):
         spec.validate("0.5")
     assert spec.validate(0.5) == 0.5
+
+
+def test_parameter_labels_are_unique_per_method():
+    """Two parameters of one method never share a display symbol (the app labels controls by it)."""
+    for info in catalogue.methods(None):
+        symbols = [s.symbol for s in info.params]
+        assert len(symbols) == len(set(symbols)), (info.key, symbols)

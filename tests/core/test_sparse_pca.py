@@ -334,7 +334,7 @@ def test_catalogue_entries():
         assert info.family == family
         est = info.create()
         assert sorted(est.get_params()) == sorted(s.name for s in info.params)
-    assert catalogue.get("rspca").spec("k_nonzero").symbol == "k"
+    assert catalogue.get("rspca").spec("k_nonzero").symbol == "nnz"      # "k" is the number of components
 
 
 # ---------------------------------------------------------------- MNIST (002 claim 8)
