@@ -410,6 +410,18 @@ PCP_PARAMS = (
 )
 
 
+_RANK_CAP_DOC = """n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
+        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
+        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
+
+    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
+    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
+    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
+    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
+    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
+    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``."""
+
+
 @register(
     key="pcp", name="PCP", family="low-rank + sparse",
     reference="Candès, Li, Ma & Wright, J. ACM 2011 (Principal Component Pursuit); inexact ALM of "
@@ -419,7 +431,7 @@ PCP_PARAMS = (
     params=PCP_PARAMS,
 )
 class PCP(_InexactALM):
-    """Principal Component Pursuit (Candès, Li, Ma & Wright 2011) by inexact ALM::
+    __doc__ = """Principal Component Pursuit (Candès, Li, Ma & Wright 2011) by inexact ALM::
 
         min_{L, S} ‖L‖_* + λ‖S‖₁   subject to   X = L + S,     λ = lam_scale / √max(n, d)
 
@@ -445,16 +457,7 @@ class PCP(_InexactALM):
         (100 iterations); Lin et al.'s 1.5 stopped 5e-4 above it with rank 61 instead of 56, because
         the primal-residual rule is met once µ is large, before the minimum is reached.
     max_iter, tol : stopping rule.
-    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
-        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
-        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
-
-    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
-    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
-    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
-    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
-    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
-    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
+    {rank_cap}
 
     X is (n_samples, n_features), grey levels 0–255 (any scale works: the model is homogeneous).
 
@@ -470,7 +473,7 @@ class PCP(_InexactALM):
 
     Raises ParameterError (at ``start``, naming the parameter), DataError (bad X), SolverError
     (a NaN or infinite value, naming the iteration).
-    """
+    """.replace("{rank_cap}", _RANK_CAP_DOC)
 
     def __init__(self, lam_scale: float = 1.0, center: bool = False, rho: float = 1.1,
                  max_iter: int = 500, tol: float = 1e-7, n_components: int | None = None):
@@ -657,19 +660,10 @@ class OutlierPursuit(_L21ALM):
     center : see above.
     rho : 1 < ρ < 2 (the paper gives no value; default 1.1, see :class:`CRPCAOM`).
     max_iter, tol : stopping rule (default 500, 1e-7).
-    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
-        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
-        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
-
-    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
-    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
-    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
-    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
-    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
-    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
+    {rank_cap}
 
     X is (n_samples, n_features), grey levels 0–255.
-    {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
+    {state}""".replace("{rank_cap}", _RANK_CAP_DOC).replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
         "{mean}", "the ℓ2 mean m (center=True) or zeros").replace("{rec}", "``m + z_i`` or ``z_i``"))
 
     _optimal_mean = False
@@ -731,19 +725,10 @@ class CRPCAOM(_L21ALM):
         stops after 20–30 iterations with the objective within 1e-9 of the minimum (dual
         residual ~1e-5); ρ = 1.2 takes as many iterations and lands 1e-6 off, ρ = 1.5 2e-3 off.
     max_iter, tol : stopping rule (default 500, 1e-7).
-    n_components : None (default, no cap: the convex model's own rank) or k >= 1: the SVT keeps
-        at most k singular values, ``U_k(Σ_k − τ)₊V_kᵀ`` (the exact prox of the nuclear norm
-        under ``rank <= k``; the problem is then no longer convex). The catalogue spells None as 0.
-
-    Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
-    low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
-    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
-    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
-    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
-    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``.
+    {rank_cap}
 
     X is (n_samples, n_features), grey levels 0–255.
-    {state}""".replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
+    {state}""".replace("{rank_cap}", _RANK_CAP_DOC).replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
         "{mean}", "b, the optimal mean").replace("{rec}", "``b + z_i`` (paper 001 §5.3)"))
 
     _optimal_mean = True
