@@ -22,7 +22,7 @@ import argparse
 
 import numpy as np
 
-from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core import prox
 from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit
 
 from _timing import svd_time, time_steps
@@ -103,16 +103,16 @@ def main(argv=None):
     methods = [("PCP", lambda: PCP()),
                (f"Outlier Pursuit (γ = {a.gamma:g})", lambda: OutlierPursuit(gamma=a.gamma)),
                (f"CRPCA-OM (γ = {a.gamma:g})", lambda: CRPCAOM(gamma=a.gamma))]
-    default_min_dim = convex.PARTIAL_SVD_MIN_DIM
+    default_min_dim = prox.PARTIAL_SVD_MIN_DIM
     for label, make in methods:
         for route, min_dim in (("as shipped", default_min_dim), ("exact SVD", 10**9)):
-            convex.PARTIAL_SVD_MIN_DIM = min_dim
+            prox.PARTIAL_SVD_MIN_DIM = min_dim
             try:
                 est = make()
                 t_step, ranks, state = time_steps(est, est.start(X), a.warmup, a.repeat,
                                                   stop_warmup_when_finished=True)
             finally:
-                convex.PARTIAL_SVD_MIN_DIM = default_min_dim
+                prox.PARTIAL_SVD_MIN_DIM = default_min_dim
             ratio = t_step / t_svd
             verdict = "OK" if ratio <= TARGET else "ABOVE TARGET"
             print(f"{label:28s} {route:10s}: {t_step * 1e3:8.1f} ms/iteration = {ratio:5.2f} × SVD  "

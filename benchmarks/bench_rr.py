@@ -17,7 +17,7 @@ import argparse
 
 import numpy as np
 
-from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core import prox
 from robust_subspace_lab.core.regression import RLDA, RR
 
 from _timing import svd_time, time_steps
@@ -57,16 +57,16 @@ def main(argv=None):
           "timed again right after each line (shared machine) and the ratio uses the mean of the two")
     runs = [("RR (2 outputs)", lambda: RR(), Y),
             (f"RLDA ({a.classes} classes)", lambda: RLDA(), labels)]
-    default_min_dim = convex.PARTIAL_SVD_MIN_DIM
+    default_min_dim = prox.PARTIAL_SVD_MIN_DIM
     for label, make, targets in runs:
         for route, min_dim in (("as shipped", default_min_dim), ("exact SVD", 10**9)):
-            convex.PARTIAL_SVD_MIN_DIM = min_dim
+            prox.PARTIAL_SVD_MIN_DIM = min_dim
             t_before = svd_time(X, a.repeat)
             try:
                 est = make()
                 t_step, ranks, state = time_steps(est, est.start(X, targets), a.warmup, a.repeat)
             finally:
-                convex.PARTIAL_SVD_MIN_DIM = default_min_dim
+                prox.PARTIAL_SVD_MIN_DIM = default_min_dim
             t_svd = 0.5 * (t_before + svd_time(X, a.repeat))
             ratio = t_step / t_svd
             verdict = "OK" if ratio <= TARGET else "ABOVE TARGET"

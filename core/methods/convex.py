@@ -36,8 +36,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from scipy import linalg
-from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, svds
 
 from sklearn.utils.validation import check_is_fitted
 
@@ -45,6 +43,8 @@ from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
+from ..prox import (ONE_THREAD_MAX_ENTRIES, row_shrink, soft_threshold, spectral_norm, svt, svt_predicted,
+                    top_right_vector)
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for
@@ -60,60 +60,14 @@ MU_MAX_ALM = 1e8
 #: Lin, Chen & Ma 2010 (inexact ALM for PCP): µ₀ = PCP_MU0_FACTOR / ‖X‖₂, µ_max = µ₀ × 1e7.
 PCP_MU0_FACTOR = 1.25
 PCP_MU_MAX_RATIO = 1e7
-#: Partial SVD (see the module docstring) only when min(n, d) is at least this ...
-PARTIAL_SVD_MIN_DIM = 400
-#: ... and the predicted number of singular values above τ is at most this fraction of min(n, d).
-PARTIAL_SVD_MAX_FRACTION = 0.1
 N_COMPONENTS_CAP = ParamSpec(
     "n_components", "k", "int", 0,
     "rank cap: the SVT keeps at most k singular values (0 = no cap, the convex model's own rank)",
     low=0, slider=(0, 100))
 
-#: At most this many basis images in ``State.components``.
-MAX_COMPONENTS = 100
-#: Problems with at most this many entries run each iteration on one BLAS thread: their SVDs are
-#: too small to gain from threads, and a busy 2-core machine makes threaded ones 2–4× slower
-#: (measured: 100 × 625 SVD + norm 15 ms threaded vs 3.9 ms on one thread).
-ONE_THREAD_MAX_ENTRIES = 250_000
 
 
-# =========================================================================== proximal steps
-def soft_threshold(T: np.ndarray, tau: float) -> np.ndarray:
-    """Entrywise soft thresholding ``sign(t)·max(|t| − τ, 0)``: the minimiser of
-    ``½‖S − T‖_F² + τ‖S‖₁`` (the S step of PCP; paper 001 §3.4, Wright et al.'s ℓ1 variant)."""
-    return np.sign(T) * np.maximum(np.abs(T) - tau, 0.0)
-
-
-def row_shrink(T: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sample-wise (row-wise here) ℓ2 shrinkage, the closed form of paper 001 eq. (33)::
-
-        argmin_E ½‖E − T‖_F² + τ‖E‖_{2,1},   e_i = (‖t_i‖₂ − τ)₊ t_i / ‖t_i‖₂
-
-    (the paper's columns are our rows). Returns ``(E, row norms ‖e_i‖₂)``; rows with
-    ``‖t_i‖ <= τ`` become exactly 0."""
-    norms = np.sqrt(np.einsum("ij,ij->i", T, T))
-    shrunk = np.maximum(norms - tau, 0.0)
-    scale = np.divide(shrunk, norms, out=np.zeros_like(norms), where=shrunk > 0)
-    return T * scale[:, None], shrunk
-
-
-def _thin_svd(A: np.ndarray):
-    try:
-        # numpy's wrapper releases the GIL (scipy.linalg's holds it for the whole call, which
-        # froze the app's window for ~0.6 s per iteration on the digits); same LAPACK gesdd.
-        return np.linalg.svd(A, full_matrices=False)
-    except np.linalg.LinAlgError:   # gesdd very rarely fails to converge; gesvd is slower but sturdier
-        return linalg.svd(A, full_matrices=False, lapack_driver="gesvd", check_finite=False)
-
-
-def svt(A: np.ndarray, tau: float) -> np.ndarray:
-    """Singular value thresholding ``U(Σ − τI)₊Vᵀ`` (exact thin SVD): the minimiser of
-    ``½‖Z − A‖_F² + τ‖Z‖_*`` (Cai, Candès & Shen 2010). Same shape as A."""
-    U, s, Vt = _thin_svd(A)
-    r = int(np.count_nonzero(s > tau))
-    return (U[:, :r] * (s[:r] - tau)) @ Vt[:r]
-
-
+# =========================================================================== the optimal-mean step
 def optimal_mean_svt(Xt: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
     """The (b, Z) step of paper 001 Algorithm 3: the unique minimiser of its eq. (32)::
 
@@ -124,103 +78,6 @@ def optimal_mean_svt(Xt: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray
     Xt is (n_samples, n_features); returns ``b`` (n_features,) and ``Z`` (n_samples, n_features)."""
     b = Xt.mean(axis=0)
     return b, svt(Xt - b, tau)
-
-
-# =========================================================================== SVT with rank prediction
-@dataclass(frozen=True)
-class _SVTResult:
-    left: np.ndarray        # (n, r) U_r (Σ_r − τ)
-    right: np.ndarray       # (r, d) V_rᵀ
-    rank: int               # r = #{σ > τ}
-    nuclear: float          # ‖Z‖_* = Σ (σ − τ)₊
-    components: np.ndarray  # (max(1, min(r, MAX_COMPONENTS)), d) leading right singular vectors
-    k_next: int             # predicted number of singular triplets for the next iteration
-    partial: bool           # the partial SVD was used
-
-    def matrix(self) -> np.ndarray:
-        with one_blas_thread():
-            return self.left @ self.right
-
-
-def _partial_svd(A: np.ndarray, k: int, v0: np.ndarray):
-    # Lanczos is a sequence of memory-bound matrix-vector products: one BLAS thread is 2× faster
-    # on this 2-core machine (svds k = 30 of a 1000 × 2000 matrix: 68 ms vs 144 ms threaded).
-    with one_blas_thread():
-        U, s, Vt = svds(A, k=k, v0=v0, tol=0, solver="arpack")
-    order = np.argsort(s)[::-1]
-    return U[:, order], s[order], Vt[order]
-
-
-def _svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
-                   max_rank: int | None = None) -> _SVTResult:
-    """SVT_τ(A) with the exact thin SVD or, when large and predicted low rank, a partial SVD
-    (module docstring). ``v0`` (min(n, d),) is ARPACK's deterministic start vector (None: never
-    use the partial SVD). ``max_rank`` (None: no cap) keeps at most that many singular values:
-    ``U_k(Σ_k − τ)₊V_kᵀ``, the exact minimiser of ``½‖Z − A‖_F² + τ‖Z‖_*`` subject to
-    ``rank Z <= k`` (von Neumann's trace inequality: the best rank-k choice keeps the k largest
-    shrunken singular values)."""
-    m = min(A.shape)
-    cap = m if not max_rank else int(max_rank)
-    k_max = int(PARTIAL_SVD_MAX_FRACTION * m)
-    margin = max(5, int(math.ceil(0.01 * m)))
-    U = None
-    partial = False
-    k_pred = min(k_pred, cap)
-    if v0 is not None and m >= PARTIAL_SVD_MIN_DIM and 1 <= k_pred <= k_max and np.any(A):
-        k = k_pred
-        while True:
-            try:
-                U, s, Vt = _partial_svd(A, k, v0)
-            except (ArpackNoConvergence, ArpackError, linalg.LinAlgError, ValueError):
-                U = None
-                break
-            if not np.all(np.isfinite(s)):
-                U = None
-                break
-            if np.count_nonzero(s > tau) < k or k >= cap:   # every singular value above τ (or the cap)
-                partial = True
-                break
-            if k >= k_max:
-                U = None
-                break
-            k = min(2 * k, k_max, cap)
-    if U is None:
-        U, s, Vt = _thin_svd(A)
-    r = min(int(np.count_nonzero(s > tau)), cap)
-    sr = s[:r] - tau
-    comps = Vt[:max(1, min(r, MAX_COMPONENTS))]
-    comps = comps * orientation(comps)[:, None]
-    return _SVTResult(left=U[:, :r] * sr, right=Vt[:r], rank=r, nuclear=float(sr.sum()),
-                      components=comps, k_next=min(r + margin, cap), partial=partial)
-
-
-def _leading_triplet(A: np.ndarray):
-    """(σ₁, v₁ (1, d)) of A: ARPACK for large matrices, with the exact dense SVD as the fallback
-    for degenerate ones (ARPACK raises "starting vector is zero" on a zero or tiny-rank matrix:
-    such scipy-internal errors never reach the user). A zero matrix gives (0, e₁)."""
-    if not np.any(A):
-        return 0.0, np.eye(1, A.shape[1])
-    if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
-        v0 = np.random.default_rng(0).standard_normal(min(A.shape))
-        try:
-            _, s, Vt = _partial_svd(A, 1, v0)
-            if s.size and np.isfinite(s[0]) and s[0] > 0:
-                return float(s[0]), Vt[:1]
-        except (ArpackNoConvergence, ArpackError, linalg.LinAlgError, ValueError):
-            pass
-    _, s, Vt = _thin_svd(A)
-    return float(s[0]), Vt[:1]
-
-
-def _top_right_vector(A: np.ndarray) -> np.ndarray:
-    """(1, d) the leading right singular vector of A (sign fixed), for the state of iteration 0."""
-    Vt = _leading_triplet(A)[1]
-    return Vt * orientation(Vt)[:, None]
-
-
-def _spectral_norm(A: np.ndarray) -> float:
-    """‖A‖₂ (0 for a zero matrix; never an ARPACK error)."""
-    return _leading_triplet(A)[0]
 
 
 # =========================================================================== shared ALM machinery
@@ -490,7 +347,7 @@ class PCP(_InexactALM):
     def _first(self, X: np.ndarray) -> State:
         run = self._make_run(X, bool(self.center))
         Xa, lam = run.X, self._lambda(X)
-        norm2 = _spectral_norm(Xa)
+        norm2 = spectral_norm(Xa)
         if norm2 > 0:
             dual = Xa / max(norm2, float(np.abs(Xa).max()) / lam)
             mu = PCP_MU0_FACTOR / norm2
@@ -498,7 +355,7 @@ class PCP(_InexactALM):
             dual, mu = np.zeros_like(Xa), 1.0
         run = replace(run, mu0=mu, mu_max=PCP_MU_MAX_RATIO * mu)
         residual = _fro(Xa) / run.norm_X
-        comps = _top_right_vector(Xa) if norm2 > 0 else np.eye(1, X.shape[1])
+        comps = top_right_vector(Xa) if norm2 > 0 else np.eye(1, X.shape[1])
         return self._state(None, run=run, dual=dual, mu=mu, k_pred=max(5, int(0.01 * min(X.shape))),
                            low_rank=None, factors=None, sparse=np.zeros_like(Xa), mean=run.offset,
                            components=comps, rank=0, mu_used=mu, residual=residual, objective=0.0,
@@ -513,7 +370,7 @@ class PCP(_InexactALM):
         A = P - S
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = _svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap())
+        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap())
         L_prev, L = L, res.matrix()
         R = X - L - S
         Y = Y + mu * R
@@ -549,7 +406,7 @@ class _L21ALM(_InexactALM):
         b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1])
         C = Xa - b
         residual = _fro(C) / run.norm_X
-        comps = _top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1])
+        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1])
         return self._state(None, run=run, dual=np.zeros_like(Xa), mu=run.mu0,
                            k_pred=max(5, int(0.01 * min(X.shape))), low_rank=None, factors=None,
                            sparse=np.zeros_like(Xa), mean=run.offset + b, components=comps, rank=0,
@@ -572,7 +429,7 @@ class _L21ALM(_InexactALM):
             A = Xt
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = _svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap())
+        res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap())
         Z = res.matrix()
         # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
         T = P - Z

@@ -50,8 +50,7 @@ from scipy import linalg
 from ..params import ParamSpec, register
 from ..errors import ParameterError, SolverError
 from ..linalg import one_blas_thread, orientation
-from ..methods.convex import (ONE_THREAD_MAX_ENTRIES, _spectral_norm, _svt_predicted, _thin_svd,
-                              soft_threshold)
+from ..prox import ONE_THREAD_MAX_ENTRIES, soft_threshold, spectral_norm, svt_predicted, thin_svd
 from ._base import (RULES, Problem, RegressionEstimator, RegressionState, class_weighting,
                     feature_variance, fro, frozen, t_step)
 REFERENCE = "Huang, Cabral & De la Torre, Robust Regression, IEEE TPAMI 38(2) 2016"
@@ -233,9 +232,9 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
     if weight == "basis":
         # dictionary: orthonormal basis V_rᵀ of the row space of D; Z̃ = C the coordinates, so
         # ‖Z̃‖_* = ‖D_te‖_* exactly and λ′ = λ keeps eq. (7)'s balance (see the docstring)
-        _, sv, Vt = _thin_svd(D)
+        _, sv, Vt = thin_svd(D)
         keep = sv > 1e-10 * s1
-        U_r, s_r, Dt = _thin_svd(D)[0][:, keep], sv[keep], Vt[keep]
+        U_r, s_r, Dt = thin_svd(D)[0][:, keep], sv[keep], Vt[keep]
         lam_t = lam_p
         Zt = (Z @ D) @ Dt.T
     else:
@@ -252,7 +251,7 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
     chol = linalg.cho_factor(G, lower=True, check_finite=False)
     Y1 = np.zeros_like(X_te)
     Y2 = np.zeros_like(Zt)
-    mu = 1.25 / (_spectral_norm(X_te) or 1.0)
+    mu = 1.25 / (spectral_norm(X_te) or 1.0)
     mu_max = MU_MAX_RATIO_TEST * mu
     v0 = np.random.default_rng(0).standard_normal(min(n_te, n))
     k_pred = max(5, int(0.01 * min(n_te, n)))
@@ -261,7 +260,7 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
     ctx = one_blas_thread() if n_te * max(n, d) <= ONE_THREAD_MAX_ENTRIES else nullcontext()
     with ctx:
         for it in range(1, int(max_iter) + 1):
-            res = _svt_predicted(Zt + Y2 / mu, 1.0 / mu, k_pred, v0)
+            res = svt_predicted(Zt + Y2 / mu, 1.0 / mu, k_pred, v0)
             k_pred = res.k_next
             J = res.matrix()
             rhs = (X_te - E + Y1 / mu) @ Dt.T + J - Y2 / mu
@@ -403,14 +402,14 @@ class _RRBase(RegressionEstimator):
         gamma = float(prm["gamma"]) / float(prm["eta"]) * n * feature_variance(Xo, observed) * mean_M
         c = s_X
         norm_X = fro(Xo) or 1.0
-        norm2_X = _spectral_norm(Xo) or 1.0
+        norm2_X = spectral_norm(Xo) or 1.0
         # ridge of the t_step call: γ, or γ/m₀ when M = m₀I (γM⁻¹ = (γ/m₀)I, solved with M = I)
         gamma_solve = gamma / float(np.diag(M)[0]) if (self._class_weights and P is None) else gamma
         D = X.copy()
         Dh = self._augment(D, c)
         T = t_step(Dh, Y, gamma_solve, P, s)
         G1 = Xo / norm2_X
-        norm2_Dh = _spectral_norm(Dh) or 1.0
+        norm2_Dh = spectral_norm(Dh) or 1.0
         G2 = Dh / norm2_Dh
         # µ₀ = 1.25/‖·‖₂ (Lin, Chen & Ma's choice for PCP; the extraction's alternative to the
         # paper's dn/(4‖X‖₁)). The latter is ~100× larger on 0–255 images: the SVT threshold
@@ -423,7 +422,7 @@ class _RRBase(RegressionEstimator):
                    Y=Y, YM=frozen(Y if M is None else Y @ M), W=W, P=P, s=s, c=c, lam=lam, eta=eta,
                    gamma=gamma, gamma_solve=gamma_solve, rho=float(prm["rho"]), norm_X=norm_X, v0=v0,
                    mu_max1=MU_MAX_RATIO * mu1, mu_max2=MU_MAX_RATIO * mu2, scales=(s_X, math.sqrt(s_Y2)))
-        _, sv, Vt = _thin_svd(D)
+        _, sv, Vt = thin_svd(D)
         keep = sv > 1e-12 * max(float(sv[0]) if sv.size else 0.0, 1e-300)
         comps = Vt[:max(1, min(int(keep.sum()), 100))]
         comps = comps * orientation(comps)[:, None]
@@ -473,7 +472,7 @@ class _RRBase(RegressionEstimator):
         if not np.all(np.isfinite(Zc)):
             raise SolverError(f"{self.name} stopped at iteration {state.iteration + 1}: the matrix to "
                               "threshold is NaN or infinite; rescale the data or change the parameters")
-        res = _svt_predicted(Zc, 1.0 / beta, it.k_pred, run.v0)
+        res = svt_predicted(Zc, 1.0 / beta, it.k_pred, run.v0)
         D = res.matrix()
         # (4) E-step with the fresh D; unpenalised (free) at missing entries (RR-Missing, §3.7)
         Q = X - D + it.G1 / mu1

@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from robust_subspace_lab.core import catalogue, corruption, datasets
+from robust_subspace_lab.core import catalogue, corruption, datasets, prox
 from robust_subspace_lab.core.errors import ParameterError, SolverError
-from robust_subspace_lab.core.methods import convex
 from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit, optimal_mean_svt, row_shrink, svt
 from robust_subspace_lab.core.metrics import total_reconstruction_error
 
@@ -204,17 +203,17 @@ def test_crpca_om_beats_outlier_pursuit_on_occluded_faces(occluded_001, gamma):
 def test_partial_svd_matches_exact_svd(monkeypatch, rng):
     """The rank-predicted partial SVD (ARPACK) gives the same iterates as the exact thin SVD."""
     X = low_rank_data(rng, n=200, d=300, rank=3, outlier_rows=15)
-    monkeypatch.setattr(convex, "PARTIAL_SVD_MIN_DIM", 10**9)
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 10**9)
     exact = {cls: run(cls(), X)[-1] for cls in (PCP, CRPCAOM)}
     calls = []
-    original = convex._partial_svd
+    original = prox.partial_svd
 
     def counting(A, k, v0):
         calls.append(k)
         return original(A, k, v0)
 
-    monkeypatch.setattr(convex, "PARTIAL_SVD_MIN_DIM", 100)
-    monkeypatch.setattr(convex, "_partial_svd", counting)
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 100)
+    monkeypatch.setattr(prox, "partial_svd", counting)
     for cls, ref in exact.items():
         calls.clear()
         got = run(cls(), X)[-1]

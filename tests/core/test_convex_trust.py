@@ -5,8 +5,7 @@ Data are (n_samples, n_features), grey levels 0–255, from the built-in faces."
 import numpy as np
 import pytest
 
-from robust_subspace_lab.core import catalogue, datasets
-from robust_subspace_lab.core.methods import convex
+from robust_subspace_lab.core import catalogue, datasets, prox
 from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit
 
 METHODS = [PCP, OutlierPursuit, CRPCAOM]
@@ -41,12 +40,12 @@ def test_no_nan_diagnostic_at_iteration_0(cls, faces):
 def test_spectral_norm_and_start_vector_of_zero_matrix_need_no_arpack():
     """ARPACK raises "starting vector is zero" on a zero matrix of >= 400 rows and columns; the
     guard answers exactly (‖0‖₂ = 0) and falls back to the dense SVD on degenerate input."""
-    Z = np.zeros((convex.PARTIAL_SVD_MIN_DIM, convex.PARTIAL_SVD_MIN_DIM + 10))
-    assert convex._spectral_norm(Z) == 0.0
-    assert np.all(np.isfinite(convex._top_right_vector(Z)))
+    Z = np.zeros((prox.PARTIAL_SVD_MIN_DIM, prox.PARTIAL_SVD_MIN_DIM + 10))
+    assert prox.spectral_norm(Z) == 0.0
+    assert np.all(np.isfinite(prox.top_right_vector(Z)))
     A = Z.copy()
     A[3, 7] = 255.0                                   # rank 1, zero but one pixel
-    assert convex._spectral_norm(A) == pytest.approx(255.0)
+    assert prox.spectral_norm(A) == pytest.approx(255.0)
 
 
 @pytest.mark.parametrize("cls", METHODS)
@@ -85,7 +84,7 @@ def test_capped_svt_is_the_rank_constrained_prox(rng):
     it does better."""
     A = rng.standard_normal((30, 20)) * 10
     tau, k = 5.0, 3
-    res = convex._svt_predicted(A, tau, 5, None, max_rank=k)
+    res = prox.svt_predicted(A, tau, 5, None, max_rank=k)
     Z = res.matrix()
 
     def f(M):
