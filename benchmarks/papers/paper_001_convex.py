@@ -16,13 +16,12 @@ iterations far from the minimum.
 """
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
 
-from _table import Cell, print_table  # also puts the repository root on sys.path
+from _table import Cell, parse_args, print_table  # also puts the repository root on sys.path
 
 from robust_subspace_lab.core import corruption, datasets
 from robust_subspace_lab.core.methods import convex
@@ -77,12 +76,8 @@ def figure1(seeds: int, gammas) -> list[Cell]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--full", action="store_true")
-    ap.add_argument("--seeds", type=int, default=None)
-    a = ap.parse_args(argv)
-    seeds = a.seeds or (10 if a.full else 5)
+    a, seed_list = parse_args(__doc__, argv)
+    seeds = len(seed_list)
     gammas = (2.0, 30.0) if a.quick else (1.5, 2.0, 3.0, 5.0, 30.0, 90.0)
     t0 = time.perf_counter()
     with warnings.catch_warnings():

@@ -20,13 +20,12 @@ only; ``--full``: 10 seeds everywhere.
 """
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
 
-from _table import Cell, print_table  # also puts the repository root on sys.path
+from _table import Cell, parse_args, print_table  # also puts the repository root on sys.path
 
 from robust_subspace_lab.core import corruption, datasets
 from robust_subspace_lab.core.regression import LDA, RANSAC, RLDA, RLDAMissing, RPCALS, RR, TLS, LeastSquares, data
@@ -157,12 +156,8 @@ def table5(seeds: int) -> list[Cell]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--full", action="store_true")
-    ap.add_argument("--seeds", type=int, default=None)
-    a = ap.parse_args(argv)
-    seeds = a.seeds or (10 if a.full else 5)
+    a, seed_list = parse_args(__doc__, argv)
+    seeds = len(seed_list)
     shares = (0.2,) if a.quick else (0.0, 0.05, 0.2, 0.4)
     t0 = time.perf_counter()
     with warnings.catch_warnings():
