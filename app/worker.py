@@ -28,7 +28,7 @@ from typing import Callable
 
 from PySide6 import QtCore
 
-from robust_subspace_lab.core import views
+from robust_subspace_lab.core import interrupt, views
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 
 __all__ = ["Relay", "SolverJob", "error_message"]
@@ -117,8 +117,14 @@ class SolverJob(QtCore.QRunnable):
                               clustering=True if self.estimator.finished(state) else None)
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
-        est = self.estimator
         lower_thread_priority()
+        # solvers check the cancel flag inside their inner loops (core.interrupt.checkpoint):
+        # Pause, a new setting or Quit abandon the iteration in flight, not just the next one
+        with interrupt.cancellable(self.cancel):
+            self._run()
+
+    def _run(self) -> None:
+        est = self.estimator
         try:
             if self.cancel.is_set():
                 return
@@ -150,6 +156,8 @@ class SolverJob(QtCore.QRunnable):
                 if self.cancel.is_set():
                     break
                 self._emit("stepped", state, self._snapshot(state))
+        except interrupt.Cancelled:
+            pass                     # asked for: the states finished before are kept
         except Exception as exc:  # every failure becomes a message for the user
             if not isinstance(exc, (ParameterError, SolverError, DataError)):
                 traceback.print_exc(file=sys.stderr)

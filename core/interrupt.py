@@ -1,0 +1,57 @@
+"""Stopping a solver in the middle of an iteration: a cancel flag that inner loops check.
+
+A caller that may want to stop a long iteration (the app's worker thread, a sweep worker) runs
+it inside :func:`cancellable` with a :class:`threading.Event`; solvers call :func:`checkpoint`
+in their inner loops (every sub-iteration, every sample block, between the costly linear
+algebra calls). Once the event is set, the next checkpoint raises :class:`Cancelled`, and the
+iteration is abandoned: the caller keeps the last finished state, so nothing is lost.
+
+Outside :func:`cancellable` (a script, a notebook, ``fit``), :func:`checkpoint` costs one
+context-variable lookup and never raises. The flag lives in a :class:`contextvars.ContextVar`,
+so each thread has its own: a worker cancelling its run never stops another thread's.
+
+Example::
+
+    stop = threading.Event()
+    with interrupt.cancellable(stop):
+        state = est.step(state)        # raises Cancelled soon after stop.set() in another thread
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+from typing import Iterator
+
+__all__ = ["Cancelled", "cancellable", "checkpoint", "cancel_requested"]
+
+_FLAG: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("rsl_cancel", default=None)
+
+
+class Cancelled(Exception):
+    """The caller asked the running iteration to stop (its cancel event was set). Not an
+    error: the caller asked for it, and keeps the states finished before."""
+
+
+@contextlib.contextmanager
+def cancellable(event: threading.Event | None) -> Iterator[None]:
+    """Within this block, :func:`checkpoint` raises :class:`Cancelled` once ``event`` is set
+    (``None``: never). Blocks nest; the innermost event applies."""
+    token = _FLAG.set(event)
+    try:
+        yield
+    finally:
+        _FLAG.reset(token)
+
+
+def cancel_requested() -> bool:
+    """The current thread's run has been asked to stop."""
+    event = _FLAG.get()
+    return event is not None and event.is_set()
+
+
+def checkpoint() -> None:
+    """Raise :class:`Cancelled` if the current thread's run has been asked to stop."""
+    event = _FLAG.get()
+    if event is not None and event.is_set():
+        raise Cancelled()
