@@ -1,0 +1,79 @@
+"""What the main window asks of a workspace (one tab): the one interface behind its run controls.
+
+The window's toolbar (Step, Run, Pause, Reset), its frame timer, its status bar and Quit talk
+to the workspace shown through this interface only, so the window never tests which kind of
+task a tab holds. A workspace is a ``QWidget`` that also provides:
+
+* ``title`` and ``tooltip`` (the tab's text), ``uses_data_dock`` (the left Data dock belongs to it);
+* ``step(n)``, ``run()``, ``pause()``, ``reset()``: the run controls, acting on all its runs;
+* ``running``, ``busy``, ``finished``: for the buttons (a run in flight; any job in flight or
+  queued; every run has met its stopping rule);
+* ``refresh(force=False) -> bool``: draw what changed since the last call (called by the
+  window's ~30 Hz frame timer; True when something was drawn), ``frame_share()`` the number of
+  timer ticks it wants per frame period (one per column);
+* ``activated()``: the tab was shown (load lazily here);
+* ``data_text()``: one line describing its data for the status bar;
+* ``run_target``: words for the tooltips ("every column", "the regression solver");
+* ``shutdown()``: cancel every job (the window is closing);
+* the signals ``status(str)`` (a message for the status bar) and ``activity()`` (busy/running
+  changed).
+
+:class:`Workspace` gives the defaults; a workspace subclasses it together with its Qt widget
+class (``class RegressionWorkspace(Workspace, QtWidgets.QWidget)`` is not possible with two
+QObject bases, so the defaults are a plain mixin and the signals are declared by each class).
+"""
+from __future__ import annotations
+
+__all__ = ["Workspace"]
+
+
+class Workspace:
+    """Mixin with the defaults of the workspace interface (see the module docstring)."""
+
+    title: str = ""
+    tooltip: str = ""
+    uses_data_dock: bool = False
+    run_target: str = "every run"
+
+    # run controls ------------------------------------------------------------------------
+    def step(self, n: int = 1) -> None:
+        raise NotImplementedError
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+    def pause(self) -> None:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def running(self) -> bool:
+        return False
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    # drawing -----------------------------------------------------------------------------
+    def refresh(self, force: bool = False) -> bool:
+        return False
+
+    def frame_share(self) -> int:
+        """Timer ticks per frame period this workspace wants (each tick draws one part)."""
+        return 1
+
+    # life cycle --------------------------------------------------------------------------
+    def activated(self) -> None:
+        """The tab was shown."""
+
+    def data_text(self) -> str:
+        return ""
+
+    def shutdown(self) -> None:
+        """Cancel every job; nothing new is started."""

@@ -1,0 +1,143 @@
+"""What a session's data are: where the images come from (:class:`DataSpec`) and how they are
+corrupted (:class:`CorruptionSpec`), as plain values that load, serialise and compare.
+
+Both are frozen dataclasses of plain data (strings, numbers, tuples, mappings), so a session
+file, a sweep and the app describe the same data the same way, and the same spec with the same
+seed gives the same arrays (every corruption and toy draws from ``numpy.random.default_rng(seed)``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .._readonly import ReadOnlyDict
+from .. import corruption as _corruption
+from .. import datasets, toys
+from ..corruption import Corrupted
+from ..datasets import ImageSet
+from ..errors import ParameterError
+
+__all__ = ["BUILTIN", "FOLDER", "TOY", "DataSpec", "CorruptionSpec", "prepare"]
+
+BUILTIN, FOLDER, TOY = "builtin", "folder", "toy"
+_KINDS = (BUILTIN, FOLDER, TOY)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-ready plain data (tuples and arrays as lists, mappings as dicts)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "tolist"):                 # numpy scalars and arrays
+        return value.tolist()
+    return value
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """Where the images come from.
+
+    Attributes
+    ----------
+    kind : ``"builtin"`` (a set of :data:`core.datasets.BUILTIN`), ``"folder"`` (every image of a
+        folder) or ``"toy"`` (a point set of :data:`core.toys.TOYS`, planted outliers included).
+    name : the built-in set's name, the folder's path, or the toy's key.
+    size : ``(height, width)`` to resize every image to, or ``None`` for their own size (images only).
+    options : the built-in loader's options (e.g. ``{"digits": [6]}``) or the toy's parameters.
+    """
+
+    kind: str = BUILTIN
+    name: str = "faces"
+    size: tuple[int, int] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise ParameterError(f"data kind must be one of {', '.join(_KINDS)}, got {self.kind!r}")
+        if self.size is not None:
+            object.__setattr__(self, "size", tuple(int(v) for v in self.size))
+        object.__setattr__(self, "options", ReadOnlyDict(dict(self.options)))
+
+    @property
+    def is_toy(self) -> bool:
+        return self.kind == TOY
+
+    def with_(self, **changes: Any) -> "DataSpec":
+        return dataclasses.replace(self, **changes)
+
+    def load(self) -> ImageSet | Corrupted:
+        """The images (an :class:`ImageSet`), or for a toy its points with their outliers (a
+        :class:`Corrupted`). Raises core's DataError / ParameterError (file, option or value named)."""
+        if self.kind == TOY:
+            return toys.make_toy(self.name, **dict(self.options))
+        if self.kind == FOLDER:
+            return datasets.load_folder(self.name, size=self.size)
+        return datasets.load_builtin(self.name, size=self.size, **dict(self.options))
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "size": _plain(self.size), "options": _plain(self.options)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DataSpec":
+        size = d.get("size")
+        return cls(kind=d.get("kind", BUILTIN), name=d.get("name", "faces"),
+                   size=tuple(size) if size is not None else None, options=dict(d.get("options") or {}))
+
+
+@dataclass(frozen=True)
+class CorruptionSpec:
+    """How the images are corrupted: a key of :data:`core.corruption.CORRUPTIONS` and its
+    parameters (``seed`` among them; missing ones take their defaults)."""
+
+    key: str = _corruption.DEFAULT_CORRUPTION
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "params", ReadOnlyDict(dict(self.params)))
+
+    @property
+    def spec(self):
+        try:
+            return _corruption.CORRUPTIONS[self.key]
+        except KeyError:
+            raise ParameterError(f"unknown corruption {self.key!r}; known: "
+                                 f"{', '.join(_corruption.CORRUPTIONS)}") from None
+
+    def values(self) -> dict:
+        """Every parameter, defaults filled in (not validated: :meth:`apply` validates)."""
+        return {**self.spec.defaults(), **dict(self.params)}
+
+    @property
+    def seed(self) -> int | None:
+        return self.values().get("seed")
+
+    def with_seed(self, seed: int) -> "CorruptionSpec":
+        """The same corruption drawn with another seed (when it has one)."""
+        if "seed" not in self.spec.defaults():
+            return self
+        return dataclasses.replace(self, params={**dict(self.params), "seed": int(seed)})
+
+    def with_(self, **changes: Any) -> "CorruptionSpec":
+        return dataclasses.replace(self, **changes)
+
+    def apply(self, images: ImageSet) -> Corrupted:
+        """The corrupted data (:func:`core.corruption.corrupt`): ParameterError names a bad value."""
+        return _corruption.corrupt(images, self.key, **dict(self.params))
+
+    def to_dict(self) -> dict:
+        return {"key": self.key, "params": _plain(self.params)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "CorruptionSpec":
+        return cls(key=d.get("key", _corruption.DEFAULT_CORRUPTION), params=dict(d.get("params") or {}))
+
+
+def prepare(data: DataSpec, corruption: CorruptionSpec, images: ImageSet | None = None) -> Corrupted:
+    """The data a run sees: ``data`` loaded (or the already loaded ``images``) and corrupted by
+    ``corruption``. A toy carries its own outliers: the corruption is not applied to it."""
+    loaded = images if images is not None else data.load()
+    if isinstance(loaded, Corrupted):
+        return loaded
+    return corruption.apply(loaded)
