@@ -71,6 +71,7 @@ def test_seeds_redraw_the_corruption_and_repeat_exactly():
     assert a[0]["reconstruction_error"] != a[1]["reconstruction_error"]   # other seed, other corruption
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")   # PCA-GM's inner robust mean
 def test_max_iter_stop_is_not_converged_and_no_nan():
     s = _sweep(n_seeds=1, methods=[sw.parse_method("pca-gm:max_iter=1,tol=1e-12")], grids=(("p", ("0.2",)),))
     (row,) = sw.run_sweep(s)
@@ -157,3 +158,28 @@ def test_replay_recomputes_the_states_of_a_row():
     data, states = sw.replay(s.task_for(row))
     assert states[0].iteration == 0 and states[-1].iteration == row["n_iter"]
     assert sw.measure(states[-1], data)["reconstruction_error"] == pytest.approx(row["reconstruction_error"])
+
+
+def test_text_inputs_are_typed_by_their_paramspecs(tmp_path):
+    c = sw.parse_corruption("rectangles:fraction=0.3,content=black")
+    assert c.key == "rectangles" and dict(c.params) == {"fraction": 0.3, "content": "black"}
+    m = sw.parse_method("rspca:pca_start=false,k_nonzero=50")
+    assert m.fixed == {"pca_start": False, "k_nonzero": 50}
+    assert sw.parse_grid("p=0.1, 0.5") == ("p", ["0.1", "0.5"])
+    assert sw.parse_data("digits").name == "digits"
+    assert sw.parse_data(str(tmp_path)).kind == "folder"
+    assert sw.parse_data("toy:line").kind == "toy"
+    with pytest.raises(ParameterError, match="content"):
+        sw.parse_corruption("rectangles:content=green")
+    with pytest.raises(ParameterError, match="--data"):
+        sw.parse_data(str(tmp_path / "missing"))
+
+
+def test_a_toy_is_redrawn_per_seed_and_the_method_seed_follows_the_run_seed():
+    toy = sw.Sweep(DataSpec(kind="toy", name="line"), CorruptionSpec("none"),
+                   (sw.MethodGrid("pca-gm", fixed={"n_components": 1}),), n_seeds=2).validate()
+    a, b = sw.run_sweep(toy)
+    assert a["seed"] != b["seed"] and a["reconstruction_error"] != b["reconstruction_error"]
+    nmf = sw.Sweep(DataSpec(size=SIZE), CorruptionSpec(), (sw.MethodGrid("nmf", fixed={"max_iter": 2}),),
+                   n_seeds=2)
+    assert [t.params["random_state"] for t in nmf.tasks()] == nmf.seeds
