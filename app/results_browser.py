@@ -77,11 +77,10 @@ class ResultsModel(QtCore.QAbstractTableModel):
 
     def add_row(self, row: Mapping[str, Any]) -> None:
         row = dict(row)
-        cols = core_sweep.columns(self._rows + [row], self._swept)
-        if cols != self._cols:
+        if any(k not in self._cols for k in row):          # a new metric: the columns change
             self.beginResetModel()
             self._rows.append(row)
-            self._cols = cols
+            self._cols = core_sweep.columns(self._rows, self._swept)
             self.endResetModel()
             return
         n = len(self._rows)
