@@ -25,7 +25,8 @@ Executors (one code path)
     * local, ``n_jobs > 1``: joblib's loky worker processes (``get_reusable_executor``), BLAS
       limited to ``cpu_count // n_jobs`` threads per worker; Cancel kills the workers;
     * ``dask_address``: ``distributed.Client(address).get_executor()``, the tasks run on that
-      cluster's workers (which need this package installed); Cancel cancels the futures.
+      cluster's workers (which need this package installed, and a folder data set at the same
+      path); Cancel cancels the futures.
 
     At most ``2 × workers`` tasks are submitted ahead, so Cancel stops submitting at once.
 
