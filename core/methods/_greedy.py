@@ -384,7 +384,13 @@ class _Greedy(SteppableEstimator):
                          objective_history=(cand.objective,), mean=run.mean, **fields)
         return self._next_state(prev, objective=cand.objective, **fields)
 
-    # ------------------------------------------------------------------ the ℓ1 (Kwak / RSPCA) loop
+
+
+class _L1Greedy(_Greedy):
+    """The ℓ1-dispersion loop of PCA-L1 and RSPCA (Kwak's sign iteration, paper 002 Algorithm 1
+    steps 2.3–2.6): AUGMENT, an optional SPARSE, normalise; the random perturbation Δw of
+    criterion (2) is drawn from the estimator's ``random_state``."""
+
     def _l1_advance(self, run: _Run, comp: _Component, cand: _Cand, sparsify, seed: int) -> _Cand:
         """One AUGMENT (+ SPARSE) + normalise; stops at the exact fixed point (sign vector
         unchanged) unless a sample sharing support with w has a zero projection (criterion (2)),

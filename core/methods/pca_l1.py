@@ -8,11 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SolverError
-from ..params import register
-from ._greedy import MAX_ITER_COMPONENT, _Greedy, _left
+from ..params import ParamSpec, register
+from ._greedy import MAX_ITER_COMPONENT, _L1Greedy, _left
 from ._specs import N_COMPONENTS
 
 __all__ = ["PCAL1", "augment", "l1_dispersion"]
+
+RANDOM_STATE = ParamSpec(
+    "random_state", "seed", "int", 0,
+    "random seed of the perturbation Δw applied when a sample's projection is zero (rare; same seed, same run)",
+    low=0, slider=(0, 100))
 
 
 def l1_dispersion(w: np.ndarray, X: np.ndarray) -> float:
@@ -44,9 +49,9 @@ def augment(w: np.ndarray, X: np.ndarray) -> np.ndarray:
               "maximisation with deflation",
     summary="Maximises Σ_i |wᵀx_i| one component at a time: w ← Σ_i sign(wᵀx_i) x_i until the signs "
             "stop changing, then deflate. Each sample pulls with the same force, whatever its size.",
-    params=[N_COMPONENTS, MAX_ITER_COMPONENT],
+    params=[N_COMPONENTS, MAX_ITER_COMPONENT, RANDOM_STATE],
 )
-class PCAL1(_Greedy):
+class PCAL1(_L1Greedy):
     """PCA-L1 (Kwak 2008), the greedy ℓ1-dispersion PCA used as a baseline by papers 000 and 002.
 
     For each component j = 1..m on the mean-centred data deflated by the previous components::
@@ -66,6 +71,8 @@ class PCAL1(_Greedy):
     ----------
     n_components : m, ``1 <= m < min(n_samples, n_features)``.
     max_iter : iteration cap per component.
+    random_state : int >= 0, the seed of the perturbations Δw (scikit-learn's name; the app labels
+        it "seed"). It matters only when a zero projection occurs at a fixed point.
 
     X is (n_samples, n_features) (the papers' columns are our rows), grey levels 0–255; it is
     centred at the sample mean (``mean`` of the states).
@@ -73,15 +80,16 @@ class PCAL1(_Greedy):
     State: see the module docstring (objective = ℓ1 dispersion of the current candidate, in
     grey levels; sample_weights = effective ℓ2 weights 1/|x_i·w|).
 
-    Raises ParameterError (m or max_iter out of range), DataError (bad X), SolverError (zero update
+    Raises ParameterError (m, max_iter or random_state out of range), DataError (bad X), SolverError (zero update
     direction or non-finite values).
     """
 
     _sparse = False
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, random_state: int = 0):
         self.n_components = n_components
         self.max_iter = max_iter
+        self.random_state = random_state
 
     def _init(self, run, comp, r):
         if not comp.sq_norms.max() > 0:
@@ -91,4 +99,4 @@ class PCAL1(_Greedy):
         return self._cand(run, comp, self._unit(comp, 0, x, "largest-norm sample"))
 
     def _advance(self, run, comp, cand):
-        return self._l1_advance(run, comp, cand, lambda v: v, seed=0)
+        return self._l1_advance(run, comp, cand, lambda v: v, seed=int(self.random_state))

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import DataError, ParameterError
 from ..params import ParamSpec, register
-from ._greedy import (CENTER, K_NONZERO, MAX_ITER_COMPONENT, _check_k, _Greedy, _soft_threshold_level,
+from ._greedy import (CENTER, K_NONZERO, MAX_ITER_COMPONENT, _check_k, _L1Greedy, _soft_threshold_level,
                       _top_k)
 from ._specs import N_COMPONENTS
 
@@ -141,7 +141,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
             "and restarts.",
     params=[N_COMPONENTS, P_SPARSE, K_NONZERO, RESTARTS, PCA_START, CENTER, RANDOM_STATE, MAX_ITER_COMPONENT],
 )
-class RSPCA(_Greedy):
+class RSPCA(_L1Greedy):
     """RSPCA, paper 002 Algorithm 1 (Zhao, Meng & Xu 2014).
 
     Model (paper eq. (3), solved greedily as eq. (4))::
