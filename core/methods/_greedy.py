@@ -2,7 +2,8 @@
 deflation and states.
 
 All four are *greedy*: one component at a time, each on the data deflated by the components
-before it, ``X_j = X_{j−1}(I − w_{j−1} w_{j−1}ᵀ)`` (paper 002, Algorithm 1 step 2.1). The papers
+before it, ``X_j = X_{j−1}(I − w_{j−1} w_{j−1}ᵀ)`` (paper 002: Zhao, Meng & Xu, *Robust sparse
+principal component analysis*, Sci China Inf Sci 2014, Algorithm 1 step 2.1). The papers
 write the data as ``d × n`` with samples as columns; here ``X`` is ``(n_samples, n_features)``
 with samples as rows, so the paper's ``wᵀx_i`` is ``(X w)_i``, its ``Σ_i p_i x_i`` is ``Xᵀp`` and
 its ``x_i ← (I − wwᵀ)x_i`` is ``X ← X(I − wwᵀ)``.
