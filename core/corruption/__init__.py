@@ -34,6 +34,13 @@ range. Two of paper 003's protocols deliberately leave it: :func:`laplace_noise`
 (only the negative side is clipped, and only with ``clip=True``) and :func:`value_block` writes
 550. :func:`missing_blocks` writes NaN.
 
+Sources (cited by number above): paper 000, J. Oh & N. Kwak, *Generalized mean for robust principal
+component analysis*, Pattern Recognition 2016; paper 001, F. Nie, J. Yuan & H. Huang, *Optimal mean
+robust principal component analysis*, ICML 2014; paper 002, Q. Zhao, D. Meng & Z. Xu, *Robust sparse
+principal component analysis*, Sci China Inf Sci 2014; paper 003, N. Guan, T. Liu, Y. Zhang, D. Tao &
+L. S. Davis, *Truncated Cauchy non-negative matrix factorization*, IEEE TPAMI 2019; paper 004,
+D. Huang, R. Cabral & F. De la Torre, *Robust regression*, IEEE TPAMI 2016.
+
 Modules (everything public is imported here, so ``corruption.corrupt``, ``corruption.CORRUPTIONS``,
 ``corruption.Corrupted`` and every function above are reached from this package):
 
