@@ -135,6 +135,10 @@ def test_data_draws_take_seed():
             assert "seed" in names, spec.key
     for toy in toys.TOYS.values():
         assert "random_state" not in toy.defaults(), toy
+        assert "seed" in toy.defaults(), toy
+    for entry in [*corruption.CORRUPTIONS.values(), *toys.TOYS.values()]:     # distinct labels here too
+        symbols = [p.symbol for p in entry.params]
+        assert len(symbols) == len(set(symbols)), (entry.name, symbols)
 
 
 def test_sparse_pca_module_re_exports_the_split_modules():
