@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import one_blas_thread, residual_sq, weighted_subspace
+from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 
 
@@ -44,6 +45,12 @@ class R1PCA(SteppableEstimator):
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (paper 000 uses 100).
 
+    The eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
+    ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
+    previous W, to a principal angle of 1e-5 between successive iterates. float32 X stays
+    float32 (components, mean, projections); objectives are summed in float64.
+
     Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
     X: (n_samples, n_features), grey levels 0–255.
 
@@ -68,10 +75,12 @@ class R1PCA(SteppableEstimator):
     def _start(self, X: np.ndarray) -> State:
         mean = X.mean(axis=0)
         Xc = X - mean
-        sq = np.einsum("ij,ij->i", Xc, Xc)
-        gram = Xc @ Xc.T if Xc.shape[0] <= Xc.shape[1] else None
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram=gram)
-        r = np.sqrt(residual_sq(sq, proj))
+        sq = sq_distances(Xc)
+        k = int(self.n_components)
+        gram = Xc @ Xc.T if subspace_route(*Xc.shape, k) == "gram" else None
+        comps, _, proj = weighted_subspace(Xc, np.ones(len(X), dtype=X.dtype), k, gram=gram,
+                                           checkpoint=interrupt.checkpoint)
+        r = np.sqrt(residual_sq(sq, proj).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
                      objective_history=(_huber_objective(r, c),), components=comps, mean=mean,
@@ -79,8 +88,9 @@ class R1PCA(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         Xc, sq, gram = state._ctx
-        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram)
-        r = np.sqrt(residual_sq(sq, proj))
+        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram,
+                                           init=state.components, checkpoint=interrupt.checkpoint)
+        r = np.sqrt(residual_sq(sq, proj).astype(float))
         w_new, c = self._weights(r)
         return self._next_state(state, objective=_huber_objective(r, c), components=comps,
                                 sample_weights=w_new, scalars={"c": c})
@@ -112,6 +122,12 @@ class HQPCA(SteppableEstimator):
     Starts from PCA (iteration 0). With σ re-estimated each iteration the objective is not
     guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
+    Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
+    when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
+    previous W, to a principal angle of 1e-5 between successive iterates, without a centred copy
+    of X. float32 X stays float32 (components, mean, projections); objectives in float64.
+
     Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
@@ -125,23 +141,24 @@ class HQPCA(SteppableEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _fit(self, X, G0, sq0, w):
-        with one_blas_thread():
-            m = w @ X / w.sum()
+    def _fit(self, X, G0, sq0, w, init=None):
+        with thin_product_threads(X):
+            m = w.astype(X.dtype) @ X / X.dtype.type(w.sum())
             Xm = X @ m
-        mm = float(m @ m)
-        sq = sq0 - 2.0 * Xm + mm
+        mm = m.dtype.type(m @ m)
+        sq = sq0 - 2 * Xm + mm
         gram = None if G0 is None else G0 - Xm[:, None] - Xm[None, :] + mm
-        comps, _, proj = weighted_subspace(X, w, int(self.n_components), center=m, gram=gram)
-        r2 = residual_sq(sq, proj)
+        comps, _, proj = weighted_subspace(X, w, int(self.n_components), center=m, gram=gram,
+                                           init=init, checkpoint=interrupt.checkpoint)
+        r2 = residual_sq(sq, proj).astype(float)
         sigma2 = max(float(r2.mean()) / 2.0, np.finfo(float).tiny)
         J = float(np.sum(1.0 - np.exp(-r2 / (2.0 * sigma2))))
         w_new = np.exp(-(r2 - r2.min()) / (2.0 * sigma2))     # scaled so that the largest is 1
         return comps, m, w_new, J, float(np.sqrt(sigma2))
 
     def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
-        sq0 = np.einsum("ij,ij->i", X, X)
+        G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
+        sq0 = sq_distances(X)
         comps, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=w, scalars={"σ": sigma},
@@ -149,6 +166,6 @@ class HQPCA(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         X, G0, sq0 = state._ctx
-        comps, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights)
+        comps, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights, init=state.components)
         return self._next_state(state, objective=J, components=comps, mean=m, sample_weights=w,
                                 scalars={"σ": sigma})
