@@ -9,6 +9,7 @@ from ..params import ParamSpec, register
 from ..linalg import (positive_floor, residual_sq, sq_distances, subspace_route, thin_product_threads,
                       weighted_subspace)
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 P_GM = ParamSpec(
     "p", "p", "float", 0.3,
@@ -20,7 +21,7 @@ def _normalised(w: np.ndarray) -> np.ndarray:
     return w / w.max()
 
 
-class GeneralizedMean(SteppableEstimator):
+class GeneralizedMean(KeepsFloat32, SteppableEstimator):
     """Generalized sample mean ``m_G`` (paper 000, Algorithm 1, eqs. 6–8).
 
     Minimises ``Σ_i (‖x_i − m‖² + δ_m)^p`` over m for ``0 < p <= 1`` by the paper's reweighting:
@@ -78,7 +79,7 @@ class GeneralizedMean(SteppableEstimator):
             "sample weights β_i = e_i^(p−1), so samples that fit badly are down-weighted.",
     params=[N_COMPONENTS, P_GM, MAX_ITER, TOL],
 )
-class PCAGM(SteppableEstimator):
+class PCAGM(KeepsFloat32, SteppableEstimator):
     """PCA-GM: PCA with the generalized mean of the reconstruction errors (paper 000, Algorithm 2).
 
     Objective (paper 000 eq. 10 with the δ of eq. 13)::
@@ -155,12 +156,14 @@ class PCAGM(SteppableEstimator):
         if not state.converged:
             convergence.warn_unconverged(gm.name, int(self.max_iter))
         m, n_mean_iter = state.mean, state.iteration
-        Xc = X - m
-        del X, state
-        sq = sq_distances(Xc)
+        sq = sq_distances(X, m)
         k = int(self.n_components)
-        gram = Xc @ Xc.T if subspace_route(*Xc.shape, k) == "gram" else None
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(Xc), dtype=Xc.dtype), k, gram=gram,
+        gram = None
+        if subspace_route(*X.shape, k) == "gram":
+            Xc = X - m
+            gram = Xc @ Xc.T
+            del Xc
+        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=m, gram=gram,
                                            checkpoint=interrupt.checkpoint)
         e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)
@@ -168,11 +171,11 @@ class PCAGM(SteppableEstimator):
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=beta,
                      scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
-                     _ctx=(Xc, sq, gram, delta))
+                     _ctx=(X, sq, gram, delta))
 
     def _step(self, state: State) -> State:
-        Xc, sq, gram, delta = state._ctx
-        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram,
-                                           init=state.components, checkpoint=interrupt.checkpoint)
+        X, sq, gram, delta = state._ctx
+        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
+                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
         beta, J = self._weights(residual_sq(sq, proj).astype(float), delta)
         return self._next_state(state, objective=J, components=comps, sample_weights=beta)

@@ -8,6 +8,7 @@ from ..base import State, SteppableEstimator
 from ..params import register
 from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 
 def _huber_objective(r: np.ndarray, c: float) -> float:
@@ -23,7 +24,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
-class R1PCA(SteppableEstimator):
+class R1PCA(KeepsFloat32, SteppableEstimator):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
 
     Objective: ``Σ_i ρ_H(r_i)`` with ``r_i = ‖x̃_i − WᵀW x̃_i‖`` the residual *norm* (paper 000's
@@ -74,22 +75,25 @@ class R1PCA(SteppableEstimator):
 
     def _start(self, X: np.ndarray) -> State:
         mean = X.mean(axis=0)
-        Xc = X - mean
-        sq = sq_distances(Xc)
+        sq = sq_distances(X, mean)
         k = int(self.n_components)
-        gram = Xc @ Xc.T if subspace_route(*Xc.shape, k) == "gram" else None
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(X), dtype=X.dtype), k, gram=gram,
+        gram = None
+        if subspace_route(*X.shape, k) == "gram":
+            Xc = X - mean
+            gram = Xc @ Xc.T
+            del Xc
+        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=mean, gram=gram,
                                            checkpoint=interrupt.checkpoint)
         r = np.sqrt(residual_sq(sq, proj).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
                      objective_history=(_huber_objective(r, c),), components=comps, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(Xc, sq, gram))
+                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram))
 
     def _step(self, state: State) -> State:
-        Xc, sq, gram = state._ctx
-        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram,
-                                           init=state.components, checkpoint=interrupt.checkpoint)
+        X, sq, gram = state._ctx
+        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
+                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
         r = np.sqrt(residual_sq(sq, proj).astype(float))
         w_new, c = self._weights(r)
         return self._next_state(state, objective=_huber_objective(r, c), components=comps,
@@ -104,7 +108,7 @@ class R1PCA(SteppableEstimator):
             "PCA each step; the kernel width follows the mean squared residual.",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
-class HQPCA(SteppableEstimator):
+class HQPCA(KeepsFloat32, SteppableEstimator):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
 
     Objective (paper 000 eq. 3, Welsch M-estimator): minimise over (W, m)::

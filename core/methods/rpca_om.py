@@ -8,6 +8,7 @@ from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
 from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 #: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
 #: squared distance of the samples to their ℓ2 mean. It only guards the division in d_ii.
@@ -28,7 +29,7 @@ P_L2P = ParamSpec(
             "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
     params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL],
 )
-class L2pPCAOM(SteppableEstimator):
+class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     """ℓ2,p PCA with optimal mean: paper 001's re-weighting (Algorithm 2) applied to model A′.
 
     Objective (paper 001 eq. 13 generalised as in the extraction's model A′, with the smoothing
