@@ -16,7 +16,8 @@ beyond the data X itself.
 
 For the PCA family, ``--accuracy`` also solves the weighted eigenproblem of iteration 0 and of the
 first step exactly (``core.linalg.weighted_top_eigenspace(route="gram"|"scatter")``, the route
-the library used before) with the same weights, centre and warm start, and prints the largest
+the library used before, in float64 also for a ``--dtype float32`` run) with the same weights
+and centre, and prints the largest
 principal angle between the method's components and the exact ones, and the relative
 difference of the weighted objective ``Σ w_i ‖(I − WᵀW)(x_i − c)‖²``.
 
@@ -79,12 +80,14 @@ def _accuracy(X, state, weights, init, k):
     from robust_subspace_lab.core.metrics import principal_angles
 
     n, d = X.shape
-    exact = weighted_top_eigenspace(X, weights, k, state.mean, route="gram" if n <= d else "scatter")
+    X64 = np.asarray(X, dtype=float)          # the reference is float64 even for a float32 run
+    exact = weighted_top_eigenspace(X64, weights, k, np.asarray(state.mean, dtype=float),
+                                    route="gram" if n <= d else "scatter")
     W = np.asarray(state.components, dtype=float)
     We = np.asarray(exact.components, dtype=float)
     c = np.asarray(state.mean, dtype=float)
     w = np.asarray(weights, dtype=float)
-    j, je = _weighted_objective(X, w, c, W), _weighted_objective(X, w, c, We)
+    j, je = _weighted_objective(X64, w, c, W), _weighted_objective(X64, w, c, We)
     return float(principal_angles(W, We).max()), float((j - je) / je)
 
 

@@ -130,19 +130,23 @@ def test_methods_on_the_block_route_follow_the_exact_run(cls, digits, monkeypatc
         np.testing.assert_allclose(a.mean, b.mean, atol=1e-6 * 255)
 
 
+@pytest.mark.parametrize("route", ["exact", "block"])
 @pytest.mark.parametrize("cls", METHODS, ids=lambda c: c.__name__)
-def test_float32_end_to_end(cls, digits):
-    """float32 data: float32 components, mean and weights-driven results close to float64's (issue
-    12, point 4): objectives within 1e-4 relative, subspaces within 1e-2 rad."""
-    X = digits[:600]
-    kw = {} if cls is PCA else {"max_iter": 5, "tol": 0.0}
+def test_float32_end_to_end(cls, route, digits, monkeypatch):
+    """float32 data (issue 12, point 4): float32 components and mean, and results close to
+    float64's on both routes: objectives within 1e-5 relative, subspaces within 2e-3 rad (measured:
+    at most 6e-7 and 1.5e-4 rad on these digits)."""
     import warnings
 
+    X = digits[:600]
+    if route == "block":
+        monkeypatch.setattr(L, "EXACT_MAX", 10)
+    kw = {} if cls is PCA else {"max_iter": 5, "tol": 0.0}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         e64 = cls(n_components=8, **kw).fit(X)
         e32 = cls(n_components=8, **kw).fit(X.astype(np.float32))
     assert e32.components_.dtype == np.float32 and e32.mean_.dtype == np.float32
     assert e64.components_.dtype == np.float64
-    assert abs(e32.objective_ - e64.objective_) <= 1e-4 * abs(e64.objective_)
-    assert principal_angles(e32.components_.astype(float), e64.components_).max() < 1e-2
+    assert abs(e32.objective_ - e64.objective_) <= 1e-5 * abs(e64.objective_)
+    assert principal_angles(e32.components_.astype(float), e64.components_).max() < 2e-3
