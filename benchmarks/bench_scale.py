@@ -6,6 +6,9 @@ dots (clipped to 0–255, so non-negative and fit for NMF too). ``--size full`` 
 (64 × 64 images; 330 MB as float64), ``--size small`` 2000 × 1024 (for CI; still large enough
 that the PCA family takes its block-iteration route). k = 20 components.
 
+Methods: every subspace method of the catalogue (``--methods`` picks some); the regression
+workspace's methods take (X, y) and are timed by ``bench_rr.py``.
+
 Reference: ``sklearn.decomposition.PCA(n_components=k, svd_solver="randomized").fit(X)``, timed in
 the same run under the same thread limit. Each method runs in its own child process (so a slow
 one cannot hold the others up, and peak memory is its own): ``start(X)`` (iteration 0), then
