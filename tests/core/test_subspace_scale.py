@@ -112,6 +112,7 @@ def test_route_rule_as_documented():
         weighted_top_eigenspace(np.eye(3), np.ones(3), 1, route="svd")
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")   # max_iter = 6 on purpose
 @pytest.mark.parametrize("cls", METHODS, ids=lambda c: c.__name__)
 def test_methods_on_the_block_route_follow_the_exact_run(cls, digits, monkeypatch):
     """Every PCA-family method, run by the block route (EXACT_MAX lowered), follows the exact
