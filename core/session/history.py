@@ -120,6 +120,12 @@ class History:
         self.states.append(state)
         self.sizes.append(own_bytes(state))
 
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` states (``truncate(1)``: back to iteration 0)."""
+        del self.states[n:]
+        del self.sizes[n:]
+        self.thinned = {it for it in self.thinned if it < n}
+
     def append(self, state) -> None:
         """One more iteration; older states are thinned if the budget is exceeded."""
         self.sizes.append(own_bytes(state, self.states[-1] if self.states else None))

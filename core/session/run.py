@@ -77,9 +77,12 @@ def validated(info, params: Mapping[str, Any]) -> dict:
 
 
 # ---------------------------------------------------------------------------- regression rules
-def is_classifier(info) -> bool:
-    """The method's targets are class labels (RLDA, LDA): it needs labelled data."""
-    return bool(getattr(info.estimator, "_classifier", False))
+def is_classifier(method) -> bool:
+    """The method (a catalogue entry, an estimator or its class) takes class labels as targets
+    (RLDA, LDA): it needs labelled data."""
+    cls = getattr(method, "estimator", method)
+    cls = cls if isinstance(cls, type) else type(cls)
+    return bool(getattr(cls, "_classifier", False))
 
 
 def accepts_missing(info) -> bool:
@@ -129,11 +132,11 @@ def regressor_for(data, default: str = "rr"):
     return info
 
 
-def training_targets(info, data):
+def training_targets(method, data):
     """What ``start`` takes as targets: class labels for classifiers (RLDA, LDA), the target
     matrix Y otherwise (for labelled data the 0/1 class indicators, so that RR or a regression
     baseline can be compared with RLDA on the same digits)."""
-    return data.targets_train if is_classifier(info) else data.Y_train
+    return data.targets_train if is_classifier(method) else data.Y_train
 
 
 # ---------------------------------------------------------------------------- the run
