@@ -383,7 +383,8 @@ class ColumnRunner(QtCore.QObject):
             self.info, self.params, self.estimator = self._pending
             self._pending = None
         self._clear_cache()
-        self.model = Run(self.info.key, self.params, self._new_history())
+        # the same Run (the session lists it) now holds the setting that started
+        self.model.method, self.model.params = self.info.key, dict(self.params)
         self.model.record_start(state, self.estimator)
         self._remember(state.iteration, snap)
         if not self._retry_current:     # else keep saying why the tried setting was refused

@@ -35,15 +35,17 @@ import threading
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core import catalogue, corruption, metrics
 from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.regression import RegressionEstimator
+from robust_subspace_lab.core.session import Session, plan_method, regressor_for, run as core_run
 
 from .. import params as P
 from ..data_panel import _show_group
 from ..views import ObjectiveView, ScalarHistoryView
 from ..scrubbing import FollowsIterations
-from ..worker import error_message
+from ..worker import DataJobs, error_message
+from ..workspace import Workspace
 from . import sources as S
 from .runner import RegressionRunner, TestJob, TestRelay
 from .views import (RIGHT_COLOR, WRONG_COLOR, CoefficientsView, ConfusionView, InputImagesView,
@@ -87,29 +89,6 @@ def _regression_keys() -> list[str]:
     return [m.key for m in catalogue.methods("regression")]
 
 
-def plan_method(info, data) -> tuple[str, str, str]:
-    """Whether ``info`` can run on ``data``: ``("ok", key, "")``, ``("switch", other key, note)``
-    or ``("refuse", "", message)``. See the module docstring for the rules."""
-    if data is None:
-        return "ok", info.key, ""
-    cls = info.estimator
-    missing = int(np.isnan(np.asarray(data.X)).sum())
-    if getattr(cls, "_classifier", False) and not data.is_classification:
-        return ("refuse", "", f"{info.name} is a classifier: it needs class labels (the digits, or a folder "
-                f"with one subfolder per class), but this data has numeric targets "
-                f"({', '.join(data.target_names[:3])}). Choose RR or a regression baseline.")
-    if missing and not getattr(cls, "_allow_missing", False):
-        variant = f"{info.key}-missing"
-        if variant in _regression_keys():
-            other = catalogue.get(variant)
-            return ("switch", variant, f"{info.name} needs complete inputs and the data has {missing} missing "
-                    f"entries: switched to {other.name} (the same model learnt from the observed entries "
-                    "only, paper 004 §2.7).")
-        return ("refuse", "", f"{info.name} needs complete inputs, but the data has {missing} missing entries "
-                "(NaN). Choose RR-Missing or RLDA-Missing, which learn from the observed entries only.")
-    return "ok", info.key, ""
-
-
 def _label(text: str, style: str | None = None, wrap: bool = True) -> QtWidgets.QLabel:
     lab = QtWidgets.QLabel(text)
     lab.setWordWrap(wrap)
@@ -130,7 +109,10 @@ def _fmt(name: str, v) -> str:
     return f"{v:.3g}"
 
 
-class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
+REGRESSION_TAB = "Regression"
+
+
+class RegressionWorkspace(FollowsIterations, Workspace, QtWidgets.QWidget):
     """See the module docstring.
 
     Parameters
@@ -151,10 +133,19 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
     #: (iteration) after a redraw
     drawn = QtCore.Signal(int)
 
+    title = REGRESSION_TAB
+    tooltip = ("Robust regression and RLDA (paper 004): inputs with targets, cleaned inputs D, "
+               "outliers E, the regressor T, test-time cleaning")
+    task = "regression"
+    run_target = "the regression solver"
+
     def __init__(self, pool: QtCore.QThreadPool, delay=None, method: str = DEFAULT_METHOD,
-                 choice: S.DataChoice | None = None, parent=None):
+                 choice: S.DataChoice | None = None, parent=None, session: Session | None = None,
+                 data_jobs: DataJobs | None = None):
         super().__init__(parent)
         self.pool = pool
+        self.session = session if session is not None else Session()
+        self.data_jobs = data_jobs if data_jobs is not None else DataJobs(pool, self)
         self.runner = RegressionRunner(pool, method, delay=delay, parent=self)
         self.runner.message.connect(self._on_runner_message)
         self.runner.reverted.connect(self._sync_method_controls)
@@ -164,7 +155,9 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
         self.test_relay.finished.connect(self._on_test_finished, q)
         self.test_relay.failed.connect(self._on_test_failed, q)
 
-        self.choice = choice or S.DataChoice()
+        if choice is not None:
+            self.session.set_regression(choice)
+        self.session.attach(self.runner.model)
         self.data = None
         self.imageset = None
         self.started = False
@@ -497,6 +490,67 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
         """The pyqtgraph Parameter group of the corruption's parameters."""
         return self._corr_group
 
+    @property
+    def choice(self) -> S.DataChoice:
+        """The data chosen (the session's regression data choice)."""
+        return self.session.regression
+
+    @choice.setter
+    def choice(self, value: S.DataChoice) -> None:
+        self.session.set_regression(value)
+
+    # ================================================================== the workspace interface
+    def activated(self) -> None:
+        self.ensure_started()
+
+    def data_text(self) -> str:
+        return self.data.description if self.data is not None else ""
+
+    def errors(self) -> list[str]:
+        return [f"{self.runner.info.name}: {self.runner.error}"] if self.runner.error else []
+
+    def summary(self) -> str:
+        return f"{self.runner.info.name}: iteration {self.runner.iteration}, test mode {self.test_mode_shown}"
+
+    def apply_preset(self, pre) -> bool:
+        """The data source, corruption, method and parameters of a paper-004 preset."""
+        method, params = pre.methods[0]
+        self.open(source=pre.data[1], method=method,
+                  corruption_key=None if pre.corruption == "none" else pre.corruption,
+                  corruption_params=pre.corruption_params, params=params)
+        return self.data is not None
+
+    def open(self, source: str | None = None, method: str | None = None, corruption_key: str | None = None,
+             test_cleaning: bool = False, corruption_params: dict | None = None,
+             params: dict | None = None) -> None:
+        """Choose ``source`` (``"synthetic"`` or ``"digits"``), ``method`` (a regression catalogue
+        key, with ``params`` over its defaults) and ``corruption_key`` (for image data, with
+        ``corruption_params`` over its defaults); ``None`` keeps the current choice. Before the
+        tab was first shown only the choice is recorded (loaded by :meth:`ensure_started`)."""
+        choice = self.choice
+        if source is not None:
+            choice = choice.with_(source=source)
+        if corruption_key is not None:
+            choice = choice.with_(corruption=corruption_key,
+                                  corruption_params={**corruption.CORRUPTIONS[corruption_key].defaults(),
+                                                     **(corruption_params or {})})
+        if not self.started:
+            self.choice = choice
+            if method is not None:
+                self.runner.set_method(method, catalogue.get(method).defaults())
+                self._sync_method_controls()
+            self.ensure_started()
+        else:
+            if choice != self.choice:
+                self.load(choice)
+            if method is not None:
+                self.set_method(method)
+        if params:
+            self.runner.set_params({**self.runner.setting()[1], **params})
+            self._sync_method_controls()
+        if test_cleaning:
+            self.set_test_cleaning(True)
+
     # ================================================================== start
     def ensure_started(self) -> None:
         """Load the data chosen so far (the synthetic example by default) once."""
@@ -521,30 +575,32 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
         names the file, row, class or parameter) everything loaded so far is kept and False is
         returned."""
         kept = f" — kept: {self.data.description}" if self.data is not None else ""
-        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
-        try:
-            data, images = S.build(choice)
-        except (DataError, ParameterError, OSError) as exc:
-            msg = error_message(exc) if not isinstance(exc, OSError) else f"Data problem: {exc}"
-            self._data_error(msg + kept)
-            self._show_choice(self.choice)
+        outcome, value = self.data_jobs.call(lambda: S.build(choice), f"Building the {choice.source} data")
+        if outcome != "ok":
+            if outcome == "cancelled":
+                msg = "Loading cancelled"
+            else:
+                msg = error_message(value) if not isinstance(value, OSError) else f"Data problem: {value}"
+            if not self._closed:
+                self._data_error(msg + kept)
+                self._show_choice(self.choice)
             return False
-        finally:
-            QtWidgets.QApplication.restoreOverrideCursor()
+        data, images = value
         info = self.runner.setting()[0]
         verdict, key, text = plan_method(info, data)
         params = None
-        if verdict == "refuse" and getattr(info.estimator, "_classifier", False) and not data.is_classification:
+        if verdict == "refuse" and core_run.is_classifier(info) and not data.is_classification:
             # numeric targets with a classifier chosen: regression data wins, RR it is
-            key = "rr-missing" if np.isnan(data.X).any() else DEFAULT_METHOD
-            params = catalogue.get(key).defaults()
+            target = regressor_for(data, DEFAULT_METHOD)
+            key, params = target.key, target.defaults()
             verdict, text = "switch", (f"{info.name} classifies and these data have numeric targets: "
-                                       f"switched to {catalogue.get(key).name}.")
+                                       f"switched to {target.name}.")
         if verdict == "refuse":
             self._data_error(f"Data refused: {text}{kept}")
             self._show_choice(self.choice)
             return False
-        self.choice, self.data, self.imageset = choice, data, images
+        self.session.set_regression(choice)
+        self.data, self.imageset = data, images
         if choice.source in S.OPTION_SPECS:
             self._options[choice.source] = dict(choice.options)
         self._data_error("")
@@ -1041,11 +1097,8 @@ class RegressionWorkspace(FollowsIterations, QtWidgets.QWidget):
                     f"<span style='color:#555'>({'cleaned' if mode == 'clean' else 'plain'}; train "
                     f"{_fmt('accuracy', m.get('train accuracy'))}; {where})</span>")
             classes = list(data.classes)
-            lookup = {c: j for j, c in enumerate(classes)}
-            truth = [lookup[t.item() if hasattr(t, "item") else t] for t in np.asarray(data.labels)[~data.train]]
-            pred = [lookup.get(p.item() if hasattr(p, "item") else p, 0) for p in tsnap.test_predictions]
-            counts = np.zeros((len(classes), len(classes)), dtype=int)
-            np.add.at(counts, (np.array(truth), np.array(pred)), 1)
+            counts = metrics.confusion_matrix(np.asarray(data.labels)[~data.train],
+                                              np.asarray(tsnap.test_predictions), classes)
             self.confusion_view.show_counts(counts, [str(c) for c in classes],
                                             f"Test confusion ({'cleaned' if mode == 'clean' else 'plain'}): "
                                             f"accuracy {_fmt('accuracy', acc)}")

@@ -263,7 +263,8 @@ def test_open_folder_reports_skipped_file(qtbot, make_window, tmp_path, monkeypa
     panel = win.data_panel
     assert panel.skipped_label.isVisible() and "broken.png" in panel.skipped_label.text()
     assert "broken.png" in win.statusBar().currentMessage()
-    assert win._skipped_box is not None and "broken.png" in win._skipped_box.detailedText()
+    box = win.subspace._skipped_box
+    assert box is not None and "broken.png" in box.detailedText()
     qtbot.waitUntil(lambda: all(c.runner.states and c.runner.states[0].components.shape[1] == 256
                                 for c in win.columns) and not win.busy, timeout=WAIT)
     assert all(c.runner.iteration == 0 for c in win.columns)
