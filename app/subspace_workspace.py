@@ -300,6 +300,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 raise type(exc)(f"{exc} (corruption '{corr.key}' on the new data)") from exc
 
         outcome, value = self.data_jobs.call(work, f"Loading {what}")
+        if outcome == "superseded":
+            return False
         if outcome == "cancelled":
             if not self._closed:
                 self.show_error(f"Loading {what} cancelled — kept: {self.data_text() or 'no data'}")
@@ -364,6 +366,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             return True
         images = self.imageset
         outcome, value = self.data_jobs.call(lambda: new.apply(images), f"Corrupting ({key})")
+        if outcome == "superseded":
+            return False
         if outcome != "ok":
             text = _load_error(value) if outcome == "error" else "Corruption cancelled"
             kept = self.data.description if self.data is not None else "no data"
@@ -388,6 +392,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         values = {**tspec.defaults(), **(params or {})}
         spec = DataSpec(TOY, key, size=self.size_option, options=values)
         outcome, value = self.data_jobs.call(spec.load, f"Building the toy {key}")
+        if outcome == "superseded":
+            return False
         if outcome != "ok":
             text = _load_error(value) if outcome == "error" else f"Toy {key} cancelled"
             self.show_error(text + (f" — kept: {self.data.description}" if self.data else ""))

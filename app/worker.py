@@ -228,7 +228,8 @@ class DataJobs(QtCore.QObject):
     """One data job at a time, off the GUI thread: :meth:`call` submits ``fn`` to the pool
     (cancelling the previous job, whose result is then ignored) and runs the event loop until it
     ends, so the window stays responsive, draws its progress bar and takes a Cancel; it returns
-    the outcome (``("ok", value)``, ``("error", exception)`` or ``("cancelled", None)``)."""
+    the outcome: ``("ok", value)``, ``("error", exception)``, ``("cancelled", None)`` (Cancel, or
+    the window closing) or ``("superseded", None)`` (a newer request replaced it: say nothing)."""
 
     #: a job started or ended (show/hide the progress bar)
     activity = QtCore.Signal()
@@ -282,6 +283,8 @@ class DataJobs(QtCore.QObject):
             loop.exec()
         self._waiting.pop(gen, None)
         outcome = self._outcomes.pop(gen, ("cancelled", None))
+        if gen != self._gen:
+            return ("superseded", None)
         if cancel.is_set() and outcome[0] == "ok":
             outcome = ("cancelled", None)
         return outcome
