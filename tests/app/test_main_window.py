@@ -451,6 +451,12 @@ def test_cancel_keeps_the_data_and_a_newer_request_replaces_an_older_one(qtbot, 
     assert results == ["asked", True] and first is False
     assert win.data.X.shape == (100, 100) and win.session.data.name == "faces"
     qtbot.waitUntil(lambda: win.columns[0].runner.data is win.data and not win.busy, timeout=WAIT)
+    # the window's session is the plain-data description of what it shows
+    from robust_subspace_lab.core.session import Session
+    back = Session.from_json(win.session.to_json())
+    assert back.data.size == (10, 10) and back.corruption.key == win.corruption_key
+    np.testing.assert_array_equal(back.build().X, win.data.X)
+    assert [r.method for r in back.runs if r.task == "subspace"] == [c.key for c in win.columns]
 
 
 def test_the_window_holds_no_branch_on_the_task_and_shows_workspaces_from_a_list():
