@@ -142,3 +142,22 @@ def test_confusion_matrix_counts_and_its_trace_is_the_accuracy():
     assert C.sum() == len(y) and C[0, 1] == 1 and C[2, 0] == 1
     assert np.trace(C) / len(y) == metrics.classification_accuracy(y, p)
     np.testing.assert_array_equal(C.sum(axis=1), np.bincount(y))
+
+
+@pytest.mark.parametrize("method", ["tc-nmf", "rr"])
+def test_a_run_pickles_mid_way_and_continues_exactly_as_the_original(small, method):
+    """The run's state is light and picklable (arrays and plain values): a copy sent to another
+    process steps on to the same iterate."""
+    import pickle
+
+    data = small if method != "rr" else Session(regression=DataChoice(source="synthetic")).build("regression")
+    run = Run(method, {})
+    run.start(data)
+    run.step(2)
+    copy = pickle.loads(pickle.dumps(run))
+    run.step(2)
+    copy.step(2)
+    assert copy.iteration == run.iteration == 4
+    a, b = run.states[-1], copy.states[-1]
+    np.testing.assert_array_equal(a.T if method == "rr" else a.components, b.T if method == "rr" else b.components)
+    assert a.objective == b.objective
