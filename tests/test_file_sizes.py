@@ -19,12 +19,9 @@ ONE_CONCEPT = {
 #: next to each); each entry leaves the list when its file is split.
 PENDING = {
     "app/views.py": "pending: being split by another helper (issue 11, point 7)",
-    "app/regression/workspace.py": "pending: being split by another helper (issue 11, point 7)",
     "core/methods/nmf.py": "pending: being split by another helper (issue 11, point 7)",
     "app/regression/views.py": "pending: several regression views in one file; to split with the view "
                                "registry planned in docs/architecture.md",
-    "app/main_window.py": "pending: the window still holds the session (data, corruption, runs); to "
-                          "shrink when the Qt-free session model takes them (docs/architecture.md)",
     "core/sweep.py": "pending: new on main (parameter sweeps: grid, tasks, runner, result rows); its "
                      "owner to split or justify as one concept",
 }
