@@ -16,8 +16,16 @@ from robust_subspace_lab.core import catalogue, guide
 from . import params as P
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
-from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
-                    ScatterView, WeightMapView, WeightsView)
+from .export import add_view_actions
+from .views import for_task
+
+#: minimum height of a view, per area (the window's 768 px leave about 400 px for the views)
+VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
+
+
+def view_classes() -> list:
+    """The view classes of a method column: the registry's views of task "subspace"."""
+    return for_task("subspace")
 
 __all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
 
@@ -268,52 +276,32 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.message_label.setVisible(False)
         outer.addWidget(self.message_label)
 
-        # views
-        self.weights_view = WeightsView()
-        self.objective_view = ObjectiveView()
-        self.scalar_view = ScalarHistoryView()
-        self.basis_view = BasisView()
-        self.loadings_view = LoadingsView()
-        self.recon_view = ReconView()
-        self.scatter_view = ScatterView()
-        self.weightmap_view = WeightMapView()
-        self.weightmap_view.setVisible(False)
-        curves = QtWidgets.QVBoxLayout()
-        curves.setSpacing(2)
-        curves.addWidget(self.objective_view, 1)
-        curves.addWidget(self.scalar_view, 1)
+        # views: one of each registered view of task "subspace", placed by its area; a view is
+        # shown when it has something to show (``view.shows(snapshot)``)
+        self.view_list: list = []
+        areas = {"side": QtWidgets.QVBoxLayout(), "curves": QtWidgets.QVBoxLayout(),
+                 "bottom": QtWidgets.QHBoxLayout()}
+        for lay in areas.values():
+            lay.setSpacing(2)
+            lay.setContentsMargins(0, 0, 0, 0)
+        for cls in view_classes():
+            view = cls()
+            self.view_list.append(view)
+            if cls.name:
+                setattr(self, cls.name, view)
+            view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+            view.setMinimumWidth(0)
+            view.setVisible(cls.default_visible)      # before the first snapshot
+            areas.get(cls.area, areas["bottom"]).addWidget(view, cls.stretch)
+            add_view_actions(view, self)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
-        # per-sample bars over the per-pixel weight maps (the maps only for methods with
-        # per-entry weights): the row keeps its height, so columns stay aligned side by side
-        weights = QtWidgets.QVBoxLayout()
-        weights.setSpacing(2)
-        weights.addWidget(self.weights_view, 4)
-        weights.addWidget(self.weightmap_view, 5)
-        top.addLayout(weights, 3)
-        top.addLayout(curves, 2)
-        # bottom: basis images (or a loadings heat map) | reconstructions; a scatter for 2-D data
-        self.basis_stack = QtWidgets.QStackedWidget()
-        self.basis_stack.addWidget(self.basis_view)
-        self.basis_stack.addWidget(self.loadings_view)
-        images = QtWidgets.QWidget()
-        bottom = QtWidgets.QHBoxLayout(images)
-        bottom.setContentsMargins(0, 0, 0, 0)
-        bottom.setSpacing(4)
-        bottom.addWidget(self.basis_stack, 1)
-        bottom.addWidget(self.recon_view, 1)
-        self.bottom_stack = QtWidgets.QStackedWidget()
-        self.bottom_stack.addWidget(images)
-        self.bottom_stack.addWidget(self.scatter_view)
+        top.addLayout(areas["side"], 3)
+        top.addLayout(areas["curves"], 2)
         grid = QtWidgets.QVBoxLayout()
         grid.setSpacing(4)
         grid.addLayout(top, 5)
-        grid.addWidget(self.bottom_stack, 4)
-        for w in (self.weights_view, self.basis_view, self.recon_view, self.scatter_view,
-                  self.loadings_view):
-            w.setMinimumHeight(140)
-        self.objective_view.setMinimumHeight(110)
-        self.scalar_view.setMinimumHeight(110)
+        grid.addLayout(areas["bottom"], 4)
         outer.addLayout(grid, 1)
 
         # scrubber
@@ -445,34 +433,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def views(self) -> list:
         """The views drawing the snapshot now (the others are hidden)."""
-        out = [self.weights_view, self.objective_view, self.scalar_view]
-        if not self.weightmap_view.isHidden():
-            out.append(self.weightmap_view)
-        if self.bottom_stack.currentWidget() is self.scatter_view:
-            return out + [self.scatter_view]
-        out.append(self.basis_stack.currentWidget())
-        return out + ([self.recon_view] if not self.recon_view.isHidden() else [])
+        return [v for v in self.view_list if not v.isHidden()]
 
     def _choose_views(self, snap) -> None:
-        """2-D data: the scatter replaces images and reconstructions; images one pixel high
-        (a few features): the loadings heat map replaces the basis images; per-pixel weight
-        maps only for methods with per-entry weights (robust NMF) on image data."""
+        """Show each view that has something to show for ``snap`` (``view.shows``), hide the
+        others: 2-D data gets the scatter instead of images, data with few features the loadings
+        heat map, methods with per-entry weights the weight maps."""
         if snap is None:
             return
-        scatter = snap.points is not None
-        strip = not scatter and len(snap.basis.shape) == 3 and min(snap.basis.shape[1:]) == 1
-        page = self.scatter_view if scatter else self.bottom_stack.widget(0)
-        if self.bottom_stack.currentWidget() is not page:
-            self.bottom_stack.setCurrentWidget(page)
-        basis = self.loadings_view if strip else self.basis_view
-        if self.basis_stack.currentWidget() is not basis:
-            self.basis_stack.setCurrentWidget(basis)
-        # points of a few features are no images: the loadings get the whole row
-        if self.recon_view.isVisibleTo(self) == strip:
-            self.recon_view.setVisible(not strip)
-        maps = snap.weight_maps is not None and not scatter and not strip
-        if self.weightmap_view.isHidden() == maps:
-            self.weightmap_view.setVisible(maps)
+        for view in self.view_list:
+            want = bool(view.shows(snap))
+            if view.isHidden() == want:
+                view.setVisible(want)
 
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:
