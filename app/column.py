@@ -32,8 +32,8 @@ __all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
 #: the snapshot's detail holding every restart's objective, one tuple per committed component
 RESTARTS = "restart objectives"
 
-METRICS_TIP = ("eq. 14 error (000): paper 000's reconstruction error against the clean images\n"
-               "Σ‖xʳ−xᵒ‖ (001): paper 001's total distance of each method's own reconstruction to the\n"
+METRICS_TIP = ("error: the reconstruction error against the clean images (Oh & Kwak 2016, eq. 14)\n"
+               "total distance: Nie, Yuan & Huang (ICML 2014)'s total distance of each method's own reconstruction to the\n"
                "    clean samples (added outlier images excluded)\n"
                "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
                "mean angle to clean PCA: mean principal angle to the subspace PCA learns from the clean data")
@@ -99,12 +99,17 @@ def _fmt_metric(name: str, value) -> str:
     return f"{v:.4g}"
 
 
+#: metric names of core.views as shown in the narrow metrics block (the tooltip explains each)
+SHORT_NAMES = {"eq. 14 error": "error", "Σ‖xʳ−xᵒ‖": "total distance",
+               "mean angle to clean PCA": "mean ∠ to clean PCA"}
+
+
 def _short_metric_name(name: str) -> str:
     """The metric's name as shown in the narrow metrics block: units and the paper tags dropped
     (the tooltip gives both), the angle as ∠."""
     for tail in (" (°)", " (%)", " (000)", " (001)"):
         name = name.replace(tail, "")
-    return name.replace("mean angle to clean PCA", "mean ∠ to clean PCA")
+    return SHORT_NAMES.get(name, name)
 
 
 def metrics_html(snap) -> tuple[str, str]:
@@ -127,6 +132,9 @@ def metrics_html(snap) -> tuple[str, str]:
         text += f"<span style='color:#555'>{html.escape(last)}</span>"
         tip = "\n".join(lines)
     return text, tip
+
+#: rows of the parameter tree shown (more scroll); the same in every column, so views align
+TREE_ROWS = 3
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
@@ -178,8 +186,10 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.setContentsMargins(6, 6, 6, 6)
         outer.setSpacing(4)
 
-        # header: method + main slider + info on the left, parameter tree on the right
-        header = QtWidgets.QHBoxLayout()
+        # header: method, main slider, status and metrics, then the parameter tree (three rows,
+        # scrolling): stacked so that a column works at about 340 px wide (3 columns at 1366 × 768)
+        header = QtWidgets.QVBoxLayout()
+        header.setSpacing(2)
         left = QtWidgets.QVBoxLayout()
         left.setSpacing(3)
         row = QtWidgets.QHBoxLayout()
@@ -240,7 +250,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.error_label.setObjectName("errorLabel")
         self.error_label.setToolTip(ERROR_TIP)
         big = self.error_label.font()
-        big.setPointSizeF(big.pointSizeF() * 1.25)
+        big.setPointSizeF(big.pointSizeF() * 1.1)
         big.setBold(True)
         self.iteration_label.setFont(big)
         self.error_label.setFont(big)
@@ -259,12 +269,11 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.metrics_label.setFixedHeight(3 * self.fontMetrics().lineSpacing() + 6)
         self.metrics_label.setToolTip(METRICS_TIP)
         left.addWidget(self.metrics_label)
-        left.addStretch(1)
-        header.addLayout(left, 5)
+        header.addLayout(left)
 
         self.tree = P.make_tree(None)
-        self.tree.setMinimumWidth(270)
-        header.addWidget(self.tree, 4, QtCore.Qt.AlignTop)
+        self.tree.setMinimumWidth(0)
+        header.addWidget(self.tree)
         outer.addLayout(header)
 
         self.message_label = QtWidgets.QLabel("")
@@ -296,8 +305,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             add_view_actions(view, self)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
-        top.addLayout(areas["side"], 3)
-        top.addLayout(areas["curves"], 2)
+        top.addLayout(areas["side"], 1)
+        top.addLayout(areas["curves"], 1)
         grid = QtWidgets.QVBoxLayout()
         grid.setSpacing(4)
         grid.addLayout(top, 5)
@@ -332,7 +341,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     def _rebuild_params(self, info, values: dict) -> None:
         self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
         self._group_key = info.key
-        P.set_tree_group(self.tree, self._group, rows_visible=5)
+        P.set_tree_group(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
         specs = P.slider_specs(info.params)
         main = P.main_spec(info.params)
         chosen = self._slider_choice.get(info.key, main.name if main is not None else None)
@@ -461,7 +470,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.error_label.setText(f"relative error: {100.0 * snap.relative_error:.2f} %")
             tips = (NMF_ERROR_TIP, NMF_METRICS_TIP)
         else:
-            self.error_label.setText(f"error (eq. 14): {snap.error:.4g}")
+            self.error_label.setText(f"reconstruction error: {snap.error:.4g}")
             tips = (ERROR_TIP, METRICS_TIP)
         if self.error_label.toolTip() != tips[0]:
             self.error_label.setToolTip(tips[0])

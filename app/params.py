@@ -159,16 +159,19 @@ def make_tree(group: Parameter | None, rows_visible: int | None = None) -> Param
     return tree
 
 
-def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None) -> None:
+def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None,
+                   fixed_rows: bool = False) -> None:
+    """Show ``group`` in ``tree``, ``rows_visible`` rows high (None: every row; more rows scroll).
+    ``fixed_rows``: always that height, even for fewer parameters (trees side by side align)."""
     tree.clear()
     n = 0
     if group is not None and group.children():
         tree.setParameters(group, showTop=False)
         n = len(group.children())
-    rows = n if rows_visible is None else min(n, rows_visible)
+    rows = n if rows_visible is None else (rows_visible if fixed_rows else min(n, rows_visible))
     row_h = max(tree.fontMetrics().height() + 7, 21)      # the height pyqtgraph's editors use
-    tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if n else 0)
-    tree.setVisible(bool(n))
+    tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if (n or fixed_rows) else 0)
+    tree.setVisible(bool(n) or fixed_rows)
     tree.setIndentation(6)
     # The name column gets what it needs; the editors take the rest.
     header = tree.header()

@@ -300,7 +300,7 @@ class SingularValuesView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _Decades("left")})
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "index i", "σᵢ (log)")
+        _style_plot(plot, self.TITLE, "index", "singular value (log)")
         _title(plot, self.TITLE)
         plot.setLogMode(y=True)
         plot.hideButtons()

@@ -37,9 +37,12 @@ from .scatter import ScatterView
 from .weight_maps import WeightMapView
 from .weights import WeightsView
 
+# names other modules (app.regression.views, tests) import from here
 __all__ = ["VIEWS", "View", "for_task", "WeightsView", "BasisView", "ObjectiveView", "ReconView",
            "ScalarHistoryView", "ScatterView", "LoadingsView", "WeightMapView", "COLORS", "ZERO_COLOR",
-           "TRUNCATED_COLOR", "configure_pyqtgraph", "is_scatter", "is_strip"]
+           "TRUNCATED_COLOR", "configure_pyqtgraph", "is_scatter", "is_strip", "LINE_COLORS", "RESIDUAL_RANGE", "TITLE_SIZE",
+           "TRUNCATED_NAME", "WEIGHT_CMAP", "ZERO_NAME", "_DecadeAxis", "_Message", "_Mosaic", "_style_plot",
+           "_Title"]
 
 #: Every view, in the order a workspace places them (within each area). One line per view.
 VIEWS: list[type] = [

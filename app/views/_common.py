@@ -6,9 +6,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["WeightsView", "BasisView", "ObjectiveView", "ReconView", "ScalarHistoryView", "ScatterView",
-           "LoadingsView", "WeightMapView", "COLORS", "ZERO_COLOR", "TRUNCATED_COLOR",
-           "configure_pyqtgraph"]
+__all__ = ["View", "COLORS", "TITLE_SIZE", "ZERO_COLOR", "ZERO_NAME", "TRUNCATED_COLOR", "TRUNCATED_NAME",
+           "WEIGHT_CMAP", "LINE_COLORS", "RESIDUAL_RANGE", "GREY", "DIVERGING", "OUTLIER_SCORE",
+           "configure_pyqtgraph", "is_scatter", "is_strip"]
 
 COLORS = {
     "clean": (70, 120, 200),        # bars of untouched samples
@@ -116,6 +116,12 @@ class View:
         return {}
 
 
+#: grey scale of the images (black = low end, white = high end)
+GREY = pg.ColorMap([0.0, 1.0], [(0, 0, 0), (255, 255, 255)], name="grey")
+#: diverging scale of residuals and signed loadings (blue −, white 0, red +)
+DIVERGING = "CET-D1"
+
+
 def _arrays(**kw) -> dict:
     """The items of ``kw`` that are not None, as numpy arrays."""
     return {k: np.asarray(v) for k, v in kw.items() if v is not None}
@@ -123,12 +129,14 @@ def _arrays(**kw) -> dict:
 
 def _color_bar(cmap, values, label: str, ticks=None) -> pg.ColorBarItem:
     """A fixed (not interactive) colour bar with an axis label in words and units."""
-    bar = pg.ColorBarItem(values=values, colorMap=cmap, interactive=False, width=10,
-                          pen=COLORS["axis"], colorMapMenu=False, label=label)
+    bar = pg.ColorBarItem(values=values, colorMap=cmap, interactive=False, width=8,
+                          pen=COLORS["axis"], colorMapMenu=False)
     axis = bar.getAxis("right")
     axis.setTextPen(COLORS["axis"])
     axis.setPen(COLORS["axis"])
-    axis.setLabel(label, color=COLORS["axis"], **{"font-size": "8pt"})
+    axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
+    axis.setStyle(tickTextOffset=2, tickLength=-4)
+    axis.setWidth(None)
     if ticks is not None:
         axis.setTicks(ticks)
     cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
@@ -193,7 +201,22 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         self._key = None                # (tile shape, rows, cols, vgap) the tiles are laid out for
         self._tile = None
         self.vgap = None                # vertical gap in tile heights (None: same as GAP)
-        self.setMinimumSize(160, 120)
+        self.bars: list[pg.ColorBarItem] = []
+        self.setMinimumSize(120, 90)
+
+    def add_color_bar(self, bar: pg.ColorBarItem) -> pg.ColorBarItem:
+        """Place ``bar`` right of the tiles (after the bars already there); the title spans all."""
+        self.bars.append(bar)
+        col = len(self.bars)
+        self.ci.removeItem(self.title)
+        self.ci.addItem(self.title, row=0, col=0, colspan=col + 1)
+        self.ci.addItem(bar, row=1, col=col)
+        self.ci.layout.setColumnSpacing(col - 1, 6)     # a bar does not touch the tiles
+        return bar
+
+    def bars_width(self) -> float:
+        """Width in pixels taken by the colour bars (their axes and labels included)."""
+        return float(sum(max(b.geometry().width(), 40.0) + 6.0 for b in self.bars if b.isVisible()))
 
     def gaps(self, shape=None) -> tuple[float, float]:
         """(horizontal, vertical) gap between tiles in data units."""

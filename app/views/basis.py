@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import (View, _arrays, is_scatter, is_strip, ZERO_COLOR, ZERO_NAME,
-                      _zero_rgba, _Mosaic, _tile_overlays)
+from ._common import (GREY, ZERO_COLOR, ZERO_NAME, View, _arrays, _color_bar, _Mosaic, _tile_overlays,
+                      _zero_rgba, is_scatter, is_strip)
 
 __all__ = ["BasisView"]
 
@@ -22,9 +22,13 @@ class BasisView(_Mosaic, View):
 
     title = "Basis images"
     name = "basis_view"
+    stretch = 2
 
     TITLE = "Basis images"
     NMF_TITLE = "NMF parts"
+    #: each image is drawn on its own scale: the bar is in units of its largest |value|
+    BAR_LABEL = "value ÷ largest |value|"
+    NMF_BAR_LABEL = "value ÷ largest value"
     COUNT_GAP = 0.32        # room under each tile for its count, in tile heights
 
     def __init__(self, capacity: int = 10, parent=None):
@@ -36,10 +40,12 @@ class BasisView(_Mosaic, View):
         self.nonzeros: list[int] = []
         self._n = 0
         self.nmf = False
+        self.colorbar = self.add_color_bar(_color_bar(GREY, (-1.0, 1.0), self.BAR_LABEL,
+                                                      [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]]))
 
     def best_grid(self, n: int, shape) -> tuple[int, int]:
         """(rows, cols) giving the largest tiles for ``n`` images of ``shape`` in this view."""
-        width = max(self.width() - 8, 1)
+        width = max(self.width() - 8 - self.bars_width(), 1)
         height = max(self.height() - self.title.boundingRect().height() - 8, 1)
         h, w = shape
         g, gv = self.gaps(shape)
@@ -72,6 +78,12 @@ class BasisView(_Mosaic, View):
         self._n = n
         zero = None if snap is None or snap.basis_zero is None else np.asarray(snap.basis_zero, dtype=bool)
         nmf = bool(getattr(snap, "nmf", False))
+        if nmf != self.nmf:
+            self.colorbar.setLevels((0.0, 1.0) if nmf else (-1.0, 1.0))
+            axis = self.colorbar.getAxis("right")
+            axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")]] if nmf
+                          else [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]])
+            axis.setLabel(self.NMF_BAR_LABEL if nmf else self.BAR_LABEL)
         self.nmf = nmf
         self.vgap = self.COUNT_GAP if zero is not None else None
         if n:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import View, is_strip, COLORS, TITLE_SIZE, ZERO_NAME, _style_plot, _zero_rgba
+from ._common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, _color_bar, is_strip, _style_plot, View,
+                      _zero_rgba)
 
 __all__ = ["LoadingsView"]
 
@@ -28,7 +29,10 @@ class LoadingsView(pg.PlotWidget, View):
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
         self.image = pg.ImageItem(axisOrder="row-major")
-        self.image.setLookupTable(pg.colormap.get("CET-D1").getLookupTable(nPts=256))
+        self.image.setLookupTable(pg.colormap.get(DIVERGING).getLookupTable(nPts=256))
+        self.colorbar = _color_bar(pg.colormap.get(DIVERGING), (-1.0, 1.0), "loading ÷ largest |loading|",
+                                   [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]])
+        plot.layout.addItem(self.colorbar, 2, 3)
         self.zero = pg.ImageItem(axisOrder="row-major")
         plot.addItem(self.image)
         plot.addItem(self.zero)

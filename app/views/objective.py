@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import View, COLORS, _style_plot
+from ._common import COLORS, _style_plot, View
 
 __all__ = ["ObjectiveView"]
 
@@ -21,7 +21,7 @@ class ObjectiveView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "iteration", "J")
+        _style_plot(plot, self.TITLE, "iteration", "objective")
         plot.hideButtons()
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,

@@ -5,7 +5,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
 
-from ._common import View, _arrays, is_scatter, is_strip, COLORS, RESIDUAL_RANGE, _Mosaic
+from ._common import (COLORS, DIVERGING, GREY, RESIDUAL_RANGE, _arrays, _color_bar, is_scatter, is_strip,
+                      _Mosaic, View)
 
 __all__ = ["ReconView"]
 
@@ -20,6 +21,7 @@ class ReconView(_Mosaic, View):
 
     title = "Reconstructions"
     name = "recon_view"
+    stretch = 3
 
     TITLE = "clean | corrupted | reconstruction | residual"
     SPARSE_TITLE = "clean | corrupted | recon. | residual | E (sparse part)"
@@ -30,7 +32,12 @@ class ReconView(_Mosaic, View):
 
     def __init__(self, n_rows: int = 3, parent=None):
         super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * self.MAX_COLS, parent=parent)
-        self._lut = pg.colormap.get("CET-D1").getLookupTable(nPts=256)
+        self._lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
+        self.grey_bar = self.add_color_bar(_color_bar(
+            GREY, (0.0, 255.0), "grey level", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]]))
+        self.residual_bar = self.add_color_bar(_color_bar(
+            pg.colormap.get(DIVERGING), (-RESIDUAL_RANGE, RESIDUAL_RANGE), "residual (grey levels)",
+            [[(-RESIDUAL_RANGE, f"−{RESIDUAL_RANGE:.0f}"), (0.0, "0"), (RESIDUAL_RANGE, f"+{RESIDUAL_RANGE:.0f}")]]))
         self.n_rows = n_rows
         font = QtGui.QFont()
         font.setPointSizeF(8.0)

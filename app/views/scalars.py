@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from ._common import View, COLORS, _style_plot, _Message
+from ._common import COLORS, _Message, _style_plot, View
 
 __all__ = ["ScalarHistoryView"]
 

@@ -5,13 +5,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ._common import View, _arrays, COLORS, TITLE_SIZE, LINE_COLORS, _style_plot
+from ._common import COLORS, LINE_COLORS, TITLE_SIZE, _arrays, _style_plot, View
 
 __all__ = ["ScatterView"]
 
 class ScatterView(pg.PlotWidget, View):
-    """2-D data (``Snapshot.points``, toy examples): the samples, sized by their weight when the
-    method has weights (largest = 1), planted outliers (``Snapshot.outliers``) ringed red, the
+    """2-D data (``Snapshot.points``, toy examples): the samples, of a fixed size in pixels, faint when
+    the method weighs them low (opacity from the log weight), planted outliers (``Snapshot.outliers``) ringed red, the
     mean as a cross and each direction of ``Snapshot.directions`` as a line through the mean long
     enough to span the data. Equal aspect."""
 
@@ -21,11 +21,13 @@ class ScatterView(pg.PlotWidget, View):
 
     TITLE = "Data and directions"
     MAX_LINES = 10
+    #: diameter of the dots in screen pixels (pxMode: the same at every zoom and window size)
+    DOT_SIZE = 8
 
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "x₁", "x₂")
+        _style_plot(plot, self.TITLE, "feature 1", "feature 2")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setAspectLocked(True, ratio=1.0)
         plot.hideButtons()
@@ -68,21 +70,22 @@ class ScatterView(pg.PlotWidget, View):
         P = np.asarray(snap.points, dtype=float)
         w = snap.sample_weights
         if w is None:
-            sizes = np.full(len(P), 6.0)
+            brushes = pg.mkBrush(*COLORS["clean"], 200)
             title = self.TITLE + "  <span style='color:#777;font-size:8pt'>(ringed red: planted outlier; + mean)</span>"
         else:
-            # log weights (decades below the largest): 10⁻³ and less → 3 px, 1 → 12 px
+            # log weights (decades below the largest) as opacity: 1 → opaque, 10⁻³ and less → faint;
+            # the dots keep their size (pixels, whatever the zoom) so that none shrinks to a speck
             lw = np.asarray(snap.log_weights, dtype=float)
-            sizes = 3.0 + 9.0 * np.clip(1.0 + np.nan_to_num(lw, nan=-3.0) / 3.0, 0.0, 1.0)
-            title = self.TITLE + ("  <span style='color:#777;font-size:8pt'>(dot size: weight, log; "
+            alpha = 40 + 215 * np.clip(1.0 + np.nan_to_num(lw, nan=-3.0) / 3.0, 0.0, 1.0)
+            brushes = [pg.mkBrush(*COLORS["clean"], int(a)) for a in alpha]
+            title = self.TITLE + ("  <span style='color:#777;font-size:8pt'>(faint dot: low weight; "
                                   "ringed red: planted outlier; + mean)</span>")
         if plot.titleLabel.text != title:
             plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
-        self.points.setData(P[:, 0], P[:, 1], size=sizes, pen=None,
-                            brush=pg.mkBrush(*COLORS["clean"], 170))
+        self.points.setData(P[:, 0], P[:, 1], size=self.DOT_SIZE, pen=pg.mkPen(COLORS["clean"], width=1),
+                            brush=brushes)
         bad = np.asarray(snap.outliers, dtype=bool)
-        self.outlier_marks.setData(P[bad, 0], P[bad, 1],
-                                   size=sizes[bad] + 6)
+        self.outlier_marks.setData(P[bad, 0], P[bad, 1], size=self.DOT_SIZE + 6)
         m = np.asarray(snap.mean, dtype=float)[:2]
         self.mean_mark.setData([m[0]], [m[1]])
         # lines through the mean, long enough to span the data

@@ -5,8 +5,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from ._common import (View, _arrays, is_scatter, is_strip, COLORS, TRUNCATED_COLOR,
-                      TRUNCATED_NAME, WEIGHT_CMAP, _mask_rgba, _Mosaic, _tile_overlays)
+from ._common import (TRUNCATED_COLOR, TRUNCATED_NAME, WEIGHT_CMAP, _arrays, _color_bar, is_scatter,
+                      is_strip, _mask_rgba, _Mosaic, _tile_overlays, View)
 
 __all__ = ["WeightMapView"]
 
@@ -38,22 +38,12 @@ class WeightMapView(_Mosaic, View):
         lut = cmap.getLookupTable(nPts=256)
         for img in self.items:
             img.setLookupTable(lut)
-        self.ci.removeItem(self.title)                    # the title spans the colour bar too
-        self.ci.addItem(self.title, row=0, col=0, colspan=2)
-        self.colorbar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=cmap, interactive=False,
-                                        width=10, pen=COLORS["axis"], colorMapMenu=False)
+        self.colorbar = self.add_color_bar(_color_bar(
+            cmap, (0.0, 1.0), "weight Q (0–1)",
+            [[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]]))
         self.colorbar.setToolTip("Q = 1: pixel fully trusted; Q = 0: ignored")
-        axis = self.colorbar.getAxis("right")
-        axis.setTextPen(COLORS["axis"])
-        axis.setPen(COLORS["axis"])
-        axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
-        self.ci.addItem(self.colorbar, row=1, col=1)
-        self.ci.layout.setColumnSpacing(0, 8)              # the bar does not touch the last map
-        # the bar and the title never change with the iteration: paint them from a cache
+        # the title never changes with the iteration: paint it from a cache
         cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
-        self.colorbar.setCacheMode(cache)
-        for name in ("left", "right", "top", "bottom"):
-            self.colorbar.getAxis(name).setCacheMode(cache)
         self.title.setCacheMode(cache)
         self.overlays, self.captions = _tile_overlays(self.vb, len(self.items), 8.0, (0.5, 1.0))
         self._caption_text = [None] * len(self.items)

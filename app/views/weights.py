@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import View, _arrays, OUTLIER_SCORE, COLORS, TITLE_SIZE, _style_plot, _Message, _DecadeAxis
+from ._common import COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View
 
 __all__ = ["WeightsView"]
 
@@ -39,7 +39,7 @@ class WeightsView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _DecadeAxis("left")})
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "sample", "weight (largest = 1)")
+        _style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
         plot.getAxis("left").setTickSpacing(1, 1)
         plot.setMouseEnabled(x=True, y=False)
         self._baseline = -1.0
