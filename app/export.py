@@ -2,8 +2,8 @@
 whole window as a PNG.
 
 * :func:`export_view_image` (view, path): PNG or SVG, chosen by the suffix of ``path``
-  (pyqtgraph's ``ImageExporter`` / ``SVGExporter`` for plots and image mosaics; a widget grab for
-  plain Qt widgets, PNG only).
+  (pyqtgraph's ``ImageExporter`` / ``SVGExporter`` for plots and image mosaics; Qt's
+  ``QSvgGenerator`` where pyqtgraph's SVG exporter fails, and for plain Qt widgets).
 * :func:`export_view_data` (view, snapshot, path): ``view.export_data(snapshot)`` (a dict of named
   arrays, see :class:`app.views.View`) as NPZ (every array under its name), or as CSV: one column
   per 1-D array of equal length with a header line, or one 2-D array with a header naming it.
@@ -58,17 +58,25 @@ def export_view_image(view, path) -> Path:
     or SVG (vectors), by the suffix. Returns the path written.
 
     Raises:
-        ValueError: the suffix is neither .png nor .svg, or SVG of a view that is no pyqtgraph
-            scene.
+        ValueError: the suffix is neither .png nor .svg.
+        OSError: the file cannot be written.
     """
     path = Path(path)
     suffix = _suffix(path, IMAGE_SUFFIXES)
     item = _scene_item(view)
     if item is None:
-        if suffix == ".svg":
-            raise ValueError("this view can be exported as PNG only")
-        return _grab(view, path)
-    exporter = (pg.exporters.SVGExporter if suffix == ".svg" else pg.exporters.ImageExporter)(item)
+        return _render_svg(view, path) if suffix == ".svg" else _grab(view, path)
+    if suffix == ".svg":
+        try:
+            pg.exporters.SVGExporter(item).export(str(path))
+        except ValueError:
+            # pyqtgraph 0.14's SVGExporter cannot parse some paths Qt 6 writes ("M x y"):
+            # Qt's own SVG generator draws the view instead
+            _render_svg(view, path)
+        if not path.exists():
+            raise OSError(f"could not write {path}")
+        return path
+    exporter = pg.exporters.ImageExporter(item)
     if suffix == ".png":
         rect = item.sceneBoundingRect()
         width = max(int(round(rect.width())), 1)
@@ -76,6 +84,25 @@ def export_view_image(view, path) -> Path:
     exporter.export(str(path))
     if not path.exists():
         raise OSError(f"could not write {path}")
+    return path
+
+
+def _render_svg(widget: QtWidgets.QWidget, path: Path) -> Path:
+    """Draw ``widget`` into an SVG file with Qt's QSvgGenerator (vectors where Qt keeps them)."""
+    from PySide6.QtSvg import QSvgGenerator
+
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(widget.size())
+    gen.setViewBox(widget.rect())
+    gen.setTitle(getattr(type(widget), "title", "") or type(widget).__name__)
+    painter = QtGui.QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"could not write {path}")
+    try:
+        QtWidgets.QWidget.render(widget, painter, QtCore.QPoint(0, 0))   # the widget as drawn
+    finally:
+        painter.end()
     return path
 
 
