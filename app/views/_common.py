@@ -127,16 +127,17 @@ def _arrays(**kw) -> dict:
     return {k: np.asarray(v) for k, v in kw.items() if v is not None}
 
 
-def _color_bar(cmap, values, label: str, ticks=None) -> pg.ColorBarItem:
-    """A fixed (not interactive) colour bar with an axis label in words and units."""
+def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> pg.ColorBarItem:
+    """A fixed (not interactive) colour bar with an axis label in words and units; vertical (axis
+    on the right) or horizontal (axis below)."""
     bar = pg.ColorBarItem(values=values, colorMap=cmap, interactive=False, width=8,
-                          pen=COLORS["axis"], colorMapMenu=False)
-    axis = bar.getAxis("right")
+                          pen=COLORS["axis"], colorMapMenu=False,
+                          orientation="horizontal" if horizontal else "vertical")
+    axis = bar.getAxis("bottom" if horizontal else "right")
     axis.setTextPen(COLORS["axis"])
     axis.setPen(COLORS["axis"])
     axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
     axis.setStyle(tickTextOffset=2, tickLength=-4)
-    axis.setWidth(None)
     if ticks is not None:
         axis.setTicks(ticks)
     cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
@@ -163,8 +164,13 @@ def _zero_rgba(zero: np.ndarray) -> np.ndarray:
 
 
 class _Title(pg.LabelItem):
-    """A title that never widens its view: a text longer than the view is centred and clipped
-    instead of pushing the view's images out of sight."""
+    """A title that never widens its view: a text longer than the view is clipped at its end
+    (left-aligned, so that its beginning stays readable) instead of pushing the view's images out
+    of sight."""
+
+    def __init__(self, text: str = " ", **kw):
+        kw.setdefault("justify", "left")
+        super().__init__(text, **kw)
 
     def updateMin(self):
         super().updateMin()
@@ -201,11 +207,22 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         self._key = None                # (tile shape, rows, cols, vgap) the tiles are laid out for
         self._tile = None
         self.vgap = None                # vertical gap in tile heights (None: same as GAP)
-        self.bars: list[pg.ColorBarItem] = []
+        self.bars: list[pg.ColorBarItem] = []          # right of the tiles
+        self.below_bars: list[pg.ColorBarItem] = []    # under the tiles
+        self.bar_row = None
         self.setMinimumSize(120, 90)
 
-    def add_color_bar(self, bar: pg.ColorBarItem) -> pg.ColorBarItem:
-        """Place ``bar`` right of the tiles (after the bars already there); the title spans all."""
+    def add_color_bar(self, bar: pg.ColorBarItem, below: bool = False) -> pg.ColorBarItem:
+        """Place ``bar`` right of the tiles (after the bars already there; the title spans all),
+        or, ``below``, in a row under the tiles (horizontal bars, side by side)."""
+        if below:
+            if self.bar_row is None:
+                self.bar_row = self.ci.addLayout(row=2, col=0)
+                self.bar_row.setContentsMargins(4, 2, 4, 0)
+                self.bar_row.layout.setHorizontalSpacing(16)
+            self.bar_row.addItem(bar)
+            self.below_bars.append(bar)
+            return bar
         self.bars.append(bar)
         col = len(self.bars)
         self.ci.removeItem(self.title)

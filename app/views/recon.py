@@ -33,11 +33,14 @@ class ReconView(_Mosaic, View):
     def __init__(self, n_rows: int = 3, parent=None):
         super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * self.MAX_COLS, parent=parent)
         self._lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
+        # horizontal bars under the tiles: the tiles keep the column's width
         self.grey_bar = self.add_color_bar(_color_bar(
-            GREY, (0.0, 255.0), "grey level", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]]))
+            GREY, (0.0, 255.0), "grey level (0–255)", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]],
+            horizontal=True), below=True)
         self.residual_bar = self.add_color_bar(_color_bar(
             pg.colormap.get(DIVERGING), (-RESIDUAL_RANGE, RESIDUAL_RANGE), "residual (grey levels)",
-            [[(-RESIDUAL_RANGE, f"−{RESIDUAL_RANGE:.0f}"), (0.0, "0"), (RESIDUAL_RANGE, f"+{RESIDUAL_RANGE:.0f}")]]))
+            [[(-RESIDUAL_RANGE, f"−{RESIDUAL_RANGE:.0f}"), (0.0, "0"), (RESIDUAL_RANGE, f"+{RESIDUAL_RANGE:.0f}")]],
+            horizontal=True), below=True)
         self.n_rows = n_rows
         font = QtGui.QFont()
         font.setPointSizeF(8.0)
