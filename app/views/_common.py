@@ -40,7 +40,22 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(imageAxisOrder="row-major", antialias=True, background="w", foreground="k")
 
 
+def _unclamp_title(label: pg.LabelItem) -> None:
+    """Let a plot's title be narrower than its text (clipped at its end) instead of widening the
+    plot beyond its widget, which would clip the plot's right side and its axis label."""
+    def update_min(self=label):
+        pg.LabelItem.updateMin(self)
+        h = self.itemRect().height()
+        self.setMinimumWidth(0)
+        self._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, h)
+        self._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, h)
+        self.updateGeometry()
+    label.updateMin = update_min
+    label.opts["justify"] = "left"          # clipped at its end, its beginning readable
+
+
 def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
+    _unclamp_title(plot.titleLabel)
     plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
     plot.setLabel("bottom", bottom)
     if left:
