@@ -347,8 +347,11 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         chosen = self._slider_choice.get(info.key, main.name if main is not None else None)
         self.slider_combo.blockSignals(True)
         self.slider_combo.clear()
+        symbols = [spec.symbol for spec in specs]
         for spec in specs:
-            self.slider_combo.addItem(spec.symbol, spec.name)
+            # a symbol two parameters share (k) is told apart by the keyword name
+            label = spec.symbol if symbols.count(spec.symbol) == 1 else f"{spec.symbol} ({spec.name})"
+            self.slider_combo.addItem(label, spec.name)
             self.slider_combo.setItemData(self.slider_combo.count() - 1, P.spec_tooltip(spec),
                                           QtCore.Qt.ToolTipRole)
         self.slider_combo.setCurrentIndex(max(self.slider_combo.findData(chosen), 0))
