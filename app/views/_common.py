@@ -152,7 +152,7 @@ def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -
     axis.setTextPen(COLORS["axis"])
     axis.setPen(COLORS["axis"])
     axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
-    axis.setStyle(tickTextOffset=2, tickLength=-4)
+    axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)   # end values shown
     if ticks is not None:
         axis.setTicks(ticks)
     cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
