@@ -74,30 +74,11 @@ def _spec_to_dict(spec, value: Any) -> dict:
             span = (hi - lo) if (lo is not None and hi is not None) else 1.0
             base.update(type="float", step=10 ** math.floor(math.log10(span / 20)) if span > 0 else 0.01,
                         decimals=4)
-        base.update(limits=_box_limits(spec, base["decimals"], spec.scale == "log"))
+        # the spec's bounds as the box's limits; an excluded bound (ρ ∈ (1, 2): 1) is refused as
+        # it is typed (guard_box), and a value set in code outside the range reaches the runner,
+        # which refuses it with a message (not silently clamped to a nearby value)
+        base.update(limits=(spec.low, spec.high))
     return base
-
-
-def _box_limits(spec, decimals: int, log: bool) -> tuple:
-    """(low, high) a float box accepts: the spec's bounds, moved inside by the box's smallest
-    step where the spec excludes them, so that the box refuses what the method would refuse
-    (ρ ∈ (1, 2): 1.0 is refused as it is typed, not when the run starts)."""
-    lo, hi = spec.low, spec.high
-    if log:
-        if lo is not None and spec.low_open:
-            lo = lo * (1 + 10.0 ** -decimals) if lo > 0 else lo + 1e-12
-        if hi is not None and spec.high_open:
-            hi = hi * (1 - 10.0 ** -decimals) if hi > 0 else hi - 1e-12
-    else:                       # one unit of the last digit the box shows ("decimals" significant)
-        if lo is not None and spec.low_open:
-            lo = lo + _last_digit(lo, decimals)
-        if hi is not None and spec.high_open:
-            hi = hi - _last_digit(hi, decimals)
-    return lo, hi
-
-
-def _last_digit(x: float, decimals: int) -> float:
-    return 10.0 ** ((math.floor(math.log10(abs(x))) if x else 0) - decimals + 1)
 
 
 def build_group(name: str, specs: Iterable, values: dict | None = None) -> Parameter:

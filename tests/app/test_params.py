@@ -97,11 +97,6 @@ def test_box_refuses_what_the_method_refuses_as_it_is_typed(qtbot):
     _type(box, "1.5")
     assert child.value() == 1.5 and box.refused == ""
     spec.validate(child.value())
-    # the arrows stop inside the open range: every value the box can hold, the method accepts
-    lo, hi = child.opts["limits"]
-    assert 1.0 < lo < 1.01 and 1.99 < hi < 2.0
-    child.setValue(0.5)
-    spec.validate(child.value())
 
 
 def test_labels_are_unique_and_show_the_range():
