@@ -16,16 +16,24 @@ from robust_subspace_lab.core import catalogue, guide
 from . import params as P
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
-from .views import (BasisView, LoadingsView, ObjectiveView, ReconView, ScalarHistoryView,
-                    ScatterView, WeightMapView, WeightsView)
+from .export import add_view_actions
+from .views import for_task
+
+#: minimum height of a view, per area (the window's 768 px leave about 400 px for the views)
+VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
+
+
+def view_classes() -> list:
+    """The view classes of a method column: the registry's views of task "subspace"."""
+    return for_task("subspace")
 
 __all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
 
 #: the snapshot's detail holding every restart's objective, one tuple per committed component
 RESTARTS = "restart objectives"
 
-METRICS_TIP = ("eq. 14 error (000): paper 000's reconstruction error against the clean images\n"
-               "Σ‖xʳ−xᵒ‖ (001): paper 001's total distance of each method's own reconstruction to the\n"
+METRICS_TIP = ("error: the reconstruction error against the clean images (Oh & Kwak 2016, eq. 14)\n"
+               "total distance: Nie, Yuan & Huang (ICML 2014)'s total distance of each method's own reconstruction to the\n"
                "    clean samples (added outlier images excluded)\n"
                "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
                "mean angle to clean PCA: mean principal angle to the subspace PCA learns from the clean data")
@@ -91,12 +99,17 @@ def _fmt_metric(name: str, value) -> str:
     return f"{v:.4g}"
 
 
+#: metric names of core.views as shown in the narrow metrics block (the tooltip explains each)
+SHORT_NAMES = {"eq. 14 error": "error", "Σ‖xʳ−xᵒ‖": "total distance",
+               "mean angle to clean PCA": "mean ∠ to clean PCA"}
+
+
 def _short_metric_name(name: str) -> str:
     """The metric's name as shown in the narrow metrics block: units and the paper tags dropped
     (the tooltip gives both), the angle as ∠."""
     for tail in (" (°)", " (%)", " (000)", " (001)"):
         name = name.replace(tail, "")
-    return name.replace("mean angle to clean PCA", "mean ∠ to clean PCA")
+    return SHORT_NAMES.get(name, name)
 
 
 def metrics_html(snap) -> tuple[str, str]:
@@ -119,6 +132,9 @@ def metrics_html(snap) -> tuple[str, str]:
         text += f"<span style='color:#555'>{html.escape(last)}</span>"
         tip = "\n".join(lines)
     return text, tip
+
+#: rows of the parameter tree shown (more scroll); the same in every column, so views align
+TREE_ROWS = 3
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
@@ -170,8 +186,10 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.setContentsMargins(6, 6, 6, 6)
         outer.setSpacing(4)
 
-        # header: method + main slider + info on the left, parameter tree on the right
-        header = QtWidgets.QHBoxLayout()
+        # header: method, main slider, status and metrics, then the parameter tree (three rows,
+        # scrolling): stacked so that a column works at about 340 px wide (3 columns at 1366 × 768)
+        header = QtWidgets.QVBoxLayout()
+        header.setSpacing(2)
         left = QtWidgets.QVBoxLayout()
         left.setSpacing(3)
         row = QtWidgets.QHBoxLayout()
@@ -232,7 +250,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.error_label.setObjectName("errorLabel")
         self.error_label.setToolTip(ERROR_TIP)
         big = self.error_label.font()
-        big.setPointSizeF(big.pointSizeF() * 1.25)
+        big.setPointSizeF(big.pointSizeF() * 1.1)
         big.setBold(True)
         self.iteration_label.setFont(big)
         self.error_label.setFont(big)
@@ -251,12 +269,11 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.metrics_label.setFixedHeight(3 * self.fontMetrics().lineSpacing() + 6)
         self.metrics_label.setToolTip(METRICS_TIP)
         left.addWidget(self.metrics_label)
-        left.addStretch(1)
-        header.addLayout(left, 5)
+        header.addLayout(left)
 
         self.tree = P.make_tree(None)
-        self.tree.setMinimumWidth(270)
-        header.addWidget(self.tree, 4, QtCore.Qt.AlignTop)
+        self.tree.setMinimumWidth(0)
+        header.addWidget(self.tree)
         outer.addLayout(header)
 
         self.message_label = QtWidgets.QLabel("")
@@ -268,52 +285,32 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.message_label.setVisible(False)
         outer.addWidget(self.message_label)
 
-        # views
-        self.weights_view = WeightsView()
-        self.objective_view = ObjectiveView()
-        self.scalar_view = ScalarHistoryView()
-        self.basis_view = BasisView()
-        self.loadings_view = LoadingsView()
-        self.recon_view = ReconView()
-        self.scatter_view = ScatterView()
-        self.weightmap_view = WeightMapView()
-        self.weightmap_view.setVisible(False)
-        curves = QtWidgets.QVBoxLayout()
-        curves.setSpacing(2)
-        curves.addWidget(self.objective_view, 1)
-        curves.addWidget(self.scalar_view, 1)
+        # views: one of each registered view of task "subspace", placed by its area; a view is
+        # shown when it has something to show (``view.shows(snapshot)``)
+        self.view_list: list = []
+        areas = {"side": QtWidgets.QVBoxLayout(), "curves": QtWidgets.QVBoxLayout(),
+                 "bottom": QtWidgets.QHBoxLayout()}
+        for lay in areas.values():
+            lay.setSpacing(2)
+            lay.setContentsMargins(0, 0, 0, 0)
+        for cls in view_classes():
+            view = cls()
+            self.view_list.append(view)
+            if cls.name:
+                setattr(self, cls.name, view)
+            view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+            view.setMinimumWidth(0)
+            view.setVisible(cls.default_visible)      # before the first snapshot
+            areas.get(cls.area, areas["bottom"]).addWidget(view, cls.stretch)
+            add_view_actions(view, self)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
-        # per-sample bars over the per-pixel weight maps (the maps only for methods with
-        # per-entry weights): the row keeps its height, so columns stay aligned side by side
-        weights = QtWidgets.QVBoxLayout()
-        weights.setSpacing(2)
-        weights.addWidget(self.weights_view, 4)
-        weights.addWidget(self.weightmap_view, 5)
-        top.addLayout(weights, 3)
-        top.addLayout(curves, 2)
-        # bottom: basis images (or a loadings heat map) | reconstructions; a scatter for 2-D data
-        self.basis_stack = QtWidgets.QStackedWidget()
-        self.basis_stack.addWidget(self.basis_view)
-        self.basis_stack.addWidget(self.loadings_view)
-        images = QtWidgets.QWidget()
-        bottom = QtWidgets.QHBoxLayout(images)
-        bottom.setContentsMargins(0, 0, 0, 0)
-        bottom.setSpacing(4)
-        bottom.addWidget(self.basis_stack, 1)
-        bottom.addWidget(self.recon_view, 1)
-        self.bottom_stack = QtWidgets.QStackedWidget()
-        self.bottom_stack.addWidget(images)
-        self.bottom_stack.addWidget(self.scatter_view)
+        top.addLayout(areas["side"], 1)
+        top.addLayout(areas["curves"], 1)
         grid = QtWidgets.QVBoxLayout()
         grid.setSpacing(4)
         grid.addLayout(top, 5)
-        grid.addWidget(self.bottom_stack, 4)
-        for w in (self.weights_view, self.basis_view, self.recon_view, self.scatter_view,
-                  self.loadings_view):
-            w.setMinimumHeight(140)
-        self.objective_view.setMinimumHeight(110)
-        self.scalar_view.setMinimumHeight(110)
+        grid.addLayout(areas["bottom"], 4)
         outer.addLayout(grid, 1)
 
         # scrubber
@@ -344,14 +341,17 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     def _rebuild_params(self, info, values: dict) -> None:
         self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
         self._group_key = info.key
-        P.set_tree_group(self.tree, self._group, rows_visible=5)
+        P.set_tree_group(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
         specs = P.slider_specs(info.params)
         main = P.main_spec(info.params)
         chosen = self._slider_choice.get(info.key, main.name if main is not None else None)
         self.slider_combo.blockSignals(True)
         self.slider_combo.clear()
+        symbols = [spec.symbol for spec in specs]
         for spec in specs:
-            self.slider_combo.addItem(spec.symbol, spec.name)
+            # a symbol two parameters share (k) is told apart by the keyword name
+            label = spec.symbol if symbols.count(spec.symbol) == 1 else f"{spec.symbol} ({spec.name})"
+            self.slider_combo.addItem(label, spec.name)
             self.slider_combo.setItemData(self.slider_combo.count() - 1, P.spec_tooltip(spec),
                                           QtCore.Qt.ToolTipRole)
         self.slider_combo.setCurrentIndex(max(self.slider_combo.findData(chosen), 0))
@@ -445,34 +445,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def views(self) -> list:
         """The views drawing the snapshot now (the others are hidden)."""
-        out = [self.weights_view, self.objective_view, self.scalar_view]
-        if not self.weightmap_view.isHidden():
-            out.append(self.weightmap_view)
-        if self.bottom_stack.currentWidget() is self.scatter_view:
-            return out + [self.scatter_view]
-        out.append(self.basis_stack.currentWidget())
-        return out + ([self.recon_view] if not self.recon_view.isHidden() else [])
+        return [v for v in self.view_list if not v.isHidden()]
 
     def _choose_views(self, snap) -> None:
-        """2-D data: the scatter replaces images and reconstructions; images one pixel high
-        (a few features): the loadings heat map replaces the basis images; per-pixel weight
-        maps only for methods with per-entry weights (robust NMF) on image data."""
+        """Show each view that has something to show for ``snap`` (``view.shows``), hide the
+        others: 2-D data gets the scatter instead of images, data with few features the loadings
+        heat map, methods with per-entry weights the weight maps."""
         if snap is None:
             return
-        scatter = snap.points is not None
-        strip = not scatter and len(snap.basis.shape) == 3 and min(snap.basis.shape[1:]) == 1
-        page = self.scatter_view if scatter else self.bottom_stack.widget(0)
-        if self.bottom_stack.currentWidget() is not page:
-            self.bottom_stack.setCurrentWidget(page)
-        basis = self.loadings_view if strip else self.basis_view
-        if self.basis_stack.currentWidget() is not basis:
-            self.basis_stack.setCurrentWidget(basis)
-        # points of a few features are no images: the loadings get the whole row
-        if self.recon_view.isVisibleTo(self) == strip:
-            self.recon_view.setVisible(not strip)
-        maps = snap.weight_maps is not None and not scatter and not strip
-        if self.weightmap_view.isHidden() == maps:
-            self.weightmap_view.setVisible(maps)
+        for view in self.view_list:
+            want = bool(view.shows(snap))
+            if view.isHidden() == want:
+                view.setVisible(want)
 
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:
@@ -489,7 +473,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.error_label.setText(f"relative error: {100.0 * snap.relative_error:.2f} %")
             tips = (NMF_ERROR_TIP, NMF_METRICS_TIP)
         else:
-            self.error_label.setText(f"error (eq. 14): {snap.error:.4g}")
+            self.error_label.setText(f"reconstruction error: {snap.error:.4g}")
             tips = (ERROR_TIP, METRICS_TIP)
         if self.error_label.toolTip() != tips[0]:
             self.error_label.setToolTip(tips[0])

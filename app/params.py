@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from pyqtgraph import SpinBox
 from pyqtgraph.parametertree import Parameter, ParameterTree
 from PySide6 import QtCore, QtWidgets
 
-__all__ = ["spec_title", "spec_tooltip", "build_group", "group_values", "set_group_values",
+__all__ = ["spec_title", "range_hint", "guard_box", "refusal", "spec_tooltip", "build_group", "group_values", "set_group_values",
            "main_spec", "rebuild_group", "show_method", "slider_specs", "make_tree", "SpecSlider", "format_value"]
 
 
@@ -27,10 +28,25 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def range_hint(spec) -> str:
+    """The valid range of a numeric spec in a few characters: "(1, 2)", "≥ 1", "> 0", or "" for
+    other kinds and unbounded numbers."""
+    if spec.kind not in ("int", "float") or (spec.low is None and spec.high is None):
+        return ""
+    if spec.high is None:
+        return f"{'>' if spec.low_open else '≥'} {spec.low:g}"
+    if spec.low is None:
+        return f"{'<' if spec.high_open else '≤'} {spec.high:g}"
+    return spec.range_text().removeprefix("in ")
+
+
 def spec_title(spec) -> str:
-    """Display title: the paper's symbol, plus the keyword name when it differs."""
+    """Display title: the paper's symbol, plus the keyword name when it differs (so that two
+    parameters with the same symbol never share a label), plus the valid range."""
     same = spec.symbol.replace(" ", "_").lower() == spec.name.lower()
-    return spec.symbol if same else f"{spec.symbol}  ({spec.name})"
+    title = spec.symbol if same else f"{spec.symbol}  ({spec.name})"
+    hint = range_hint(spec)
+    return f"{title}  {hint}" if hint else title
 
 
 def spec_tooltip(spec) -> str:
@@ -43,7 +59,7 @@ def _choice_label(choice: Any) -> str:
 
 def _spec_to_dict(spec, value: Any) -> dict:
     base = {"name": spec.name, "title": spec_title(spec), "tip": spec_tooltip(spec),
-            "value": value, "default": spec.default}
+            "value": value, "default": spec.default, "spec": spec}
     if spec.kind == "choice":
         base.update(type="list", limits={_choice_label(c): c for c in spec.choices})
     elif spec.kind == "bool":
@@ -58,6 +74,9 @@ def _spec_to_dict(spec, value: Any) -> dict:
             span = (hi - lo) if (lo is not None and hi is not None) else 1.0
             base.update(type="float", step=10 ** math.floor(math.log10(span / 20)) if span > 0 else 0.01,
                         decimals=4)
+        # the spec's bounds as the box's limits; an excluded bound (ρ ∈ (1, 2): 1) is refused as
+        # it is typed (guard_box), and a value set in code outside the range reaches the runner,
+        # which refuses it with a message (not silently clamped to a nearby value)
         base.update(limits=(spec.low, spec.high))
     return base
 
@@ -159,16 +178,25 @@ def make_tree(group: Parameter | None, rows_visible: int | None = None) -> Param
     return tree
 
 
-def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None) -> None:
+def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None,
+                   fixed_rows: bool = False) -> None:
+    """Show ``group`` in ``tree``, ``rows_visible`` rows high (None: every row; more rows scroll).
+    ``fixed_rows``: always that height, even for fewer parameters (trees side by side align)."""
     tree.clear()
     n = 0
     if group is not None and group.children():
         tree.setParameters(group, showTop=False)
         n = len(group.children())
-    rows = n if rows_visible is None else min(n, rows_visible)
+    rows = n if rows_visible is None else (rows_visible if fixed_rows else min(n, rows_visible))
     row_h = max(tree.fontMetrics().height() + 7, 21)      # the height pyqtgraph's editors use
-    tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if n else 0)
-    tree.setVisible(bool(n))
+    tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if (n or fixed_rows) else 0)
+    tree.setVisible(bool(n) or fixed_rows)
+    if group is not None:
+        for child in group.children():
+            for item in list(child.items.keys()):
+                box = getattr(item, "widget", None)
+                if isinstance(box, SpinBox) and child.opts.get("spec") is not None:
+                    guard_box(box, child.opts["spec"])
     tree.setIndentation(6)
     # The name column gets what it needs; the editors take the rest.
     header = tree.header()
@@ -176,6 +204,58 @@ def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: i
     header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeToContents)
     if header.count() > 1:
         header.setSectionResizeMode(1, QtWidgets.QHeaderView.Stretch)
+
+
+def refusal(spec, text: str) -> str:
+    """The message a GUI user reads when a box refuses ``text`` for ``spec``."""
+    what = "a whole number" if spec.kind == "int" else "a number"
+    hint = range_hint(spec)
+    return (f"{spec.symbol}: “{text}” is not accepted; type {what}"
+            + (f" in {hint}" if hint.startswith(("(", "[")) else f" {hint}" if hint else "")
+            + " (decimal point, not comma)" * ("," in text))
+
+
+def guard_box(box: SpinBox, spec) -> None:
+    """Make the spin box ``box`` of ``spec`` refuse, as it is typed, what the method would
+    refuse: a text that is no number ("1,5") or outside the spec's range (ρ = 1 for ρ ∈ (1, 2))
+    is not applied and not left on screen: the box shows its last valid value again, and the
+    refusal (with the valid range) appears as the box's tooltip and in ``box.refused``."""
+    if getattr(box, "_guarded", False):
+        return
+    box._guarded = True
+    box.refused = ""
+    try:
+        box.editingFinished.disconnect(box.editingFinishedEvent)
+    except (RuntimeError, TypeError):
+        pass
+    tip = box.toolTip()
+
+    def finish():
+        text = box.lineEdit().text()
+        if text == box.lastText:
+            return
+        try:
+            val = box.interpret()
+        except Exception:                        # noqa: BLE001  (pyqtgraph's parser)
+            val = False
+        ok = val is not False and val is not None
+        if ok:
+            try:
+                v = spec.validate(int(val) if spec.kind == "int" else float(val))
+            except Exception:                    # noqa: BLE001  (ParameterError, ValueError)
+                ok = False
+        if not ok:
+            box.refused = refusal(spec, text)
+            box.setToolTip(box.refused)
+            QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())), box.refused, box)
+            box.updateText()                     # the last valid value, not the refused text
+            return
+        box.refused = ""
+        box.setToolTip(tip)
+        if v != box.value():
+            box.setValue(v, delaySignal=False)
+
+    box.editingFinished.connect(finish)
 
 
 def _slider_range(spec) -> tuple[float, float] | None:

@@ -17,6 +17,10 @@ numerical beyond reshaping, stacking and colour levels.
 * :class:`ConfusionView`      test confusion matrix (classification)
 * :class:`PredictionView`     predicted against true test targets (regression)
 
+Each declares itself a :class:`app.views.View` of task ``"regression"`` and is listed in
+:data:`REGISTERED`, which :func:`app.views.for_task` joins to the registry (adding a regression view:
+the class here plus one line in :data:`REGISTERED`).
+
 The objective and the rank / nnz(E) curves are the method columns' :class:`~app.views.ObjectiveView`
 and :class:`~app.views.ScalarHistoryView`, which draw a RegressionSnapshot as they are.
 """
@@ -28,8 +32,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from ..views import (COLORS, LINE_COLORS, TITLE_SIZE, BasisView, ReconView, _DecadeAxis, _Message,
-                     _Mosaic, _style_plot)
+from ..views._common import (COLORS, LINE_COLORS, TITLE_SIZE, View, _arrays, _DecadeAxis, _Message, _Mosaic,
+                             _style_plot)
+from ..views.basis import BasisView
+from ..views.recon import ReconView
 
 __all__ = ["InputImagesView", "ProjectionView", "SingularValuesView", "ResidualView",
            "WeightImagesView", "CoefficientsView", "TestSamplesView", "ConfusionView",
@@ -86,6 +92,10 @@ class InputImagesView(ReconView):
     levels. Missing input entries (``missing_maps``) are painted magenta over the input. Row
     labels: the training-sample index, red for a sample the corruption touched."""
 
+    title = "Training samples"
+    tasks = frozenset({"regression"})
+    name = "input_view"
+
     TITLE = "Training samples: clean | input X | cleaned D | outliers E = X − D"
     COLUMNS = ("clean", "input X", "cleaned D", "outliers E", "")
 
@@ -127,14 +137,27 @@ class InputImagesView(ReconView):
     def _missing_note(snap) -> str:
         return _note(f"{MISSING_NAME}: missing entries") if snap.missing_maps is not None else ""
 
+    def export_data(self, snapshot) -> dict:
+        """sample (k,); clean, input, cleaned, outliers (k, h, w) in grey levels; missing (k, h, w) 0/1."""
+        if snapshot is None or snapshot.rows is None or not len(snapshot.rows):
+            return {}
+        rows = np.asarray(snapshot.rows, dtype=float)
+        return _arrays(sample=snapshot.samples, clean=rows[:, 0], input=rows[:, 1], cleaned=rows[:, 2],
+                       outliers=rows[:, 3], missing=None if snapshot.missing_maps is None
+                       else np.asarray(snapshot.missing_maps, dtype=int))
+
 
 # =========================================================================== points
-class ProjectionView(pg.PlotWidget):
+class ProjectionView(pg.PlotWidget, View):
     """Points (``RegressionSnapshot.points``, the 3-D example of §5.1) projected on two axes:
     the inputs X as ×, coloured by the kind of error they got (``kinds``: in-plane,
     out-of-plane; grey: uncorrupted), the clean points (blue dots), the cleaned points D (red
     rings) and a segment from every input to its cleaned point (the displacement the method
     made), in the colour of its kind. Equal aspect."""
+
+    title = "Projection of the points"
+    tasks = frozenset({"regression"})
+    name = "projection_view"
 
     def __init__(self, axes=(0, 1), title: str = "", parent=None):
         super().__init__(parent)
@@ -244,6 +267,14 @@ class ProjectionView(pg.PlotWidget):
             out[k] = np.stack([x, y], axis=1).reshape(-1, 2, 2)
         return out
 
+    def export_data(self, snapshot) -> dict:
+        """Every point set of the snapshot (name → (n_train, n_features)) and the corrupted flags."""
+        if snapshot is None or not snapshot.points:
+            return {}
+        out = {str(k): np.asarray(v, dtype=float) for k, v in snapshot.points.items()}
+        out["corrupted"] = np.asarray(snapshot.corrupted, dtype=int)
+        return out
+
 
 # =========================================================================== curves
 class _Decades(_DecadeAxis):
@@ -256,16 +287,20 @@ class _Decades(_DecadeAxis):
                 for v in values]
 
 
-class SingularValuesView(pg.PlotWidget):
+class SingularValuesView(pg.PlotWidget, View):
     """The non-zero singular values of D (``singular_values``), decreasing, on a log axis; those
     of the inputs X (iteration 0, where D = X) in grey for reference. The title gives the rank."""
+
+    title = "Singular values of D"
+    tasks = frozenset({"regression"})
+    name = "singular_view"
 
     TITLE = "Singular values of D"
 
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _Decades("left")})
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "index i", "σᵢ (log)")
+        _style_plot(plot, self.TITLE, "index", "singular value (log)")
         _title(plot, self.TITLE)
         plot.setLogMode(y=True)
         plot.hideButtons()
@@ -303,11 +338,22 @@ class SingularValuesView(pg.PlotWidget):
         y = self.curve.yData
         return np.zeros(0) if y is None else np.asarray(y)
 
+    def export_data(self, snapshot) -> dict:
+        """singular_value (r,): the non-zero singular values of the cleaned inputs D."""
+        if snapshot is None or snapshot.singular_values is None:
+            return {}
+        sv = np.asarray(snapshot.singular_values, dtype=float)
+        return {"index": np.arange(1, len(sv) + 1), "singular_value": sv}
 
-class ResidualView(pg.PlotWidget):
+
+class ResidualView(pg.PlotWidget, View):
     """The relative primal residuals (``r1``, ``r2``, or the method's ``primal residual``) and the
     penalties μ (``μ1``, ``μ2`` or ``μ``) against iteration, on one log axis (values <= 0, e.g.
     the feasible iteration 0, are left out)."""
+
+    title = "Primal residuals and μ"
+    tasks = frozenset({"regression"})
+    name = "residual_view"
 
     TITLE = "Primal residuals and μ"
     STYLES = {"r1": ((30, 90, 170), QtCore.Qt.SolidLine), "r2": ((0, 150, 110), QtCore.Qt.DashLine),
@@ -376,6 +422,15 @@ class ResidualView(pg.PlotWidget):
             return np.zeros(0), np.zeros(0)
         return np.asarray(c.xData), np.asarray(c.yData)
 
+    def export_data(self, snapshot) -> dict:
+        """iteration (t,) and every scalar history (t,) of the run (r1, r2, μ1, μ2, rank, …)."""
+        if snapshot is None or not snapshot.scalar_history:
+            return {}
+        out = {str(k): np.asarray(v, dtype=float) for k, v in snapshot.scalar_history.items()}
+        n = max(len(v) for v in out.values())
+        out = {k: v for k, v in out.items() if v.ndim == 1 and len(v) == n}
+        return {"iteration": np.arange(n), **out}
+
 
 # =========================================================================== the regressor T
 class WeightImagesView(BasisView):
@@ -383,6 +438,10 @@ class WeightImagesView(BasisView):
     class for RLDA), on the grid that makes them largest; one diverging colour scale symmetric
     around 0 shared by all (blue −, white 0, red +), so the classes compare; the output's name
     under each image."""
+
+    title = "Regressor weight images"
+    tasks = frozenset({"regression"})
+    name = "weight_images_view"
 
     TITLE = "Regressor T: weight images"
 
@@ -429,10 +488,23 @@ class WeightImagesView(BasisView):
     def drawn(self) -> list[np.ndarray]:
         return [img.image for img in self.items if img.isVisible() and img.image is not None]
 
+    def shows(self, snapshot) -> bool:
+        return snapshot is not None and snapshot.weights is not None
 
-class CoefficientsView(pg.PlotWidget):
+    def export_data(self, snapshot) -> dict:
+        """weights (n_outputs, h, w): the rows of the regressor T as images."""
+        if not self.shows(snapshot):
+            return {}
+        return {"weights": np.asarray(snapshot.weights, dtype=float)}
+
+
+class CoefficientsView(pg.PlotWidget, View):
     """T for inputs that are no images (the 3-D example): one bar per entry, grouped by output
     (the last of each group is the intercept), with the true T* as black × when it is known."""
+
+    title = "Regressor coefficients"
+    tasks = frozenset({"regression"})
+    name = "coefficients_view"
 
     TITLE = "Regressor T"
 
@@ -496,13 +568,23 @@ class CoefficientsView(pg.PlotWidget):
     def drawn(self) -> np.ndarray:
         return np.asarray(self.bars.opts["height"])
 
+    def export_data(self, snapshot) -> dict:
+        """coef (n_outputs, n_features) and intercept (n_outputs,): the regressor T."""
+        if snapshot is None or snapshot.coef is None:
+            return {}
+        return _arrays(coef=snapshot.coef, intercept=snapshot.intercept)
+
 
 # =========================================================================== test set
-class TestSamplesView(_Mosaic):
+class TestSamplesView(_Mosaic, View):
     """Some test samples (rows): clean | test input | cleaned Dₜₑ | outliers Eₜₑ (the last two
     with test-time cleaning on), and left of each row the prediction and the truth (green when a
     predicted label is right, red when wrong). Grey levels 0–255; Eₜₑ ±128 on blue–white–red;
     missing input entries magenta."""
+
+    title = "Test samples"
+    tasks = frozenset({"regression"})
+    name = "test_view"
 
     __test__ = False
     TITLE = "Test samples"
@@ -588,10 +670,21 @@ class TestSamplesView(_Mosaic):
     def drawn(self, row: int, col: int) -> np.ndarray:
         return self.items[row * self.cols + col].image
 
+    def export_data(self, snapshot) -> dict:
+        """The test outputs, targets and predicted labels of the snapshot."""
+        if snapshot is None:
+            return {}
+        return _arrays(test_outputs=snapshot.test_outputs, Y_test=snapshot.Y_test,
+                       test_predictions=snapshot.test_predictions)
 
-class ConfusionView(pg.PlotWidget):
+
+class ConfusionView(pg.PlotWidget, View):
     """Test confusion matrix: rows the true class, columns the predicted one, counts written in
     the cells (white → blue by count)."""
+
+    title = "Test confusion matrix"
+    tasks = frozenset({"regression"})
+    name = "confusion_view"
 
     TITLE = "Test predictions"
 
@@ -646,9 +739,17 @@ class ConfusionView(pg.PlotWidget):
         if title:
             _title(plot, title)
 
+    def export_data(self, snapshot) -> dict:
+        """counts (classes, classes) as drawn (true label by row, predicted by column)."""
+        return {} if self.counts is None else {"counts": np.asarray(self.counts)}
 
-class PredictionView(pg.PlotWidget):
+
+class PredictionView(pg.PlotWidget, View):
     """Predicted against true test targets, one colour per output, and the line y = x."""
+
+    title = "Test predictions against the truth"
+    tasks = frozenset({"regression"})
+    name = "prediction_view"
 
     TITLE = "Test predictions against the truth"
 
@@ -697,3 +798,24 @@ class PredictionView(pg.PlotWidget):
 
     def drawn(self) -> list[np.ndarray]:
         return [np.column_stack(p.getData()) for p in self.points]
+
+    def export_data(self, snapshot) -> dict:
+        """Y_test (n_test, n_outputs) and test_outputs (n_test, n_outputs)."""
+        if snapshot is None:
+            return {}
+        return _arrays(Y_test=snapshot.Y_test, test_outputs=snapshot.test_outputs)
+
+
+#: The regression workspace's views, joined to :data:`app.views.VIEWS` by :func:`app.views.for_task`
+#: (with the method columns' ObjectiveView and ScalarHistoryView, whose tasks include "regression").
+REGISTERED: list[type] = [
+    InputImagesView,
+    ProjectionView,
+    SingularValuesView,
+    ResidualView,
+    WeightImagesView,
+    CoefficientsView,
+    TestSamplesView,
+    ConfusionView,
+    PredictionView,
+]

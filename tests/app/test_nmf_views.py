@@ -195,7 +195,7 @@ def test_methods_without_entry_weights_hide_the_weight_maps(qtbot, tc_column):
     m = float(np.max(np.abs(col.shown_snapshot.basis[0])))
     assert tuple(bv.items[0].levels) == (-m, m)             # eigenfaces: symmetric around 0
     assert col.weights_view.mode == "weights"
-    assert col.error_label.text().startswith("error (eq. 14)")
+    assert col.error_label.text().startswith("reconstruction error")
 
     choose_method(qtbot, win, col, "nmf")                    # plain NMF: parts, no weights
     step(qtbot, win, col)

@@ -63,3 +63,47 @@ def test_spec_slider_maps_linear_log_and_int(qtbot, spec, values):
     if spec.scale == "log":      # the middle of a log slider is the geometric mean
         mid = slider.position_to_value(slider.STEPS // 2)
         assert math.isclose(mid, math.sqrt(spec.slider[0] * spec.slider[1]), rel_tol=1e-2)
+
+
+def _rho_box(qtbot):
+    """The spin box of ρ ∈ (1, 2) (PCP's ALM penalty growth) in a parameter tree."""
+    import pyqtgraph as pg
+
+    info = catalogue.get("pcp")
+    spec = info.spec("rho")
+    assert spec.low == 1.0 and spec.low_open and spec.high == 2.0 and spec.high_open
+    group = P.build_group("pcp", info.params)
+    tree = P.make_tree(group)
+    qtbot.addWidget(tree)
+    child = group.child("rho")
+    box = next(item.widget for item in child.items.keys() if isinstance(item.widget, pg.SpinBox))
+    return spec, child, box, tree
+
+
+def _type(box, text):
+    box.lineEdit().setText(text)
+    box.editingFinished.emit()
+
+
+def test_box_refuses_what_the_method_refuses_as_it_is_typed(qtbot):
+    spec, child, box, tree = _rho_box(qtbot)
+    before = child.value()
+    for text in ("1,5", "1.0", "2", "abc"):
+        _type(box, text)
+        assert child.value() == before, text                   # nothing applied
+        assert box.lineEdit().text() != text, text             # the refused text is not left on screen
+        assert "(1, 2)" in box.refused and spec.symbol in box.refused, box.refused
+    assert "decimal point" in P.refusal(spec, "1,5")
+    _type(box, "1.5")
+    assert child.value() == 1.5 and box.refused == ""
+    spec.validate(child.value())
+
+
+def test_labels_are_unique_and_show_the_range():
+    for info in catalogue.methods():
+        titles = [P.spec_title(s) for s in info.params]
+        assert len(set(titles)) == len(titles), (info.key, titles)
+        for s in info.params:
+            if s.kind in ("int", "float") and s.low is not None and s.high is not None:
+                assert s.range_text().removeprefix("in ") in P.spec_title(s)
+    assert P.range_hint(catalogue.get("pcp").spec("rho")) == "(1, 2)"

@@ -1,0 +1,316 @@
+"""What every view shares: colours, plot styling, the image mosaic, and :class:`View`, the
+declaration a view class makes to join the registry (:mod:`app.views`)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+__all__ = ["View", "COLORS", "TITLE_SIZE", "ZERO_COLOR", "ZERO_NAME", "TRUNCATED_COLOR", "TRUNCATED_NAME",
+           "WEIGHT_CMAP", "LINE_COLORS", "RESIDUAL_RANGE", "GREY", "DIVERGING", "OUTLIER_SCORE",
+           "configure_pyqtgraph", "is_scatter", "is_strip"]
+
+COLORS = {
+    "clean": (70, 120, 200),        # bars of untouched samples
+    "corrupted": (220, 50, 47),     # bars of samples the corruption touched
+    "curve": (30, 90, 170),
+    "scalar": (200, 110, 20),
+    "scalar2": (120, 60, 170),     # second scalar (right axis)
+    "title": "#222222",
+    "axis": "#444444",
+}
+TITLE_SIZE = "10pt"
+#: exact zeros of sparse loadings are painted in this flat colour (RGBA) and named so in titles
+ZERO_COLOR = (255, 214, 64, 255)
+ZERO_NAME = "yellow"
+#: truncated (rejected, Q = 0) pixels of the weight maps are painted in this saturated colour
+TRUNCATED_COLOR = (255, 0, 0, 255)
+TRUNCATED_NAME = "red"
+#: colour map of the per-pixel weights (0 = dark violet … 1 = yellow; no red in it)
+WEIGHT_CMAP = "viridis"
+#: colours of the direction lines of the 2-D scatter (first component solid)
+LINE_COLORS = ((30, 90, 170), (0, 150, 110), (150, 60, 170), (200, 110, 20))
+#: Residuals (grey levels) are shown on this fixed symmetric range, so that images and iterations
+#: compare; larger residuals saturate.
+RESIDUAL_RANGE = 128.0
+
+
+def configure_pyqtgraph() -> None:
+    """Global pyqtgraph options of the app (call before creating any view)."""
+    pg.setConfigOptions(imageAxisOrder="row-major", antialias=True, background="w", foreground="k")
+
+
+def _unclamp_title(label: pg.LabelItem) -> None:
+    """Let a plot's title be narrower than its text (clipped at its end) instead of widening the
+    plot beyond its widget, which would clip the plot's right side and its axis label."""
+    def update_min(self=label):
+        pg.LabelItem.updateMin(self)
+        h = self.itemRect().height()
+        self.setMinimumWidth(0)
+        self._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, h)
+        self._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, h)
+        self.updateGeometry()
+    label.updateMin = update_min
+    label.opts["justify"] = "left"          # clipped at its end, its beginning readable
+
+
+def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
+    _unclamp_title(plot.titleLabel)
+    plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
+    plot.setLabel("bottom", bottom)
+    if left:
+        plot.setLabel("left", left)
+    plot.showGrid(x=False, y=True, alpha=0.25)
+    plot.setMenuEnabled(False, enableViewBoxMenu=True)   # right click: View All, Export…
+    for name in ("left", "bottom"):
+        ax = plot.getAxis(name)
+        ax.setTextPen(COLORS["axis"])
+        ax.setPen(COLORS["axis"])
+    # Axes and title are re-rendered only when they change (range, size), not on every frame:
+    # the tick text is the most expensive part of a plot's paint.
+    for name in ("left", "bottom", "top", "right"):
+        plot.getAxis(name).setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+    plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+
+
+class _Message(pg.TextItem):
+    def __init__(self):
+        super().__init__("", color=(120, 120, 120), anchor=(0.5, 0.5))
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class _DecadeAxis(pg.AxisItem):
+    """Left axis of the weights chart: the value v is drawn as 10^v (``decades``), or as is."""
+
+    decades = True
+
+    def tickStrings(self, values, scale, spacing):
+        if not self.decades:
+            return super().tickStrings(values, scale, spacing)
+        return ["1" if round(v) == 0 else "10" + str(int(round(v))).translate(_SUPERSCRIPT)
+                if abs(v - round(v)) < 1e-9 else "" for v in values]
+
+
+class View:
+    """The declaration of a view (a mixin placed after the Qt base class).
+
+    A view is one class in one file under ``app/views/`` (or ``app/regression/views.py``) and one
+    line in :data:`app.views.VIEWS`. It declares
+
+    * ``title``: its name for a user (menus, export file names); a class attribute (the image
+      mosaics keep their title *label item* in the instance attribute of the same name, so read it
+      as ``type(view).title``);
+    * ``tasks``: the workspaces that show it: ``{"subspace"}`` (method columns) or
+      ``{"regression"}``;
+    * ``name``: the attribute under which the column keeps it (``column.basis_view``);
+    * ``area``: where a method column places it: ``"side"`` (top left, under each other),
+      ``"curves"`` (top right, under each other) or ``"bottom"`` (side by side);
+    * ``stretch``: its share of the area; ``default_visible``: shown before the first snapshot;
+    * ``shows(snapshot) -> bool``: whether it has something to show for this snapshot (hidden
+      otherwise);
+    * ``show_snapshot(snapshot)``: draw it (``show`` is QWidget's own "make visible" and is left to
+      Qt);
+    * ``export_data(snapshot) -> dict[str, np.ndarray]``: the data behind it, for the Export menu
+      (arrays as drawn, in the snapshot's units: grey levels 0–255, weights 0–1).
+    """
+
+    title: str = ""
+    tasks: frozenset = frozenset({"subspace"})
+    name: str = ""
+    area: str = "bottom"
+    stretch: int = 1
+    #: shown before the first snapshot arrives
+    default_visible: bool = True
+
+    def shows(self, snapshot) -> bool:
+        return snapshot is not None
+
+    def export_data(self, snapshot) -> dict:
+        return {}
+
+
+#: grey scale of the images (black = low end, white = high end)
+GREY = pg.ColorMap([0.0, 1.0], [(0, 0, 0), (255, 255, 255)], name="grey")
+#: diverging scale of residuals and signed loadings (blue −, white 0, red +)
+DIVERGING = "CET-D1"
+
+
+def _arrays(**kw) -> dict:
+    """The items of ``kw`` that are not None, as numpy arrays."""
+    return {k: np.asarray(v) for k, v in kw.items() if v is not None}
+
+
+def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> pg.ColorBarItem:
+    """A fixed (not interactive) colour bar with an axis label in words and units; vertical (axis
+    on the right) or horizontal (axis below)."""
+    bar = pg.ColorBarItem(values=values, colorMap=cmap, interactive=False, width=8,
+                          pen=COLORS["axis"], colorMapMenu=False,
+                          orientation="horizontal" if horizontal else "vertical")
+    axis = bar.getAxis("bottom" if horizontal else "right")
+    axis.setTextPen(COLORS["axis"])
+    axis.setPen(COLORS["axis"])
+    axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
+    axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)   # end values shown
+    if ticks is not None:
+        axis.setTicks(ticks)
+    cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
+    bar.setCacheMode(cache)
+    for name in ("left", "right", "top", "bottom"):
+        bar.getAxis(name).setCacheMode(cache)
+    return bar
+
+
+#: key of ``Snapshot.details`` holding a per-sample outlier score (convex methods: ‖e_i‖)
+OUTLIER_SCORE = "outlier score"
+
+
+def _mask_rgba(mask: np.ndarray, color) -> np.ndarray:
+    """(…, 4) uint8: ``color`` where ``mask``, transparent elsewhere."""
+    out = np.zeros(mask.shape + (4,), dtype=np.uint8)
+    out[mask] = color
+    return out
+
+
+def _zero_rgba(zero: np.ndarray) -> np.ndarray:
+    """(…, 4) uint8: the zero colour where ``zero``, transparent elsewhere."""
+    return _mask_rgba(zero, ZERO_COLOR)
+
+
+class _Title(pg.LabelItem):
+    """A title that never widens its view: a text longer than the view is clipped at its end
+    (left-aligned, so that its beginning stays readable) instead of pushing the view's images out
+    of sight."""
+
+    def __init__(self, text: str = " ", **kw):
+        kw.setdefault("justify", "left")
+        super().__init__(text, **kw)
+
+    def updateMin(self):
+        super().updateMin()
+        bounds = self.itemRect()
+        self.setMinimumWidth(0)
+        self._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, bounds.height())
+        self._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, bounds.height())
+        self.updateGeometry()
+
+
+class _Mosaic(pg.GraphicsLayoutWidget):
+    """A title and one ViewBox holding a grid of ImageItems (one per tile), so that every tile
+    gets the same size and the grid scales as a whole. 1 data unit = 1 pixel of the images."""
+
+    GAP = 0.08          # gap between tiles, in tile widths
+    TOP = 0.0           # room above the grid for column headers, in tile heights
+    LEFT = 0.0          # room left of the grid for row labels, in tile widths
+
+    def __init__(self, title: str, rows: int, cols: int, capacity: int | None = None, parent=None):
+        super().__init__(parent)
+        self.setBackground("w")
+        self.ci.setContentsMargins(2, 2, 2, 2)
+        self.ci.layout.setSpacing(0)
+        self.title = _Title(title, size=TITLE_SIZE, color=COLORS["title"])
+        self.ci.addItem(self.title, row=0, col=0)
+        self.vb = self.ci.addViewBox(row=1, col=0, lockAspect=True, enableMouse=False, invertY=True,
+                                     enableMenu=False)
+        self.rows, self.cols = rows, cols
+        self.items: list[pg.ImageItem] = []
+        for _ in range(capacity or rows * cols):
+            img = pg.ImageItem(axisOrder="row-major")
+            self.vb.addItem(img)
+            self.items.append(img)
+        self._key = None                # (tile shape, rows, cols, vgap) the tiles are laid out for
+        self._tile = None
+        self.vgap = None                # vertical gap in tile heights (None: same as GAP)
+        self.bars: list[pg.ColorBarItem] = []          # right of the tiles
+        self.below_bars: list[pg.ColorBarItem] = []    # under the tiles
+        self.bar_row = None
+        self.setMinimumSize(120, 90)
+
+    def add_color_bar(self, bar: pg.ColorBarItem, below: bool = False) -> pg.ColorBarItem:
+        """Place ``bar`` right of the tiles (after the bars already there; the title spans all),
+        or, ``below``, in a row under the tiles (horizontal bars, side by side)."""
+        if below:
+            if self.bar_row is None:
+                self.bar_row = self.ci.addLayout(row=2, col=0)
+                self.bar_row.setContentsMargins(4, 2, 4, 0)
+                self.bar_row.layout.setHorizontalSpacing(16)
+            self.bar_row.addItem(bar)
+            self.below_bars.append(bar)
+            return bar
+        self.bars.append(bar)
+        col = len(self.bars)
+        self.ci.removeItem(self.title)
+        self.ci.addItem(self.title, row=0, col=0, colspan=col + 1)
+        self.ci.addItem(bar, row=1, col=col)
+        self.ci.layout.setColumnSpacing(col - 1, 6)     # a bar does not touch the tiles
+        return bar
+
+    def bars_width(self) -> float:
+        """Width in pixels taken by the colour bars (their axes and labels included)."""
+        return float(sum(max(b.geometry().width(), 40.0) + 6.0 for b in self.bars if b.isVisible()))
+
+    def gaps(self, shape=None) -> tuple[float, float]:
+        """(horizontal, vertical) gap between tiles in data units."""
+        h, w = self._tile if shape is None else shape
+        g = self.GAP * w
+        return g, (g if self.vgap is None else self.vgap * h)
+
+    def tile_rect(self, r: int, c: int) -> QtCore.QRectF:
+        h, w = self._tile
+        g, gv = self.gaps()
+        return QtCore.QRectF(c * (w + g), r * (h + gv), w, h)
+
+    def _layout(self, shape, rows: int | None = None, cols: int | None = None) -> bool:
+        """Place the tiles for images of ``shape`` on a rows × cols grid; True if it changed."""
+        shape = tuple(int(v) for v in shape)
+        rows = rows or self.rows
+        cols = cols or self.cols
+        if (shape, rows, cols, self.vgap) == self._key:
+            return False
+        self._key = (shape, rows, cols, self.vgap)
+        self._tile = shape
+        self.rows, self.cols = rows, cols
+        h, w = shape
+        g, gv = self.gaps()
+        for i, img in enumerate(self.items):
+            r, c = divmod(i, cols)
+            img.setPos(self.tile_rect(r, c).topLeft())
+        width = cols * w + (cols - 1) * g
+        height = rows * h + (rows - 1) * gv + (gv if self.vgap is not None else 0.0)
+        top, left = self.TOP * h, self.LEFT * w
+        self.vb.setRange(QtCore.QRectF(-left, -top, width + left, height + top), padding=0.0)
+        self._placed(shape)
+        return True
+
+    def _placed(self, shape) -> None:
+        """Hook: position labels after a layout change."""
+
+
+def _tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:
+    """``n`` hidden overlay images (drawn above the tiles) and ``n`` text labels in ``vb``."""
+    font = QtGui.QFont()
+    font.setPointSizeF(point_size)
+    overlays, labels = [], []
+    for _ in range(n):
+        ov = pg.ImageItem(axisOrder="row-major")
+        ov.setZValue(1)
+        ov.setVisible(False)
+        vb.addItem(ov)
+        overlays.append(ov)
+        t = pg.TextItem("", color="#333333", anchor=anchor)
+        t.setFont(font)
+        vb.addItem(t, ignoreBounds=True)
+        labels.append(t)
+    return overlays, labels
+
+
+def is_scatter(snapshot) -> bool:
+    """2-D data (toy examples): drawn as a scatter, not as images."""
+    return snapshot is not None and snapshot.points is not None
+
+
+def is_strip(snapshot) -> bool:
+    """Data with few features (images one pixel high): the loadings heat map, not images."""
+    return (snapshot is not None and not is_scatter(snapshot) and len(snapshot.basis.shape) == 3
+            and min(snapshot.basis.shape[1:]) == 1)

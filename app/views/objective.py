@@ -1,0 +1,71 @@
+"""The objective against the iteration. See :class:`ObjectiveView`."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from ._common import COLORS, _style_plot, View
+
+__all__ = ["ObjectiveView"]
+
+class ObjectiveView(pg.PlotWidget, View):
+    """``Snapshot.objective_history`` against iteration."""
+
+    title = "Objective"
+    tasks = frozenset({"subspace", "regression"})
+    name = "objective_view"
+    area = "curves"
+
+    TITLE = "Objective"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "iteration", "objective")
+        plot.hideButtons()
+        pen = pg.mkPen(COLORS["curve"], width=2)
+        self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
+                               symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
+        self.snapshot = None
+        self._x_max = None
+        self._y_range = None
+
+    def show_snapshot(self, snap) -> None:
+        self.snapshot = snap
+        if snap is None:
+            self.curve.setData([], [])
+            return
+        h = np.asarray(snap.objective_history, dtype=float)
+        self.curve.setData(np.arange(len(h)), h)
+        plot = self.getPlotItem()
+        # x range grows in steps (fewer axis re-layouts while running): 0..5, 10, 20, 30, ...
+        last = max(len(h) - 1, 1)
+        x_max = 5 if last <= 5 else 10 * -(-last // 10)
+        if x_max != self._x_max:
+            self._x_max = x_max
+            plot.setXRange(0, x_max, padding=0.03)
+        lo, hi = float(h.min()), float(h.max())
+        if hi - lo <= 1e-9 * max(abs(hi), 1.0):
+            # a flat curve (e.g. PCA): a readable range around it instead of round-off ticks
+            d = max(abs(hi) * 0.05, 1.0)
+            y_range = (lo - d, hi + d)
+        else:
+            d = 0.06 * (hi - lo)
+            y_range = (lo - d, hi + d)
+            old = self._y_range
+            # keep the current range while the curve fits it and fills most of it: the axis is
+            # then not re-laid out on every iteration
+            if old is not None and old[0] <= lo and hi <= old[1] and (hi - lo) >= 0.6 * (old[1] - old[0]):
+                y_range = old
+            elif old is not None and lo < old[0] and old[0] <= hi <= old[1]:
+                y_range = (lo - 0.25 * (hi - lo), y_range[1])   # falling objective: room below
+        if y_range != self._y_range:
+            self._y_range = y_range
+            plot.setYRange(*y_range, padding=0)
+
+    def export_data(self, snapshot) -> dict:
+        """The objective of every iteration so far: iteration (t,), objective (t,)."""
+        if snapshot is None:
+            return {}
+        h = np.asarray(snapshot.objective_history, dtype=float)
+        return {"iteration": np.arange(len(h)), "objective": h}

@@ -1,0 +1,78 @@
+"""Export (app.export): every view of a column as PNG and SVG, the data behind it as CSV and NPZ
+equal to the snapshot's arrays, and the whole window as PNG."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6 import QtGui
+
+from robust_subspace_lab.app.export import (export_view_data, export_view_image, export_window_png,
+                                            read_csv)
+
+
+@pytest.fixture
+def column(qtbot, make_window):
+    win = make_window(methods=("pca-gm",))
+    col = win.columns[0]
+    win.step_all(2)
+    qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=20000)
+    qtbot.waitUntil(lambda: col.refresh() or (col.shown_snapshot is not None
+                                               and col.shown_snapshot.iteration == 2), timeout=20000)
+    return win, col
+
+
+def test_every_view_exports_png_svg_and_its_data(column, tmp_path):
+    win, col = column
+    snap = col.shown_snapshot
+    assert len(col.views()) >= 5
+    for view in col.views():
+        name = type(view).__name__
+        png = export_view_image(view, tmp_path / f"{name}.png")
+        img = QtGui.QImage(str(png))
+        assert not img.isNull() and img.width() > 0 and img.height() > 0, name
+        svg = export_view_image(view, tmp_path / f"{name}.svg")
+        root = ET.parse(svg).getroot()
+        assert root.tag.endswith("svg"), name
+        data = view.export_data(snap)
+        assert data, name
+        npz = np.load(export_view_data(view, snap, tmp_path / f"{name}.npz"))
+        assert set(npz.files) == set(data)
+        for key, arr in data.items():
+            np.testing.assert_array_equal(npz[key], arr)
+
+
+def test_csv_round_trips_the_snapshot_arrays(column, tmp_path):
+    win, col = column
+    snap = col.shown_snapshot
+    header, table = read_csv(export_view_data(col.objective_view, snap, tmp_path / "objective.csv"))
+    assert header == ["iteration", "objective"]
+    np.testing.assert_array_equal(table[:, 0], np.arange(3))
+    np.testing.assert_allclose(table[:, 1], snap.objective_history, rtol=1e-9)
+    header, table = read_csv(export_view_data(col.weights_view, snap, tmp_path / "weights.csv"))
+    assert header[:2] == ["sample", "weight"] and "corrupted" in header
+    np.testing.assert_allclose(table[:, 1], snap.sample_weights, rtol=1e-9)
+    np.testing.assert_array_equal(table[:, header.index("corrupted")], snap.outliers.astype(int))
+    # the basis images as one 3-D array: k·h rows of w values
+    header, table = read_csv(export_view_data(col.basis_view, snap, tmp_path / "basis.csv"))
+    k, h, w = snap.basis.shape
+    assert table.shape == (k * h, w)
+    np.testing.assert_allclose(table.reshape(k, h, w), snap.basis, rtol=1e-9, atol=1e-12)
+
+
+def test_export_refuses_what_does_not_fit(column, tmp_path):
+    win, col = column
+    snap = col.shown_snapshot
+    with pytest.raises(ValueError, match="NPZ"):          # several images of different kinds
+        export_view_data(col.recon_view, snap, tmp_path / "recon.csv")
+    with pytest.raises(ValueError, match=r"\.png"):
+        export_view_image(col.basis_view, tmp_path / "basis.jpg")
+    with pytest.raises(ValueError, match="no data"):       # the scatter shows nothing for faces
+        export_view_data(col.scatter_view, snap, tmp_path / "scatter.npz")
+
+
+def test_window_png(column, tmp_path):
+    win, col = column
+    img = QtGui.QImage(str(export_window_png(win, tmp_path / "window.png")))
+    assert (img.width(), img.height()) == (win.width(), win.height())
