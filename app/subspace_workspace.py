@@ -26,7 +26,7 @@ from .workspace import Workspace
 
 __all__ = ["SubspaceWorkspace", "COLUMN_MIN_WIDTH", "SUBSPACE_TAB"]
 
-COLUMN_MIN_WIDTH = 600
+COLUMN_MIN_WIDTH = 330      # three columns beside the Data dock at 1366 × 768
 SUBSPACE_TAB = "Subspace methods"
 #: frame timer period of the window (ms): the workspace draws one column per tick
 FRAME_MS = 33
