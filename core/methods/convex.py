@@ -100,6 +100,7 @@ class _Iterate:
     mu: float               # µ for the next iteration
     k_pred: int             # predicted number of singular triplets for the next SVT
     factors: tuple | None   # (U_r(Σ_r − τ), V_rᵀ): Z / L of this iterate as factors (None: 0)
+    subspace: np.ndarray | None = None  # (k, d) right singular block warm-starting the next partial SVD
 
     def low_rank(self) -> np.ndarray:
         if self.factors is None:
@@ -232,11 +233,11 @@ class _InexactALM(SteppableEstimator):
 
     def _state(self, prev: State | None, *, run: _Run, dual, mu, k_pred, low_rank, factors, sparse, mean,
                components, rank, mu_used, residual, objective, sparse_norms,
-               dual_residual=1.0) -> State:
+               dual_residual=1.0, subspace=None) -> State:
         n = run.X.shape[0]
         fitted = low_rank + mean if low_rank is not None else np.broadcast_to(mean, run.X.shape).copy()
         ctx = _Iterate(run=run, dual=_frozen(dual), mu=mu, k_pred=k_pred,
-                       factors=factors)
+                       factors=factors, subspace=subspace)
         # The dual residual compares two iterates: at iteration 0 (no step yet) it is shown as 1.
         scalars = {"rank": int(rank), "μ": float(mu_used), "primal residual": float(residual),
                    "dual residual": float(dual_residual)}
@@ -370,7 +371,7 @@ class PCP(_InexactALM):
         A = P - S
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap())
+        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
         L_prev, L = L, res.matrix()
         R = X - L - S
         Y = Y + mu * R
@@ -381,7 +382,8 @@ class PCP(_InexactALM):
                            low_rank=L, factors=(res.left, res.right), sparse=S, mean=run.offset,
                            components=res.components,
                            rank=res.rank, mu_used=mu, residual=residual, objective=objective,
-                           sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res)
+                           sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res,
+                           subspace=res.subspace)
 
 
 # =========================================================================== Outlier Pursuit / CRPCA-OM
@@ -429,7 +431,7 @@ class _L21ALM(_InexactALM):
             A = Xt
         if not np.isfinite(A).all():
             self._fail(k, "the matrix to threshold")
-        res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap())
+        res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
         Z = res.matrix()
         # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
         T = P - Z
@@ -448,7 +450,8 @@ class _L21ALM(_InexactALM):
                            k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
                            mean=run.offset + b,
                            components=res.components, rank=res.rank, mu_used=mu, residual=residual,
-                           objective=objective, sparse_norms=e_norms, dual_residual=dual_res)
+                           objective=objective, sparse_norms=e_norms, dual_residual=dual_res,
+                           subspace=res.subspace)
 
 
 _L21_STATE_DOC = """
