@@ -52,16 +52,30 @@ def soft_threshold(T: np.ndarray, tau: float) -> np.ndarray:
     return np.sign(T) * np.maximum(np.abs(T) - tau, 0.0)
 
 
-def row_shrink(T: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def soft_threshold_inplace(T: np.ndarray, tau: float) -> float:
+    """:func:`soft_threshold` written into T (no temporary arrays besides one of |T|: the big
+    ALM iterations are memory-bound); returns ``‖S‖₁``. Zeros of S carry T's sign (−0.0)."""
+    M = np.abs(T)
+    M -= tau
+    np.maximum(M, 0.0, out=M)
+    l1 = float(M.sum())
+    np.copysign(M, T, out=T)
+    return l1
+
+
+def row_shrink(T: np.ndarray, tau: float, *, overwrite: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Sample-wise (row-wise here) ℓ2 shrinkage, the closed form of paper 001 eq. (33)::
 
         argmin_E ½‖E − T‖_F² + τ‖E‖_{2,1},   e_i = (‖t_i‖₂ − τ)₊ t_i / ‖t_i‖₂
 
     (the paper's columns are our rows). Returns ``(E, row norms ‖e_i‖₂)``; rows with
-    ``‖t_i‖ <= τ`` become exactly 0."""
+    ``‖t_i‖ <= τ`` become exactly 0. ``overwrite``: E is written into T (no new array)."""
     norms = np.sqrt(np.einsum("ij,ij->i", T, T))
     shrunk = np.maximum(norms - tau, 0.0)
     scale = np.divide(shrunk, norms, out=np.zeros_like(norms), where=shrunk > 0)
+    if overwrite:
+        T *= scale[:, None]
+        return T, shrunk
     return T * scale[:, None], shrunk
 
 
@@ -208,7 +222,8 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     convergence, the exact thin SVD is used. Values left uncomputed are <= τ and SVT sets them
     to 0, so the result is the exact SVT up to the residual tolerance (measured: 1e-12 relative on
     the shipped digits and on low-rank + sparse data, tests/core/test_partial_svd.py).
-    The next prediction is ``k_next = rank + margin`` (margin = max(5, 1 % of min(n, d))).
+    The next prediction is ``k_next = rank + 1`` (Lin, Chen & Ma's ``sv = svp + 1``; the block's
+    oversampling leaves room for the rank to grow by up to 5 without enlarging the block).
 
     ``v0``: None never uses the partial SVD (any array allows it; kept for callers' runs).
     ``max_rank`` (None: no cap) keeps at most that many singular values:
@@ -218,7 +233,6 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     m = min(A.shape)
     cap = m if not max_rank else int(max_rank)
     k_max = int(PARTIAL_SVD_MAX_FRACTION * m)
-    margin = max(5, int(math.ceil(0.01 * m)))
     U = None
     partial = False
     k_pred = min(k_pred, cap)
@@ -249,7 +263,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     comps = Vt[:max(1, min(r, MAX_COMPONENTS))]
     comps = comps * orientation(comps)[:, None]
     return SVTResult(left=U[:, :r] * sr, right=Vt[:r], rank=r, nuclear=float(sr.sum()),
-                      components=comps, k_next=min(r + margin, cap), partial=partial,
+                      components=comps, k_next=min(r + 1, cap), partial=partial,
                       subspace=subspace)
 
 
