@@ -36,7 +36,7 @@ PARTIAL_SVD_GUARD = 5
 PARTIAL_SVD_TOL = 1e-10
 #: At most this many block iterations (two passes over A each) per block size; then the block is
 #: doubled (convergence speeds up with the block size), up to the limit above, then the exact SVD.
-PARTIAL_SVD_MAX_ITER = 20
+PARTIAL_SVD_MAX_ITER = 8
 #: At most this many basis images in ``State.components``.
 MAX_COMPONENTS = 100
 #: Problems with at most this many entries run each iteration on one BLAS thread: their SVDs are
@@ -147,10 +147,10 @@ def partial_svd(A: np.ndarray, k: int, start: np.ndarray | None = None, *, tau: 
     off the next ``W = A Q``. Stops when it is <= ``tol``·σ₁ for the wanted triplets, and returns
     ``(U (n, k), s (k,) decreasing, Vt (k, d))``. Wanted: all k (``tau`` None), or those with
     σ > ``tau``; at most ``cap`` (None: no cap). With ``tau`` the first triplet below τ, which
-    certifies the rank, needs only residual <= √tol·σ₁: only its value matters, and a Ritz value's
-    error is of the order of the squared residual over the spectral gap (Parlett, "The Symmetric
-    Eigenvalue Problem", 1998, Thm 11.7.1), while its vector lies in a dense noise bulk and
-    converges slowly. With ``tau``, returns early, unconverged, when fewer than :data:`PARTIAL_SVD_GUARD` of
+    certifies the rank, needs only residual ρ <= √tol·σ₁ or σ̂ + ρ <= τ: only its value matters,
+    and a Ritz value's error is of the order of the squared residual over the spectral gap
+    (Parlett, "The Symmetric Eigenvalue Problem", 1998, Thm 11.7.1), while its vector lies in a
+    dense noise bulk and converges slowly. With ``tau``, returns early, unconverged, when fewer than :data:`PARTIAL_SVD_GUARD` of
     the k values fall at or below τ and the cap does not end the count sooner (the caller
     enlarges k). Returns None when not converged after ``max_iter`` iterations (default
     :data:`PARTIAL_SVD_MAX_ITER`). ``tol`` defaults to :data:`PARTIAL_SVD_TOL` (float64) or
@@ -193,7 +193,10 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
                     return (*prev, "converged")
                 D = W[:, :m] - U[:, :m] * s[:m]
                 res = np.sqrt(np.einsum("ij,ij->j", D, D))
-                if np.all(res <= limits * float(s[0])):
+                ok = res <= limits * float(s[0])
+                if tau is not None and m == above + 1 and s[above] + res[above] <= tau:
+                    ok[above] = True       # σ̂ + ‖Av − σ̂u‖ <= τ: clearly below τ
+                if np.all(ok):
                     return (*prev, "converged")
             Uq = np.linalg.qr(W)[0]
             Ub, s, Vt = np.linalg.svd(Uq.T @ A, full_matrices=False)
@@ -217,7 +220,8 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     ``SVTResult.subspace``), is iterated until every triplet above τ and the first one below it
     has converged (residual <= ``PARTIAL_SVD_TOL``·σ₁, see :func:`partial_svd`). If fewer than
     ``PARTIAL_SVD_GUARD`` of the k computed values are <= τ (the predicted rank was too low), or
-    the block has not converged after ``PARTIAL_SVD_MAX_ITER`` iterations, k is doubled and the
+    the block has not converged after ``PARTIAL_SVD_MAX_ITER`` iterations, k is doubled (at least
+    1.5 × the count above τ + the oversampling) and the
     block iteration resumed from the current block; once k reaches the limit without
     convergence, the exact thin SVD is used. Values left uncomputed are <= τ and SVT sets them
     to 0, so the result is the exact SVT up to the residual tolerance (measured: 1e-12 relative on
@@ -251,7 +255,8 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
             if k >= k_max:
                 U = None
                 break
-            k, block = min(2 * k, k_max, m), Vt
+            above = int(np.count_nonzero(s > tau))
+            k, block = min(max(2 * k, above + above // 2 + PARTIAL_SVD_OVERSAMPLING), k_max, m), Vt
         if not partial:
             U = None
         else:
