@@ -145,7 +145,9 @@ def partial_svd(A: np.ndarray, k: int, start: np.ndarray | None = None, *, tau: 
 
     By construction ``Aᵀu_i = σ_i v_i`` exactly; the other residual ``‖A v_i − σ_i u_i‖₂`` is read
     off the next ``W = A Q``. Stops when it is <= ``tol``·σ₁ for the wanted triplets, and returns
-    ``(U (n, k), s (k,) decreasing, Vt (k, d))``. Wanted: all k (``tau`` None), or those with
+    ``(U (n, k), s (k,) decreasing, Vt (k, d))``. Wanted: all k (``tau`` None; the block then
+    holds k + PARTIAL_SVD_OVERSAMPLING vectors, and 4 × PARTIAL_SVD_MAX_ITER iterations are
+    allowed), or those with
     σ > ``tau``; at most ``cap`` (None: no cap). With ``tau`` the first triplet below τ, which
     certifies the rank, needs only residual ρ <= √tol·σ₁ or σ̂ + ρ <= τ: only its value matters,
     and a Ritz value's error is of the order of the squared residual over the spectral gap
@@ -156,6 +158,14 @@ def partial_svd(A: np.ndarray, k: int, start: np.ndarray | None = None, *, tau: 
     :data:`PARTIAL_SVD_MAX_ITER`). ``tol`` defaults to :data:`PARTIAL_SVD_TOL` (float64) or
     100 × machine epsilon (float32). Two passes over A per iteration, on one BLAS thread (memory-bound
     thin products on this 2-core machine); :func:`core.interrupt.checkpoint` between iterations."""
+    n, d = A.shape
+    k = int(min(k, n, d))
+    if tau is None:       # k wanted: iterate a block with oversampling (the last ones converge slowly)
+        got = _block_svd(A, min(k + PARTIAL_SVD_OVERSAMPLING, n, d), start, tau=None, cap=k, tol=tol,
+                         max_iter=max_iter or 4 * PARTIAL_SVD_MAX_ITER)
+        if got is None or got[3] == "max_iter":
+            return None
+        return got[0][:, :k], got[1][:k], got[2][:k]
     got = _block_svd(A, k, start, tau=tau, cap=cap, tol=tol, max_iter=max_iter)
     if got is None or got[3] == "max_iter":
         return None
@@ -264,7 +274,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     if U is None:
         U, s, Vt = thin_svd(A)
     r = min(int(np.count_nonzero(s > tau)), cap)
-    sr = s[:r] - tau
+    sr = (s[:r] - tau).astype(U.dtype, copy=False)
     comps = Vt[:max(1, min(r, MAX_COMPONENTS))]
     comps = comps * orientation(comps)[:, None]
     return SVTResult(left=U[:, :r] * sr, right=Vt[:r], rank=r, nuclear=float(sr.sum()),
@@ -273,7 +283,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
 
 
 def leading_triplet(A: np.ndarray):
-    """(σ₁, v₁ (1, d)) of A: :func:`partial_svd` (a block of 1 + PARTIAL_SVD_OVERSAMPLING vectors,
+    """(σ₁, v₁ (1, d)) of A: :func:`partial_svd` (k = 1, a block of 1 + PARTIAL_SVD_OVERSAMPLING vectors,
     σ₁'s triplet converged) for large matrices, the exact dense SVD for small ones and as the
     fallback. A zero matrix gives (0, e₁). Never a scipy-internal error (ARPACK's "starting
     vector is zero" on a zero or tiny-rank matrix, which the former ARPACK route had to guard)."""
@@ -281,7 +291,7 @@ def leading_triplet(A: np.ndarray):
         return 0.0, np.eye(1, A.shape[1], dtype=A.dtype)
     if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
         try:
-            got = partial_svd(A, 1 + PARTIAL_SVD_OVERSAMPLING, cap=1)
+            got = partial_svd(A, 1)
         except (linalg.LinAlgError, np.linalg.LinAlgError, ValueError):
             got = None
         if got is not None and np.isfinite(got[1][0]) and got[1][0] > 0:
