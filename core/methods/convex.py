@@ -21,12 +21,20 @@ for checks.
 Singular value thresholding. Every iteration needs ``SVT_τ(A) = U(Σ − τI)₊Vᵀ`` of an
 n × d matrix. It is computed with the exact thin SVD (LAPACK ``gesdd``) unless the matrix is
 large (``min(n, d) >= PARTIAL_SVD_MIN_DIM``) and the predicted number of singular values above τ
-is small (``<= PARTIAL_SVD_MAX_FRACTION × min(n, d)``): then only the leading k singular triplets
-are computed (``scipy.sparse.linalg.svds``, ARPACK, converged to machine precision), with the
-predicted-rank strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + a
-margin; if all k computed singular values exceed τ, k is doubled and the partial SVD repeated
-(or the exact SVD is used once k exceeds the limit). Only singular values <= τ are left
-uncomputed, and SVT sets them to zero, so the result is the exact SVT up to round-off.
+is small (``<= PARTIAL_SVD_MAX_FRACTION × min(n, d)``): then only the leading singular triplets
+are computed (:func:`core.prox.partial_svd`: block subspace iteration with Rayleigh–Ritz,
+warm-started from the previous iteration's right singular subspace, iterated until the
+residuals ``‖Av − σu‖`` of the triplets above τ are <= 1e-10·σ₁), with the predicted-rank
+strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + 1 + an oversampling of
+10; if fewer than 5 of the k computed singular values fall below τ, the block is enlarged and
+the iteration resumed (or the exact SVD is used once k exceeds the limit). Only singular values
+<= τ are left uncomputed, and SVT sets them to zero, so the result is the exact SVT up to
+round-off (tests/core/test_partial_svd.py: within 1e-8 relative). See
+:func:`core.prox.svt_predicted` for the rule.
+
+Precision. float32 data are processed in float32 (the iterates, the SVD, the fitted parts);
+the stopping rule's ``tol`` is then at least 10 × float32's machine epsilon (1.2e-6).
+(The estimators' ``start`` receives float64 today: ``core.base`` converts every input.)
 """
 from __future__ import annotations
 
@@ -143,6 +151,13 @@ def _previous_low_rank(state: State, it: "_Iterate") -> np.ndarray | None:
     return it.low_rank()
 
 
+def _tol_floor(dtype) -> float:
+    """The smallest primal residual the ALM can reach in ``dtype``: 0 for float64 (``tol`` rules),
+    10 × machine epsilon (1.2e-6) for float32, where a ``tol`` of 1e-7 is never met (measured: PCP
+    on 1000 digits ran to max_iter = 500 in float32, 140 iterations in float64)."""
+    return 0.0 if np.dtype(dtype) == np.float64 else 10.0 * float(np.finfo(dtype).eps)
+
+
 def _fro(A: np.ndarray) -> float:
     """‖A‖_F without BLAS (see ONE_THREAD_MAX_ENTRIES)."""
     return math.sqrt(float(np.einsum("ij,ij->", A, A)))
@@ -240,7 +255,7 @@ class _InexactALM(SteppableEstimator):
                           "The data may hold extreme values; rescale it (e.g. to grey levels 0–255).")
 
     def _make_run(self, X: np.ndarray, center: bool) -> _Run:
-        offset = X.mean(axis=0) if center else np.zeros(X.shape[1])
+        offset = X.mean(axis=0) if center else np.zeros(X.shape[1], dtype=X.dtype)
         Xa = X - offset if center else X
         norm = _fro(Xa)
         if not math.isfinite(norm):
@@ -270,7 +285,7 @@ class _InexactALM(SteppableEstimator):
             components=components, mean=mean, sample_weights=None, sparse_part=sparse,
             fitted=fitted, details={"outlier score": _frozen(np.asarray(sparse_norms, dtype=float).reshape(n))},
             scalars=scalars,
-            converged=bool(residual < float(self.tol)), _ctx=ctx)
+            converged=bool(residual < max(float(self.tol), _tol_floor(run.X.dtype))), _ctx=ctx)
         if prev is None:
             return State(method=self.name, iteration=0, objective=float(objective),
                          objective_history=(float(objective),), **fields)
@@ -442,10 +457,10 @@ class _L21ALM(_InexactALM):
         Xa = run.X
         # Paper 001 Algorithm 3: E = 0, Λ = 0, µ = µ₀. Iteration 0 shows Z = 0 with the b the
         # first step will compute (the mean of the rows, CRPCA-OM) or b = 0 (Outlier Pursuit).
-        b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1])
+        b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1], dtype=X.dtype)
         C = Xa - b
         residual = _fro(C) / run.norm_X
-        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1])
+        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1], dtype=X.dtype)
         return self._state(None, run=run, dual=np.zeros_like(Xa), mu=run.mu0,
                            k_pred=K_PRED0, low_rank=None, factors=None,
                            sparse=np.zeros_like(Xa), mean=run.offset + b, components=comps, rank=0,
