@@ -190,20 +190,18 @@ def _screenshot(win, args) -> int:
             print(f"robust-subspace-lab: cannot open {args.folder}: {win.last_error}", file=sys.stderr)
             return 1
         win.show()
+        # wait_idle waits for the data jobs (loading, corrupting) and the solvers' starts
         if not win.wait_idle(args.timeout):
-            print("robust-subspace-lab: timed out waiting for the solvers to start", file=sys.stderr)
+            print("robust-subspace-lab: timed out waiting for the data and the solvers to start", file=sys.stderr)
             return 1
-        if win.regression_shown:
+        if win.current_workspace is win.regression:
             return _regression_screenshot(win, args)
         if not _run_steps(win, args):
             return 1
-        for c in win.columns:
-            if c.runner.error:
-                print(f"robust-subspace-lab: column {c.index + 1} ({c.runner.info.name}): {c.runner.error}",
-                      file=sys.stderr)
-                code = 1
-        iters = ", ".join(f"{c.runner.info.name}: iteration {c.runner.iteration}" for c in win.columns)
-        return _save(win, args, iters) or code
+        for line in win.current_workspace.errors():
+            print(f"robust-subspace-lab: {line}", file=sys.stderr)
+            code = 1
+        return _save(win, args, win.current_workspace.summary()) or code
     finally:
         win.close()
         win.deleteLater()

@@ -1,13 +1,18 @@
-"""The main window: two tabs, "Subspace methods" (data panel on the left, one column per method)
-and "Regression" (the workspace of paper 004, :mod:`app.regression`), run controls on top that act
-on the tab shown.
+"""The main window: one tab per workspace ("Subspace methods": the data panel on the left and one
+column per method; "Regression": the workspace of paper 004, :mod:`app.regression`), run
+controls on top that act on the tab shown.
 
-Threads: each column's solver runs in this window's QThreadPool (see :mod:`app.worker` and
-:mod:`app.runner`); states arrive by queued signals. A 30 Hz frame timer redraws a column only
-if it changed, so the GUI never waits on a solver and never draws more than ~30 frames a second.
-Data loading and corruption are quick for the built-in set and ordinary folders and run in the
-GUI thread, behind a busy cursor. The regression workspace shares the pool and the frame timer; it
-loads nothing until its tab is first shown.
+The window holds the :class:`core.session.Session` (data, corruption, runs) and no data,
+numerics or domain rules of its own: its toolbar, frame timer, status bar and menus talk to the
+workspace shown through :class:`app.workspace.Workspace` only, and never test which kind of
+task a tab holds. Adding a workspace is one entry of :data:`WORKSPACES`.
+
+Threads: each run's solver runs in this window's QThreadPool (see :mod:`app.worker` and
+:mod:`app.runner`); states arrive by queued signals. A 30 Hz frame timer asks the workspace shown
+to draw what changed, so the GUI never waits on a solver and never draws more than ~30 frames a
+second. Loading, resizing, corrupting and building data run in background data jobs
+(:class:`app.worker.DataJobs`, one at a time; a newer request cancels the older), with a
+progress bar and a Cancel button in the status bar; the data shown stay until the new arrive.
 """
 from __future__ import annotations
 
@@ -18,16 +23,17 @@ from typing import Callable, Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue, corruption, datasets, presets
-from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core import catalogue, corruption, presets
+from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
-from .column import MethodColumn
-from .data_panel import FOLDER, TOY, TOYS, DataPanel
 from .regression import RegressionWorkspace
+from .regression.workspace import REGRESSION_TAB
+from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from .views import configure_pyqtgraph
-from .worker import error_message
+from .worker import DataJobs
 
-__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB"]
+__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB",
+           "WORKSPACES", "COLUMN_MIN_WIDTH"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
 #: the papers the app implements (Help ▸ About)
@@ -54,21 +60,11 @@ FRAME_MS = 33
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
 DEFAULT_SPEED = "5 it/s"
-COLUMN_MIN_WIDTH = 600
-SUBSPACE_TAB = "Subspace methods"
-REGRESSION_TAB = "Regression"
 
 
-class _Columns(QtWidgets.QWidget):
-    """Container of the method columns. It reports no height-for-width (word-wrapped labels
-    would otherwise make the scroll area size it by its preferred, not its available, height)."""
-
-    def hasHeightForWidth(self) -> bool:
-        return False
-
-    def heightForWidth(self, width: int) -> int:
-        return -1
-
+#: the workspaces (tabs), left to right; each is built as
+#: ``cls(pool, session=..., data_jobs=..., delay=...)`` and implements :class:`app.workspace.Workspace`
+WORKSPACES = (SubspaceWorkspace, RegressionWorkspace)
 
 #: the opening window: the "default-lesson" preset of paper 000 (its note says why these values)
 LESSON = presets.get("default-lesson")
@@ -109,32 +105,30 @@ class MainWindow(QtWidgets.QMainWindow):
         self.pool = QtCore.QThreadPool(self)
         self.pool.setMaxThreadCount(max(4, QtCore.QThread.idealThreadCount()))
         self._seconds_per_step = dict(SPEEDS).get(speed, dict(SPEEDS)[DEFAULT_SPEED])
-        self.columns: list[MethodColumn] = []
-        self.imageset = None
-        self.data = None
-        self.source = ("builtin", next(iter(datasets.BUILTIN)))
-        self.toy_params: dict = {}
-        self.size_option = size
-        self.corruption_key = corruption_key or LESSON.corruption
-        spec = corruption.CORRUPTIONS[self.corruption_key]
+        key = corruption_key or LESSON.corruption
+        spec = corruption.CORRUPTIONS[key]
         lesson = LESSON.corruption_params if corruption_key is None else {}
-        self.corruption_params = {**spec.defaults(), **lesson, **(corruption_params or {})}
-        self.last_error = ""
+        self.session = Session(DataSpec(size=size),
+                               CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})}))
+        self.data_jobs = DataJobs(self.pool, self)
         self._closing = False
-        self._skipped_box: QtWidgets.QMessageBox | None = None
 
+        self.workspaces = [cls(self.pool, session=self.session, data_jobs=self.data_jobs, delay=self._delay)
+                           for cls in WORKSPACES]
+        #: the workspaces of the two tasks (scripts, presets and the command line address them)
+        self.subspace = self.workspace_for("subspace")
+        self.regression = self.workspace_for("regression")
         self._build_ui()
         for key in methods:
-            self.add_column(key, (method_params or {}).get(key, _lesson_params(key)))
+            self.subspace.add_column(key, (method_params or {}).get(key, _lesson_params(key)))
         self.data_panel.show_corruption(self.corruption_key, self.corruption_params)
 
-        if folder is None or not self.open_folder(folder, interactive=False):
+        if folder is None or not self.subspace.open_folder(folder, interactive=False):
             failed = self.last_error
-            self.load_builtin(self.source[1])
+            self.subspace.load_builtin(DataSpec().name)
             if failed:
-                self._error(failed + " — showing the built-in faces instead")
+                self.subspace.show_error(failed + " — showing the built-in faces instead")
 
-        self._next_column = 0
         self._frame_timer = QtCore.QTimer(self)
         self._frame_timer.setInterval(FRAME_MS)
         self._frame_timer.timeout.connect(self._frame)
@@ -144,6 +138,47 @@ class MainWindow(QtWidgets.QMainWindow):
         # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.
         gc.collect()
         gc.freeze()
+
+    # ================================================================== the subspace workspace's
+    # values and requests, kept on the window for scripts and tests (the window holds none)
+    columns = property(lambda self: self.subspace.columns)
+    data = property(lambda self: self.subspace.data)
+    imageset = property(lambda self: self.subspace.imageset)
+    source = property(lambda self: self.subspace.source)
+    size_option = property(lambda self: self.subspace.size_option)
+    toy_params = property(lambda self: self.subspace.toy_params)
+    corruption_key = property(lambda self: self.subspace.corruption_key)
+    corruption_params = property(lambda self: self.subspace.corruption_params)
+    data_panel = property(lambda self: self.subspace.data_panel)
+    add_column_button = property(lambda self: self.subspace.add_column_button)
+
+    @property
+    def last_error(self) -> str:
+        return self.current_workspace.last_error
+
+    def add_column(self, key: str | None = None, params: dict | None = None):
+        return self.subspace.add_column(key, params)
+
+    def remove_column(self, col) -> None:
+        self.subspace.remove_column(col)
+
+    def load_builtin(self, name: str, size=..., **options) -> bool:
+        return self.subspace.load_builtin(name, size, **options)
+
+    def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
+        return self.subspace.open_folder(path, size, interactive)
+
+    def choose_folder(self) -> None:
+        self.subspace.choose_folder()
+
+    def set_image_size(self, size) -> bool:
+        return self.subspace.set_image_size(size)
+
+    def set_corruption(self, key: str, params: dict | None = None) -> bool:
+        return self.subspace.set_corruption(key, params)
+
+    def load_toy(self, key: str, params: dict | None = None) -> bool:
+        return self.subspace.load_toy(key, params)
 
     # ================================================================== UI
     def _build_ui(self) -> None:
@@ -184,10 +219,9 @@ class MainWindow(QtWidgets.QMainWindow):
         bar.addWidget(spacer)
         self.activity_label = QtWidgets.QLabel("")
         bar.addWidget(self.activity_label)
-        self.add_column_button = QtWidgets.QPushButton("+ Column")
-        self.add_column_button.setToolTip("Add a method column")
-        self.add_column_button.clicked.connect(lambda: self.add_column())
-        self.add_column_action = bar.addWidget(self.add_column_button)
+        #: per workspace: its toolbar actions (shown only with its tab)
+        self._tool_actions = {id(ws): [bar.addWidget(w) for w in ws.toolbar_widgets()]
+                              for ws in self.workspaces}
 
         # ------------------------------------------------------------ menus
         menu = self.menuBar()
@@ -223,80 +257,77 @@ class MainWindow(QtWidgets.QMainWindow):
         for sub in papers.values():
             sub.setToolTipsVisible(True)
         self.help_menu = m_help = menu.addMenu("&Help")
-        m_help.addAction("&What you are seeing (each column's ?)", lambda: self.columns[0].show_help())
+        m_help.addAction("&What you are seeing (each column's ?)", lambda: self.subspace.show_help())
         act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         act.setShortcut(QtGui.QKeySequence("F1"))
         m_help.addAction("&About Robust Subspace Lab", self.show_about)
-        self.columns_menu = m_cols = menu.addMenu("&Columns")
-        m_cols.addAction("&Add column", lambda: self.add_column())
-        m_cols.addAction("&Remove last column",
-                         lambda: self.remove_column(self.columns[-1]) if len(self.columns) > 1 else None)
+        #: per workspace: its own menu (enabled only with its tab)
+        self._menus = {id(ws): menu.addMenu(ws.menu()) for ws in self.workspaces if ws.menu() is not None}
+        self.columns_menu = self.subspace.menu()
 
-        # ------------------------------------------------------------ data panel
-        self.data_panel = DataPanel()
-        self.data_panel.builtin_requested.connect(lambda name: self.load_builtin(name))
-        self.data_panel.folder_requested.connect(self.choose_folder)
-        self.data_panel.reload_folder_requested.connect(lambda p: self.open_folder(p))
-        self.data_panel.size_requested.connect(self.set_image_size)
-        self.data_panel.corruption_requested.connect(self.set_corruption)
-        self.data_panel.toy_requested.connect(lambda key, params: self.load_toy(key, params))
-        scroll = QtWidgets.QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
-        scroll.setWidget(self.data_panel)
-        dock = QtWidgets.QDockWidget("Data", self)
-        dock.setObjectName("dataDock")
-        dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
-        dock.setWidget(scroll)
-        dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
-        dock.setMinimumWidth(270)
-        self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
-        self.resizeDocks([dock], [285], QtCore.Qt.Horizontal)
-        self.data_dock = dock
+        # ------------------------------------------------------------ docks
         m_view = menu.addMenu("&View")
-        m_view.addAction(dock.toggleViewAction())
+        self._docks: dict[int, QtWidgets.QDockWidget] = {}
+        for ws in self.workspaces:
+            widget = ws.dock_widget()
+            if widget is None:
+                continue
+            dock = QtWidgets.QDockWidget("Data", self)
+            dock.setObjectName(f"dataDock{len(self._docks) or ''}")
+            dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
+            dock.setWidget(widget)
+            dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
+            dock.setMinimumWidth(270)
+            self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
+            self.resizeDocks([dock], [285], QtCore.Qt.Horizontal)
+            m_view.addAction(dock.toggleViewAction())
+            dock.visibilityChanged.connect(lambda _v, w=ws: self._remember_dock(w))
+            self._docks[id(ws)] = dock
+        self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
+        self._switching = False
+        self.data_dock = self._docks.get(id(self.subspace))
 
-        # ------------------------------------------------------------ columns
-        self.columns_widget = _Columns()
-        self.columns_layout = QtWidgets.QHBoxLayout(self.columns_widget)
-        self.columns_layout.setContentsMargins(4, 4, 4, 4)
-        self.columns_layout.setSpacing(6)
-        area = QtWidgets.QScrollArea()
-        area.setWidgetResizable(True)
-        area.setFrameShape(QtWidgets.QFrame.NoFrame)
-        area.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
-        area.setWidget(self.columns_widget)
-        self.columns_area = area
-
-        # ------------------------------------------------------------ regression workspace
-        self.regression = RegressionWorkspace(self.pool, delay=self._delay)
-        self.regression.status.connect(self._on_regression_status)
-        self.regression.activity.connect(self._update_buttons)
-
+        # ------------------------------------------------------------ workspaces
         self.tabs = QtWidgets.QTabWidget()
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(area, SUBSPACE_TAB)
-        self.tabs.addTab(self.regression, REGRESSION_TAB)
-        self.tabs.setTabToolTip(0, "Robust PCA, subspace and NMF methods side by side, one column each")
-        self.tabs.setTabToolTip(1, "Robust regression and RLDA (paper 004): inputs with targets, "
-                                   "cleaned inputs D, outliers E, the regressor T, test-time cleaning")
+        for ws in self.workspaces:
+            i = self.tabs.addTab(ws, ws.title)
+            self.tabs.setTabToolTip(i, ws.tooltip)
+            ws.status.connect(self._on_workspace_status)
+            ws.activity.connect(self._update_buttons)
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self._dock_wanted = True      # the Data dock's visibility on the subspace tab
-        self._dock_hidden_by_tab = False
         self.setCentralWidget(self.tabs)
 
         # ------------------------------------------------------------ status bar
         self.data_status = QtWidgets.QLabel("")
+        self.progress_bar = QtWidgets.QProgressBar()
+        self.progress_bar.setMaximumWidth(180)
+        self.progress_bar.setTextVisible(True)
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop loading: the data shown so far are kept")
+        self.cancel_button.clicked.connect(self.data_jobs.cancel)
+        for w in (self.progress_bar, self.cancel_button):
+            w.setVisible(False)
+            self.statusBar().addPermanentWidget(w)
         self.statusBar().addPermanentWidget(self.data_status)
-        self._set_run_tooltips()
+        self.data_jobs.activity.connect(self._on_data_activity)
+        self.data_jobs.progress.connect(self._on_data_progress)
+        self._on_tab_changed(self.tabs.currentIndex())
 
-    # ================================================================== tabs
+    # ================================================================== workspaces
     @property
-    def regression_shown(self) -> bool:
-        """The Regression tab is the one shown (the toolbar acts on it)."""
-        return self.tabs.currentWidget() is self.regression
+    def current_workspace(self):
+        """The workspace shown (the toolbar, the frame timer and the status bar act on it)."""
+        tabs = getattr(self, "tabs", None)
+        return tabs.currentWidget() if tabs is not None and tabs.count() else self.workspaces[0]
+
+    def workspace_for(self, task: str):
+        """The workspace whose runs are of ``task`` (``"subspace"``, ``"regression"``)."""
+        for ws in self.workspaces:
+            if ws.task == task:
+                return ws
+        raise KeyError(task)
 
     def show_tab(self, name: str) -> None:
         """Show the tab titled ``name`` (:data:`SUBSPACE_TAB` or :data:`REGRESSION_TAB`)."""
@@ -305,6 +336,36 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return
         raise KeyError(name)
+
+    def _remember_dock(self, ws) -> None:
+        dock = self._docks[id(ws)]
+        if not self._switching and ws is self.current_workspace:
+            self._dock_wanted[id(ws)] = not dock.isHidden()
+
+    def _on_tab_changed(self, index: int) -> None:
+        """Each workspace's dock, toolbar widgets and menu are shown only with its tab (its dock as
+        the user left it there); the workspace shown is told (it loads lazily)."""
+        shown = self.current_workspace
+        self._switching = True
+        for ws in self.workspaces:
+            mine = ws is shown
+            dock = self._docks.get(id(ws))
+            if dock is not None:
+                dock.setVisible(mine and self._dock_wanted[id(ws)])
+                dock.toggleViewAction().setEnabled(mine)
+            for act in self._tool_actions[id(ws)]:
+                act.setVisible(mine)
+            if id(ws) in self._menus:
+                self._menus[id(ws)].setEnabled(mine)
+        self._switching = False
+        shown.activated()
+        self._set_run_tooltips()
+        self._show_data_status()
+        self._update_buttons()
+
+    def _on_workspace_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10000)
+        self._show_data_status()
 
     def shortcuts_text(self) -> str:
         """Every menu action with a shortcut, as "key: action" lines."""
@@ -348,30 +409,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def apply_preset(self, key: str) -> bool:
         """Set the data, corruption, methods and parameters of the paper preset ``key``
-        (:mod:`core.presets`) and run it (``steps`` iterations, or to convergence). False, with
-        a message, when its data cannot be loaded."""
+        (:mod:`core.presets`) in the workspace of its task, and run it (``steps`` iterations, or
+        to convergence). False, with a message, when its data cannot be loaded."""
         pre = presets.get(key)
-        if pre.task == "regression":
-            method, params = pre.methods[0]
-            self.open_regression(source=pre.data[1], method=method,
-                                 corruption_key=None if pre.corruption == "none" else pre.corruption,
-                                 corruption_params=pre.corruption_params, params=params)
-        else:
-            self.show_tab(SUBSPACE_TAB)
-            kind, name = pre.data
-            if kind == "toy":
-                ok = self.load_toy(name, dict(pre.data_params))
-            else:
-                options = {k: v for k, v in pre.data_params.items() if k != "size"}
-                ok = self.load_builtin(name, size=pre.data_params.get("size", ...), **options) and \
-                    self.set_corruption(pre.corruption, dict(pre.corruption_params))
-            if not ok:
-                return False
-            old = list(self.columns)
-            for method, params in pre.methods:
-                self.add_column(method, dict(params))
-            for col in old:
-                self.remove_column(col)
+        ws = self.workspace_for(pre.task)
+        ok = ws.apply_preset(pre)
+        self.show_tab(ws.title)
+        if not ok:
+            return False
         self.statusBar().showMessage(f"Preset: {pre.title}. {pre.note}", 30000)
         if pre.steps:
             self.step_all(pre.steps)
@@ -385,361 +430,100 @@ class MainWindow(QtWidgets.QMainWindow):
         """Show the Regression tab with ``source`` (``"synthetic"`` or ``"digits"``), ``method`` (a
         regression catalogue key, with ``params`` over its defaults) and ``corruption_key`` (for
         image data, with ``corruption_params`` over its defaults) chosen; ``None`` keeps the
-        current choice."""
-        ws = self.regression
-        choice = ws.choice
-        if source is not None:
-            choice = choice.with_(source=source)
-        if corruption_key is not None:
-            choice = choice.with_(corruption=corruption_key,
-                                  corruption_params={**corruption.CORRUPTIONS[corruption_key].defaults(),
-                                                     **(corruption_params or {})})
-        if not ws.started:
-            ws.choice = choice                     # loaded when the tab is first shown
-            if method is not None:
-                ws.runner.set_method(method, catalogue.get(method).defaults())
-                ws._sync_method_controls()
-            self.show_tab(REGRESSION_TAB)
-        else:
-            self.show_tab(REGRESSION_TAB)
-            if choice != ws.choice:
-                ws.load(choice)
-            if method is not None:
-                ws.set_method(method)
-        if params:
-            ws.runner.set_params({**ws.runner.setting()[1], **params})
-            ws._sync_method_controls()
-        if test_cleaning:
-            ws.set_test_cleaning(True)
+        current choice (see :meth:`RegressionWorkspace.open`)."""
+        self.regression.open(source=source, method=method, corruption_key=corruption_key,
+                             test_cleaning=test_cleaning, corruption_params=corruption_params, params=params)
+        self.show_tab(self.regression.title)
 
-    def _on_regression_status(self, text: str) -> None:
-        self.statusBar().showMessage(text, 10000)
-        self._show_data_status()
-
-    def _on_tab_changed(self, index: int) -> None:
-        """The Data dock belongs to the subspace tab (the workspace has its own data controls):
-        hidden on the Regression tab, back as the user left it on the other."""
-        regression = self.regression_shown
-        if regression:
-            if not self._dock_hidden_by_tab:
-                self._dock_wanted = not self.data_dock.isHidden()
-                self._dock_hidden_by_tab = True
-            self.data_dock.setVisible(False)
-            self.regression.ensure_started()
-        elif self._dock_hidden_by_tab:
-            self._dock_hidden_by_tab = False
-            self.data_dock.setVisible(self._dock_wanted)
-        self.data_dock.toggleViewAction().setEnabled(not regression)
-        self.add_column_action.setVisible(not regression)
-        self.columns_menu.setEnabled(not regression)
-        self._set_run_tooltips()
-        self._show_data_status()
-        self._update_buttons()
-
-    # ================================================================== columns
+    # ================================================================== run controls
     def _delay(self) -> float:
         return self._seconds_per_step
 
-    def add_column(self, key: str | None = None, params: dict | None = None) -> MethodColumn:
-        """Add a method column (``key`` from the catalogue; default: a method not shown yet)."""
-        if key is None:
-            shown = {c.key for c in self.columns}
-            keys = [m.key for m in catalogue.methods()]
-            key = next((k for k in keys if k not in shown), keys[0])
-        col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns))
-        col.setMinimumWidth(COLUMN_MIN_WIDTH)
-        col.status.connect(lambda c, text: self.statusBar().showMessage(text, 10000))
-        col.close_requested.connect(self.remove_column)
-        self.columns.append(col)
-        self.columns_layout.addWidget(col, 1)
-        self._renumber()
-        if self.data is not None:
-            col.runner.set_data(self.data)
-        return col
-
-    def remove_column(self, col: MethodColumn) -> None:
-        if col not in self.columns or len(self.columns) <= 1:
-            return
-        col.shutdown()
-        self.columns.remove(col)
-        self.columns_layout.removeWidget(col)
-        col.setParent(None)
-        col.deleteLater()
-        self._renumber()
-
-    def _renumber(self) -> None:
-        for i, c in enumerate(self.columns):
-            c.index = i
-            c.close_button.setVisible(len(self.columns) > 1)
-
-    # ================================================================== run controls
     def _set_run_tooltips(self) -> None:
-        what = "the regression solver" if getattr(self, "tabs", None) is not None and self.regression_shown \
-            else "every column"
+        what = self.current_workspace.run_target
         self.step_button.setToolTip(f"Advance {what} one iteration (F10)")
         self.run_button.setToolTip(f"Iterate {what} until it converges (F5)")
         self.reset_button.setToolTip(f"Back to iteration 0: {what} (Ctrl+R)")
 
     def step_all(self, n: int = 1) -> None:
-        """Advance every column — or, on the Regression tab, the regression solver — ``n``
-        iterations (from the newest state)."""
+        """Advance every run of the tab shown ``n`` iterations (from the newest state)."""
         n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
-        if self.regression_shown:
-            self.regression.step(n)
-            self._update_buttons()
-            return
-        for c in self.columns:
-            c.follow_live()
-            c.runner.step(n)
+        self.current_workspace.step(n)
         self._update_buttons()
 
     def run_all(self) -> None:
-        """Iterate every column (or the regression solver) until its stopping rule holds."""
-        if self.regression_shown:
-            self.regression.run()
-            self._update_buttons()
-            return
-        for c in self.columns:
-            c.follow_live()
-            c.runner.run()
+        """Iterate every run of the tab shown until its stopping rule holds."""
+        self.current_workspace.run()
         self._update_buttons()
 
     def pause_all(self) -> None:
-        if self.regression_shown:
-            self.regression.pause()
-            self._update_buttons()
-            return
-        for c in self.columns:
-            c.runner.pause()
+        self.current_workspace.pause()
         self._update_buttons()
 
     def reset_all(self) -> None:
-        if self.regression_shown:
-            self.regression.reset()
-            self._update_buttons()
-            return
-        for c in self.columns:
-            c.runner.reset()
-            c.follow_live()
+        self.current_workspace.reset()
         self._update_buttons()
 
     @property
     def running(self) -> bool:
         """The tab shown has a run (until converged) in flight."""
-        if self.regression_shown:
-            return self.regression.running
-        return any(c.runner.running for c in self.columns)
+        return self.current_workspace.running
 
     @property
     def busy(self) -> bool:
-        """Some solver (of either tab) has work in flight or queued."""
-        return any(c.runner.busy or c.runner.pending for c in self.columns) or self.regression.busy
+        """A data job or some solver (of any tab) has work in flight or queued."""
+        return self.data_jobs.busy or any(ws.busy for ws in self.workspaces)
 
     def _update_buttons(self) -> None:
-        running = self.running
-        if self.regression_shown:
-            finished, busy = self.regression.finished, self.regression.busy
-        else:
-            finished = all(c.runner.finished for c in self.columns)
-            busy = any(c.runner.busy or c.runner.pending for c in self.columns)
+        ws = self.current_workspace
+        running = ws.running
         self.step_button.setEnabled(not running)
-        self.run_button.setEnabled(not running and not finished)
+        self.run_button.setEnabled(not running and not ws.finished)
         self.pause_button.setEnabled(running)
         if running:
             self.activity_label.setText("running…  ")
-        elif busy:
+        elif ws.busy or self.data_jobs.busy:
             self.activity_label.setText("working…  ")
         else:
             self.activity_label.setText("")
 
     def _frame(self) -> None:
-        """Frame timer: redraw the next column that changed (round robin), update the buttons.
-
-        The timer ticks ``len(columns)`` times per frame period, and each tick draws at most one
-        column, so every column is drawn at most ~30 times a second and the event loop is never
-        held for more than one column's redraw. On the Regression tab only the workspace is drawn
-        (once per period, if it changed); the columns catch up when their tab is shown again."""
-        if self.regression_shown:
-            self.regression.refresh()
-            if self._frame_timer.interval() != FRAME_MS:
-                self._frame_timer.setInterval(FRAME_MS)
-            self._update_buttons()
-            return
-        n = len(self.columns)
-        if n:
-            for k in range(n):
-                c = self.columns[(self._next_column + k) % n]
-                if c.refresh():
-                    self._next_column = (self._next_column + k + 1) % n
-                    break
-        interval = max(FRAME_MS // max(n, 1), 5)
+        """Frame timer: the workspace shown draws what changed (at most one part per tick: the
+        timer ticks ``frame_share()`` times per frame period, so each part is drawn at most ~30
+        times a second and the event loop is never held for more than one part's redraw). The
+        other tabs catch up when shown again."""
+        ws = self.current_workspace
+        ws.refresh()
+        interval = max(FRAME_MS // max(ws.frame_share(), 1), 5)
         if self._frame_timer.interval() != interval:
             self._frame_timer.setInterval(interval)
         self._update_buttons()
 
     def redraw_now(self) -> None:
-        if self.regression_shown:
-            self.regression.refresh(force=True)
-        else:
-            for c in self.columns:
-                c.refresh(force=True)
+        self.current_workspace.refresh(force=True)
         self._update_buttons()
 
-    # ================================================================== data
-    def _error(self, text: str) -> None:
-        self.last_error = text
-        self.data_panel.show_message(text)
-        self.statusBar().showMessage(text)
-
-    def _info(self, text: str) -> None:
-        self.statusBar().showMessage(text, 10000)
-
-    def _load(self, loader: Callable, source, size, interactive: bool = False) -> bool:
-        """Load with ``loader(size)``, corrupt with the current corruption, and hand the result to
-        every column. On any error keep everything as it was and say why."""
-        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
-        try:
-            try:
-                imageset = loader(size)
-            except (DataError, ParameterError, OSError) as exc:
-                self._error(error_message(exc) if not isinstance(exc, OSError) else f"Data problem: {exc}")
-                return False
-            try:
-                data = corruption.corrupt(imageset, self.corruption_key, **self.corruption_params)
-            except (DataError, ParameterError) as exc:
-                self._error(f"{error_message(exc)} (corruption '{self.corruption_key}' on the new data)")
-                return False
-        finally:
-            QtWidgets.QApplication.restoreOverrideCursor()
-        self.imageset, self.data, self.source, self.size_option = imageset, data, source, size
-        self.last_error = ""
-        self.data_panel.show_message("")
-        self.data_panel.show_data(imageset, source if source[0] == FOLDER else source[1], size)
-        self.data_panel.show_corruption(self.corruption_key, self.corruption_params, data.description)
+    # ================================================================== data jobs
+    def _on_data_activity(self) -> None:
+        busy = self.data_jobs.busy
+        if busy:
+            self.progress_bar.setRange(0, 0)          # busy until the first report
+            self.progress_bar.setFormat(self.data_jobs.label)
+            self.cancel_button.setEnabled(True)
+        self.progress_bar.setVisible(busy)
+        self.cancel_button.setVisible(busy)
         self._show_data_status()
-        msg = f"Loaded {len(imageset.images)} images ({imageset.shape[0]} × {imageset.shape[1]} px)"
-        if imageset.skipped:
-            msg += f"; {len(imageset.skipped)} file(s) skipped: " + ", ".join(
-                p for p, _ in imageset.skipped[:3]) + ("…" if len(imageset.skipped) > 3 else "")
-            if interactive:
-                self._show_skipped_dialog(imageset)
-        self._info(msg)
-        for c in self.columns:
-            c.runner.set_data(data)
-            c.follow_live()
-        return True
+        self._update_buttons()
+
+    def _on_data_progress(self, done: int, total: int, what: str) -> None:
+        if total > 0:
+            self.progress_bar.setRange(0, total)
+            self.progress_bar.setValue(done)
+            self.progress_bar.setFormat(f"{self.data_jobs.label}: {what} %v/%m")
 
     def _show_data_status(self) -> None:
-        if getattr(self, "tabs", None) is not None and self.regression_shown:
-            data = self.regression.data
-            self.data_status.setText(f"{data.description}  " if data is not None else "")
-        elif self.data is not None:
-            self.data_status.setText(f"{self.data.description}  ")
-
-    def _show_skipped_dialog(self, imageset) -> None:
-        box = QtWidgets.QMessageBox(self)
-        box.setIcon(QtWidgets.QMessageBox.Warning)
-        box.setWindowTitle("Some files were skipped")
-        box.setText(f"{len(imageset.images)} images loaded; {len(imageset.skipped)} file(s) could not be used.")
-        first = "\n".join(f"{p}: {r}" for p, r in imageset.skipped[:3])
-        more = f"\n… and {len(imageset.skipped) - 3} more" if len(imageset.skipped) > 3 else ""
-        box.setInformativeText(first + more)
-        box.setDetailedText("\n".join(f"{p}: {r}" for p, r in imageset.skipped))
-        box.setStandardButtons(QtWidgets.QMessageBox.Ok)
-        box.setModal(False)
-        box.open()          # not exec(): never block the event loop
-        self._skipped_box = box
-
-    def load_toy(self, key: str, params: dict | None = None) -> bool:
-        """Use the papers' toy example ``key`` (``core.toys``) with ``params`` over its defaults.
-        A toy already contains its planted outliers: the corruption is not applied (and its
-        panel is disabled) until an image set is chosen again."""
-        spec = TOYS.get(key)
-        if spec is None:
-            self._error(f"Data problem: unknown toy example {key!r}")
-            return False
-        values = {**spec.defaults(), **(params or {})}
-        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.WaitCursor)
-        try:
-            from robust_subspace_lab.core import toys
-            data = toys.make_toy(key, **values)
-        except (DataError, ParameterError) as exc:
-            self._error(error_message(exc) + (f" — kept: {self.data.description}" if self.data else ""))
-            if self.source[0] == TOY and self.source[1] == key:
-                self.data_panel.show_toy(key, self.toy_params)
-            return False
-        finally:
-            QtWidgets.QApplication.restoreOverrideCursor()
-        self.data, self.source, self.toy_params = data, (TOY, key), values
-        self.last_error = ""
-        self.data_panel.show_message("")
-        self.data_panel.show_toy(key, values)
-        self.data_panel.show_toy_data(data)
-        self._show_data_status()
-        self._info(f"Toy example: {data.description}")
-        for c in self.columns:
-            c.runner.set_data(data)
-            c.follow_live()
-        return True
-
-    def load_builtin(self, name: str, size=..., **options) -> bool:
-        """Load the built-in set ``name`` (keeps the current size unless ``size`` is given), with
-        the loader's ``options`` (e.g. ``digits=[6]``)."""
-        size = self.size_option if size is ... else size
-        return self._load(lambda s: datasets.load_builtin(name, size=s, **options), ("builtin", name), size)
-
-    def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
-        """Load every image of ``path``; skipped files are listed in the Data panel and the status
-        bar (and a dialog when ``interactive``). Returns False (and keeps the data) on error."""
-        size = self.size_option if size is ... else size
-        path = os.fspath(path)
-        return self._load(lambda s: datasets.load_folder(path, size=s), (FOLDER, path), size, interactive)
-
-    def choose_folder(self) -> None:
-        start = self.source[1] if self.source[0] == FOLDER else os.getcwd()
-        path = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a folder of images", start)
-        if path:
-            self.open_folder(path, interactive=True)
-
-    def set_image_size(self, size) -> bool:
-        """Reload the current data at ``size`` ((height, width) or None)."""
-        if self.source[0] == TOY:           # points, not images: nothing to resize
-            self.size_option = size
-            return True
-        if self.source[0] == FOLDER:
-            ok = self.open_folder(self.source[1], size=size)
-        else:
-            ok = self.load_builtin(self.source[1], size=size)
-        if not ok:
-            self.data_panel.show_data(self.imageset, self.source if self.source[0] == FOLDER else self.source[1],
-                                      self.size_option)
-        return ok
-
-    def set_corruption(self, key: str, params: dict | None = None) -> bool:
-        """Corrupt the current images with ``key`` (``params`` over its defaults); every column
-        restarts. On an invalid value the previous corruption is kept and the message names it."""
-        spec = corruption.CORRUPTIONS.get(key)
-        values = {**(spec.defaults() if spec else {}), **(params or {})}
-        if self.source[0] == TOY:
-            # a toy has its own outliers; the choice is kept for the next image set
-            self.corruption_key, self.corruption_params = key, values
-            return True
-        try:
-            data = corruption.corrupt(self.imageset, key, **values)
-        except (DataError, ParameterError) as exc:
-            self._error(error_message(exc) + f" — kept: {self.data.description}")
-            self.data_panel.show_corruption(self.corruption_key, self.corruption_params, self.data.description)
-            return False
-        self.corruption_key, self.corruption_params, self.data = key, values, data
-        self.last_error = ""
-        self.data_panel.show_message("")
-        self.data_panel.show_corruption(key, values, data.description)
-        self._show_data_status()
-        self._info(f"Corruption: {data.description}")
-        for c in self.columns:
-            c.runner.set_data(data)
-            c.follow_live()
-        return True
+        text = self.current_workspace.data_text()
+        self.data_status.setText(f"{text}  " if text else "")
 
     # ================================================================== headless helpers
     def wait_for(self, predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
@@ -757,7 +541,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return predicate()
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
-        """Wait until no column has a job in flight or queued."""
+        """Wait until no data job and no solver (of any workspace) is in flight or queued."""
         return self.wait_for(lambda: not self.busy, timeout)
 
     def save_screenshot(self, path: str) -> bool:
@@ -770,7 +554,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                                         "PNG images (*.png)")
         if path:
             ok = self.save_screenshot(path)
-            self._info(f"Saved {path}" if ok else f"Could not save {path}")
+            self.statusBar().showMessage(f"Saved {path}" if ok else f"Could not save {path}", 10000)
 
     # ================================================================== closing
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
@@ -778,13 +562,13 @@ class MainWindow(QtWidgets.QMainWindow):
         super().closeEvent(event)
 
     def shutdown(self, wait_ms: int = 2000) -> None:
-        """Cancel every solver and wait briefly for the pool."""
+        """Cancel every data job and solver and wait briefly for the pool."""
         if self._closing:
             return
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
         self._frame_timer.stop()
-        for c in self.columns:
-            c.shutdown()
-        self.regression.shutdown()
+        self.data_jobs.shutdown()
+        for ws in self.workspaces:
+            ws.shutdown()
         self.pool.waitForDone(wait_ms)

@@ -1,5 +1,7 @@
 """One method column's run: its estimator, the states so far, and the job in the pool.
 
+The run itself (method, parameters, its states within a memory budget, how it ended) is a
+Qt-free :class:`core.session.Run` (``runner.model``); this module adds only the Qt job logic.
 All bookkeeping happens in the GUI thread; the numerical work happens in :class:`SolverJob` s.
 The runner never blocks: requests (step, run, pause, reset, a new method/parameters/data) cancel
 or queue work and return at once; the states arrive later through queued signals.
@@ -20,62 +22,26 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from PySide6 import QtCore
 
 from robust_subspace_lab.core import catalogue, convergence, views
 from robust_subspace_lab.core.errors import ParameterError
+from robust_subspace_lab.core.session import History, Run, fit_to_data, validated
+from robust_subspace_lab.core.session import history as _history
+from robust_subspace_lab.core.session.run import DATA_LIMITS
 
 from .worker import Relay, SolverJob, error_message
 
 __all__ = ["ColumnRunner", "DATA_LIMITS"]
 
-#: Size parameters whose largest allowed value depends on the data (n_samples, n_features);
-#: the runner lowers them for small data (toy examples) instead of refusing to start.
-DATA_LIMITS = {
-    "n_components": lambda n, d: max(min(n, d) - 1, 1),
-    "k_nonzero": lambda n, d: d,
-}
-
 #: Memory a column may spend on cached snapshots (the newest and the most recently viewed are
 #: kept); an evicted one is recomputed by core.views when the scrubber goes back to it.
 SNAPSHOT_CACHE_BYTES = 64 * 2 ** 20
-#: Memory the kept states of one column may hold in arrays of their own (a convex method keeps
-#: E, the low-rank part and its multipliers: ~94 MB per iteration on the 5,000 digits). Beyond
-#: it, older states are thinned (see ``Runner._thin_states``).
-STATE_BYTES_BUDGET = 512 * 2 ** 20
-#: Thinning also drops the arrays in a state's ``details`` with more entries than this (per-entry
-#: masks such as TC-NMF's "truncated"); small ones (per-sample means, restart objectives) stay.
-THIN_DETAIL_SIZE = 10_000
-
-
-def _light_details(details: Mapping) -> dict:
-    import numpy as np
-
-    return {k: v for k, v in details.items()
-            if not (isinstance(v, np.ndarray) and v.size > THIN_DETAIL_SIZE)}
-
-
-def _arrays(obj, depth: int = 0):
-    """The numpy arrays held by a state or by its private context (fields, tuples, mappings
-    such as ``details``, attributes)."""
-    import numpy as np
-
-    if isinstance(obj, np.ndarray):
-        yield obj
-    elif depth < 2 and isinstance(obj, (tuple, list)):
-        for item in obj:
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and isinstance(obj, Mapping):
-        for item in obj.values():
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and hasattr(obj, "__dict__"):
-        for item in vars(obj).values():
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and hasattr(obj, "__dataclass_fields__"):
-        for name in obj.__dataclass_fields__:
-            yield from _arrays(getattr(obj, name, None), depth + 1)
+#: Memory the kept states of one column may hold in arrays of their own (see
+#: :class:`core.session.History`, which thins the older states beyond it); read at every step.
+STATE_BYTES_BUDGET = _history.STATE_BYTES_BUDGET
 
 
 #: marks of the status line, by how a run ended (see :meth:`ColumnRunner.status_line`)
@@ -117,7 +83,8 @@ class ColumnRunner(QtCore.QObject):
         self.estimator = self.info.create(**self.params)
         self._wanted: dict[str, dict] = {self.info.key: dict(self.params)}   # the user's values
         self.data = None
-        self.states: list = []
+        #: the run (Qt-free): method, parameters, the states within the memory budget
+        self.model = Run(self.info.key, self.params, self._new_history())
         self.error: str = ""
         self.diverged = False            # the last run raised SolverError (states kept up to it)
         self.gen = 0
@@ -125,7 +92,6 @@ class ColumnRunner(QtCore.QObject):
         self._snapshots: OrderedDict[int, Any] = OrderedDict()
         #: snapshots of thinned states (they can no longer be recomputed), never evicted
         self._pinned: dict[int, Any] = {}
-        self._state_bytes: list[int] = []
         self._cache_bytes = 0
         self._pending = None             # (info, params, estimator) being tried
         # the job in flight: (id, cancel flag, is a run, does steps)
@@ -137,6 +103,18 @@ class ColumnRunner(QtCore.QObject):
         self._closed = False
 
     # ------------------------------------------------------------------ properties
+    @property
+    def states(self) -> list:
+        """The states of the current run, ``states[i].iteration == i`` (the model's history)."""
+        return self.model.history.states
+
+    @property
+    def _state_bytes(self) -> list[int]:
+        return self.model.history.sizes
+
+    def _new_history(self) -> History:
+        return History(STATE_BYTES_BUDGET, pin=self._pin)
+
     @property
     def key(self) -> str:
         return self.info.key
@@ -209,59 +187,18 @@ class ColumnRunner(QtCore.QObject):
     def _clear_cache(self) -> None:
         self._snapshots.clear()
         self._pinned.clear()
-        self._state_bytes = []
         self._cache_bytes = 0
 
-    def _own_bytes(self, state) -> int:
-        """Bytes of the arrays ``state`` holds that the previous state does not share."""
-        prev = self.states[-2] if len(self.states) > 1 else None
-        shared = {id(a) for a in _arrays(prev)} if prev is not None else set()
-        return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
-
-    def _thin_states(self) -> None:
-        """Keep the states within STATE_BYTES_BUDGET. The oldest ones (never state 0, which Reset
-        returns to, nor the newest, which the next step starts from) are replaced by light copies
-        without per-entry arrays (fields and large ``details``) or solver context; their
-        snapshots are pinned first, so the scrubber still shows every iteration exactly."""
-        while sum(self._state_bytes) > STATE_BYTES_BUDGET:
-            heavy = [i for i in range(1, len(self.states) - 1) if self._state_bytes[i] > 0]
-            if not heavy:
-                return
-            i = heavy[0]
-            state = self.states[i]
-            if state.iteration not in self._pinned:
-                self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
-                    or self._compute_snapshot(state)
-            self.states[i] = self._light_state(state)
-            self._state_bytes[i] = 0
-
-    def _light_state(self, state):
-        """A copy of ``state`` without its per-entry arrays and solver context (for thinning;
-        its snapshot is pinned first). Subclasses for other kinds of state override this."""
-        import dataclasses
-
-        return dataclasses.replace(state, sparse_part=None, fitted=None, entry_weights=None,
-                                   _ctx=None, details=_light_details(state.details))
+    def _pin(self, state) -> None:
+        """Before the history thins ``state``, keep its snapshot (it can no longer be recomputed)."""
+        if state.iteration not in self._pinned:
+            self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
+                or self._compute_snapshot(state)
 
     # ------------------------------------------------------------------ data-dependent sizes
-    def _limits(self) -> dict[str, int]:
-        """Largest value of the size parameters the data allows (the checks core makes in
-        ``start``: k < min(n_samples, n_features), at most n_features non-zero loadings)."""
-        if self.data is None:
-            return {}
-        n, d = self.data.X.shape
-        return {name: f(n, d) for name, f in DATA_LIMITS.items()}
-
     def _fitted(self, info, wanted: dict) -> dict:
-        limits = self._limits()
-        out = dict(wanted)
-        for spec in info.params:
-            if spec.kind == "int" and spec.name in limits and spec.name in out:
-                hi = limits[spec.name]
-                if spec.low is not None:
-                    hi = max(hi, int(spec.low))
-                out[spec.name] = min(int(out[spec.name]), hi)
-        return out
+        """``wanted`` lowered to what the data allow (:func:`core.session.fit_to_data`)."""
+        return fit_to_data(info, wanted, None if self.data is None else self.data.X.shape)
 
     def _fit_params_to_data(self) -> None:
         wanted = self._wanted.get(self.info.key, self.params)
@@ -288,10 +225,7 @@ class ColumnRunner(QtCore.QObject):
     @staticmethod
     def _validated(info, params: dict) -> dict:
         """All parameters of ``info`` (defaults filled in), each checked by its ParamSpec."""
-        values = info.defaults()
-        # names that are not parameters of ``info`` (e.g. kept from another method) are dropped
-        values.update({k: v for k, v in params.items() if k in values})
-        return {s.name: s.validate(values[s.name]) for s in info.params}
+        return validated(info, params)
 
     def set_data(self, data) -> None:
         """Use new data: everything restarts at iteration 0 (or shows why it cannot).
@@ -302,7 +236,7 @@ class ColumnRunner(QtCore.QObject):
         self.data = data
         self._fit_params_to_data()
         self._invalidate()
-        self.states = []
+        self.model.history.clear()
         self._clear_cache()
         self._retry_current = False
         self._set_error("")
@@ -381,8 +315,7 @@ class ColumnRunner(QtCore.QObject):
         self._queued_steps = 0
         self._run_requested = False
         self._invalidate(keep_queue=True)
-        del self.states[1:]
-        del self._state_bytes[1:]
+        self.model.history.truncate(1)
         self._pinned.clear()
         for it in [i for i in self._snapshots if i > 0]:
             self._cache_bytes -= self._nbytes(self._snapshots.pop(it))
@@ -449,9 +382,10 @@ class ColumnRunner(QtCore.QObject):
         if self._pending is not None:
             self.info, self.params, self.estimator = self._pending
             self._pending = None
-        self.states = [state]
         self._clear_cache()
-        self._state_bytes = [self._own_bytes(state)]
+        # the same Run (the session lists it) now holds the setting that started
+        self.model.method, self.model.params = self.info.key, dict(self.params)
+        self.model.record_start(state, self.estimator)
         self._remember(state.iteration, snap)
         if not self._retry_current:     # else keep saying why the tried setting was refused
             self._set_error("")
@@ -462,10 +396,9 @@ class ColumnRunner(QtCore.QObject):
     def _on_stepped(self, gen, job_id, state, snap) -> None:
         if not self._current(gen, job_id):
             return
-        self.states.append(state)
-        self._state_bytes.append(self._own_bytes(state))
         self._remember(state.iteration, snap)
-        self._thin_states()
+        self.model.history.budget = STATE_BYTES_BUDGET
+        self.model.record_step(state)          # thins older states beyond the budget
         self._bump()
 
     @QtCore.Slot(int, int, str, bool)
@@ -511,13 +444,7 @@ class ColumnRunner(QtCore.QObject):
             return "", ""
         if self.diverged:
             return convergence.DIVERGED, self.error
-        last = self.states[-1]
-        kind = self.estimator.status(last)
-        # a converged method stepped on beside the others stays at its fixed point: report the
-        # iteration at which its rule was first met (of the states kept)
-        at = next((s.iteration for s in self.states if s.converged), last.iteration) \
-            if kind == convergence.CONVERGED else last.iteration
-        return kind, convergence.describe(kind, at, getattr(self.estimator, "max_iter", None))
+        return self.model.status(self.estimator)
 
     # ------------------------------------------------------------------ helpers
     def _set_error(self, text: str) -> None:

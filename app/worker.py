@@ -31,7 +31,7 @@ from PySide6 import QtCore
 from robust_subspace_lab.core import interrupt, views
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 
-__all__ = ["Relay", "SolverJob", "error_message"]
+__all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
 
 
 _lowered = threading.local()
@@ -165,3 +165,140 @@ class SolverJob(QtCore.QRunnable):
                 self._emit("failed", error_message(exc), isinstance(exc, SolverError))
         finally:
             self._emit("done", int(self.cancel.is_set()))
+
+
+# =========================================================================== data jobs
+#: seconds between two progress reports of a data job (the bar needs no more)
+PROGRESS_PERIOD = 0.05
+
+
+class DataRelay(QtCore.QObject):
+    """Signals of the data jobs (emitted from a pool thread; connected queued)."""
+
+    #: gen, done, total, what
+    progress = QtCore.Signal(int, int, int, str)
+    #: gen, outcome: ("ok", value), ("error", message) or ("cancelled", None)
+    done = QtCore.Signal(int, object)
+
+
+class DataJob(QtCore.QRunnable):
+    """Run ``fn()`` (loading, resizing, corrupting, building a data set) in a pool thread inside
+    :func:`core.interrupt.cancellable` and :func:`core.datasets.reporting`: the loaders report
+    their progress and check the cancel flag between files and images."""
+
+    def __init__(self, relay: DataRelay, gen: int, cancel: threading.Event, fn: Callable[[], object]):
+        super().__init__()
+        self.setAutoDelete(True)
+        self.relay, self.gen, self.cancel, self.fn = relay, gen, cancel, fn
+        self._last = 0.0
+
+    def _progress(self, done: int, total: int, what: str) -> None:
+        interrupt.checkpoint()
+        now = time.perf_counter()
+        if now - self._last >= PROGRESS_PERIOD or done == total:
+            self._last = now
+            try:
+                self.relay.progress.emit(self.gen, int(done), int(total), str(what))
+            except RuntimeError:
+                self.cancel.set()
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        from robust_subspace_lab.core import datasets
+
+        lower_thread_priority()
+        outcome: tuple = ("cancelled", None)
+        try:
+            with interrupt.cancellable(self.cancel), datasets.reporting(self._progress):
+                if not self.cancel.is_set():
+                    value = self.fn()
+                    outcome = ("cancelled", None) if self.cancel.is_set() else ("ok", value)
+        except interrupt.Cancelled:
+            outcome = ("cancelled", None)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message
+            if not isinstance(exc, (ParameterError, SolverError, DataError, OSError)):
+                traceback.print_exc(file=sys.stderr)
+            outcome = ("error", exc)
+        try:
+            self.relay.done.emit(self.gen, outcome)
+        except RuntimeError:
+            pass
+
+
+class DataJobs(QtCore.QObject):
+    """One data job at a time, off the GUI thread: :meth:`call` submits ``fn`` to the pool
+    (cancelling the previous job, whose result is then ignored) and runs the event loop until it
+    ends, so the window stays responsive, draws its progress bar and takes a Cancel; it returns
+    the outcome: ``("ok", value)``, ``("error", exception)``, ``("cancelled", None)`` (Cancel, or
+    the window closing) or ``("superseded", None)`` (a newer request replaced it: say nothing)."""
+
+    #: a job started or ended (show/hide the progress bar)
+    activity = QtCore.Signal()
+    #: done, total, what (of the newest job)
+    progress = QtCore.Signal(int, int, str)
+
+    def __init__(self, pool: QtCore.QThreadPool, parent=None):
+        super().__init__(parent)
+        self._pool = pool
+        self.relay = DataRelay(self)
+        q = QtCore.Qt.QueuedConnection
+        self.relay.done.connect(self._on_done, q)
+        self.relay.progress.connect(self._on_progress, q)
+        self._gen = 0
+        self._cancel: threading.Event | None = None
+        self._outcomes: dict[int, tuple] = {}
+        self._waiting: dict[int, QtCore.QEventLoop] = {}
+        self._in_flight = 0
+        self.label = ""
+        self._closed = False
+
+    @property
+    def busy(self) -> bool:
+        """A data job is in flight."""
+        return self._in_flight > 0
+
+    def cancel(self) -> None:
+        """Abandon the newest job (its caller gets ``("cancelled", None)``)."""
+        if self._cancel is not None:
+            self._cancel.set()
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self.cancel()
+
+    def call(self, fn: Callable[[], object], label: str = "Loading") -> tuple:
+        """See the class docstring."""
+        if self._closed:
+            return ("cancelled", None)
+        self.cancel()
+        self._gen += 1
+        gen = self._gen
+        self._cancel = cancel = threading.Event()
+        self.label = label
+        self._in_flight += 1
+        self.activity.emit()
+        loop = QtCore.QEventLoop()
+        self._waiting[gen] = loop
+        self._pool.start(DataJob(self.relay, gen, cancel, fn))
+        if gen not in self._outcomes:
+            loop.exec()
+        self._waiting.pop(gen, None)
+        outcome = self._outcomes.pop(gen, ("cancelled", None))
+        if gen != self._gen:
+            return ("superseded", None)
+        if cancel.is_set() and outcome[0] == "ok":
+            outcome = ("cancelled", None)
+        return outcome
+
+    @QtCore.Slot(int, object)
+    def _on_done(self, gen: int, outcome) -> None:
+        self._outcomes[gen] = outcome
+        self._in_flight -= 1
+        loop = self._waiting.get(gen)
+        if loop is not None:
+            loop.quit()
+        self.activity.emit()
+
+    @QtCore.Slot(int, int, int, str)
+    def _on_progress(self, gen: int, done: int, total: int, what: str) -> None:
+        if gen == self._gen:
+            self.progress.emit(done, total, what)

@@ -4,7 +4,13 @@ The window's toolbar (Step, Run, Pause, Reset), its frame timer, its status bar 
 to the workspace shown through this interface only, so the window never tests which kind of
 task a tab holds. A workspace is a ``QWidget`` that also provides:
 
-* ``title`` and ``tooltip`` (the tab's text), ``uses_data_dock`` (the left Data dock belongs to it);
+* ``title`` and ``tooltip`` (the tab's text), ``task`` (the kind of run it holds: presets of that
+  task are applied by it), ``uses_data_dock`` (it has a left Data dock: ``dock_widget()``);
+* ``dock_widget()``, ``menu()``, ``toolbar_widgets()``: its own dock, menu and toolbar widgets
+  (shown or enabled only with its tab), or None / [];
+* ``apply_preset(preset)``: set its data, methods and parameters from a :mod:`core.presets` entry;
+* ``last_error``: why its last data request failed ("" if it did not); ``errors()`` and
+  ``summary()``: one line per failed run and one line about how far the runs got (command line);
 * ``step(n)``, ``run()``, ``pause()``, ``reset()``: the run controls, acting on all its runs;
 * ``running``, ``busy``, ``finished``: for the buttons (a run in flight; any job in flight or
   queued; every run has met its stopping rule);
@@ -32,8 +38,29 @@ class Workspace:
 
     title: str = ""
     tooltip: str = ""
+    task: str = ""
     uses_data_dock: bool = False
     run_target: str = "every run"
+    last_error: str = ""
+
+    # what the window shows with the tab ----------------------------------------------------
+    def dock_widget(self):
+        return None
+
+    def menu(self):
+        return None
+
+    def toolbar_widgets(self) -> list:
+        return []
+
+    def apply_preset(self, preset) -> bool:
+        raise NotImplementedError
+
+    def errors(self) -> list[str]:
+        return []
+
+    def summary(self) -> str:
+        return ""
 
     # run controls ------------------------------------------------------------------------
     def step(self, n: int = 1) -> None:

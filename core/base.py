@@ -94,8 +94,12 @@ class State:
         return self.components.shape[0]
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """Coordinates ``(X - mean) @ components.T``, shape (n, n_components)."""
-        return (np.asarray(X, dtype=float) - self.mean) @ self.components.T
+        """Coordinates ``(X - mean) @ components.T``, shape (n, n_components); float32 when X and
+        the state are float32, else float64."""
+        X = np.asarray(X)
+        if X.dtype not in (np.float32, np.float64):
+            X = X.astype(np.float64)
+        return (X - self.mean) @ self.components.T
 
     def reconstruct(self, X: np.ndarray) -> np.ndarray:
         """``mean + WᵀW (X − mean)``: for orthonormal W the projection of X onto the affine
@@ -118,15 +122,28 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     :class:`~core.params.EstimatorParams`.
     """
 
+    #: float32 input is computed in float32 end to end (half the memory and time of float64);
+    #: a method sets this once its updates are checked in single precision
+    preserves_float32: bool = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self.preserves_float32 and tags.transformer_tags is not None:
+            tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
     def _validate(self, X: Any, *, reset: bool, min_samples: int = 2, min_features: int = 2) -> np.ndarray:
         """scikit-learn's ``validate_data`` (2-D, numeric, finite, not sparse or complex, enough
         samples and features; ``n_features_in_`` set when ``reset``, checked otherwise), as a
-        float64 array; its ValueError becomes :class:`DataError` with the same message."""
+        float64 array, or float32 when the input is float32 and the class sets
+        :attr:`preserves_float32`; its ValueError becomes :class:`DataError` with the same message."""
         try:
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
                               ensure_min_features=min_features, reset=reset)
         except ValueError as exc:
             raise DataError(str(exc)) from None
+        if self.preserves_float32 and X.dtype == np.float32:
+            return X
         return np.asarray(X, dtype=np.float64)
 
     def _check_data(self, X: Any) -> np.ndarray:

@@ -18,9 +18,11 @@ from .methods.generalized_mean import PCAGM
 from .methods.nmf import (NMF, RNMFL1, CauchyNMF, CIMNMF, HuberNMF, L1NMF, L21NMF,
                           TruncatedCauchyNMF)
 from .methods.pca import PCA
+from .methods.pca_l1 import PCAL1
 from .methods.robust_pca import HQPCA, R1PCA
 from .methods.rpca_om import RPCAOM, L2pPCAOM
-from .methods.sparse_pca import RSPCA, GPower, PCAL1, SPCArSVD
+from .methods.rspca import RSPCA
+from .methods.sparse_pca_baselines import GPower, SPCArSVD
 from .params import TASKS, MethodInfo
 from .regression.baselines import LDA, RANSAC, TLS, LeastSquares, Ridge, RPCALS
 from .regression.estimators import RLDA, RR, RLDAMissing, RRMissing

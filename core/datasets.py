@@ -13,6 +13,8 @@ Public API
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import inspect
 import os
 import re
@@ -25,6 +27,30 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .errors import DataError, ParameterError
+
+#: the calling thread's progress callback (see :func:`reporting`), or None
+_PROGRESS: contextvars.ContextVar[Callable[[int, int, str], None] | None] = \
+    contextvars.ContextVar("rsl_progress", default=None)
+
+
+@contextlib.contextmanager
+def reporting(callback: Callable[[int, int, str], None] | None):
+    """Within this block the loaders of this module call ``callback(done, total, what)`` as they
+    read files and resize images (before every file or image, and once at the end), in the
+    calling thread. The callback may raise to abandon a long load: the app's data jobs call
+    :func:`core.interrupt.checkpoint` in it (``Cancelled`` when a newer request came)."""
+    token = _PROGRESS.set(callback)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def _progress(done: int, total: int, what: str) -> None:
+    """A progress report (and, through the caller's callback, a cancellation point)."""
+    callback = _PROGRESS.get()
+    if callback is not None:
+        callback(done, total, what)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,6 +146,7 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray
     height, width = _check_size(size)
     out = np.empty((len(images), height, width), dtype=np.float64)
     for i, img in enumerate(images):
+        _progress(i, len(images), "resizing")
         img = np.asarray(img, dtype=np.float64)
         if img.ndim != 2 or img.size == 0:
             raise DataError(f"resize_images: image {i} must be a non-empty 2-D array, got shape {img.shape}")
@@ -295,7 +322,8 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     ok_names: list[str] = []
     ok_labels: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for f in files:
+    for n_read, f in enumerate(files):
+        _progress(n_read, len(files), "reading files")
         rel = f.relative_to(root)
         rel_name = rel.as_posix()
         ext = f.suffix.lower()

@@ -257,6 +257,17 @@ def classification_accuracy(y_true, y_pred) -> float:
     return float(np.mean(y_true == y_pred))
 
 
+def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
+    """Counts ``C[i, j]`` = number of samples of class ``classes[i]`` predicted as ``classes[j]``,
+    shape (n_classes, n_classes), int; its trace over n is :func:`classification_accuracy`
+    (paper 004 §5.3). Predictions outside ``classes`` are not counted. scikit-learn's
+    ``confusion_matrix``; DataError on different lengths or no samples."""
+    from sklearn.metrics import confusion_matrix as _sk_confusion
+
+    y_true, y_pred = _label_pair(y_true, y_pred, ("y_true", "y_pred"))
+    return _sk_confusion(y_true, y_pred, labels=list(classes)).astype(np.int64)
+
+
 def _contingency(labels_true, labels_pred) -> np.ndarray:
     """Counts C[i, j] = #{samples of class i in cluster j} (classes and clusters in sorted order)."""
     _, ti = np.unique(labels_true, return_inverse=True)

@@ -8,6 +8,22 @@ the estimators explicitly; nothing is registered by importing a module.
 
 Parameter checks live here (:meth:`ParamSpec.validate`), so that the app and a script refuse the
 same impossible values with the same message.
+
+Names: a parameter keeps one name for one concept everywhere (core, app, docs), scikit-learn's name
+where it has one (``n_components``, ``max_iter``, ``tol``, ``alpha``, ``random_state``) and the
+paper's symbol otherwise (``p``, ``gamma`` for γ, ``lam`` for λ). The ParamSpec's ``symbol`` is the
+label the app shows; two parameters of one method never share it (``k`` is the number of
+components, ``nnz`` the number of non-zero loadings).
+
+Seeds, the one rule:
+
+* an estimator's seed is its ``random_state`` keyword (scikit-learn's estimator convention, which
+  ``check_estimator`` relies on), an int >= 0, labelled "seed" in the app. Every estimator that
+  draws random numbers (random starts, initialisations, perturbations, subsets) takes it, and no
+  estimator takes ``seed``;
+* a data draw takes ``seed``, the int >= 0 given to ``numpy.random.default_rng``: the corruptions
+  (:mod:`core.corruption`), the toy data sets (:mod:`core.toys`), the regression data splits and
+  subsamples (:mod:`core.regression.data`).
 """
 from __future__ import annotations
 

@@ -3,8 +3,9 @@
 :class:`RegressionRunner` is :class:`app.runner.ColumnRunner` (states list, generations, cancel,
 tried settings kept until they start, thinning of old states) with three differences: the job
 starts the estimator on ``(X_train, targets)`` instead of ``X``, the snapshots come from
-:func:`core.regression.views.regression_snapshot`, and thinned states drop D, E and the solver
-context of a :class:`~core.regression.RegressionState`.
+:func:`core.regression.views.regression_snapshot`; the run's history
+(:class:`core.session.History`) thins a :class:`~core.regression.RegressionState` by dropping D,
+E and the solver context.
 
 :class:`TestJob` runs the costly test-time cleaning (paper 004 Alg. 2) for one state in the pool:
 ``regression_snapshot(state, data, test="clean", estimator=...)``; the cleaned test inputs and
@@ -13,7 +14,6 @@ them without cleaning twice.
 """
 from __future__ import annotations
 
-import dataclasses
 import sys
 import threading
 import time
@@ -26,6 +26,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.regression.views import regression_snapshot
+from robust_subspace_lab.core.session import run as _core_run
 
 from ..runner import ColumnRunner
 from ..worker import SolverJob, error_message, lower_thread_priority
@@ -33,15 +34,9 @@ from ..worker import SolverJob, error_message, lower_thread_priority
 __all__ = ["RegressionRunner", "RegressionJob", "TestJob", "TestRelay", "TestOutcome",
            "CleaningRecorder", "training_targets"]
 
-_EMPTY = np.zeros((0, 0))
-_EMPTY.flags.writeable = False
 
 
-def training_targets(estimator, data):
-    """What ``estimator.start`` takes as targets: class labels for classifiers (RLDA, LDA), the
-    target matrix Y otherwise (for labelled data: the 0/1 class indicators, so that RR or a
-    regression baseline can be compared with RLDA on the same digits)."""
-    return data.targets_train if getattr(estimator, "_classifier", False) else data.Y_train
+training_targets = _core_run.training_targets
 
 
 class RegressionJob(SolverJob):
@@ -69,10 +64,6 @@ class RegressionRunner(ColumnRunner):
                   snap.outlier_score, snap.singular_values, snap.coef, snap.objective_history]
         arrays += list((snap.points or {}).values())
         return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) + 1024
-
-    def _light_state(self, state):
-        """Without D, E, the basis and the solver context (the snapshot is pinned first)."""
-        return dataclasses.replace(state, D=_EMPTY, E=_EMPTY, components=None, _ctx=None)
 
     @staticmethod
     def is_light(state) -> bool:

@@ -263,7 +263,8 @@ def test_open_folder_reports_skipped_file(qtbot, make_window, tmp_path, monkeypa
     panel = win.data_panel
     assert panel.skipped_label.isVisible() and "broken.png" in panel.skipped_label.text()
     assert "broken.png" in win.statusBar().currentMessage()
-    assert win._skipped_box is not None and "broken.png" in win._skipped_box.detailedText()
+    box = win.subspace._skipped_box
+    assert box is not None and "broken.png" in box.detailedText()
     qtbot.waitUntil(lambda: all(c.runner.states and c.runner.states[0].components.shape[1] == 256
                                 for c in win.columns) and not win.busy, timeout=WAIT)
     assert all(c.runner.iteration == 0 for c in win.columns)
@@ -400,3 +401,70 @@ def test_opening_window_teaches_the_lesson(qtbot, make_window):
     assert gm.metrics["weights AUC"] == 1.0                       # every occluded face weighs less
     qtbot.waitUntil(lambda: all("converged at iteration" in c.iteration_label.text() for c in win.columns),
                     timeout=WAIT)                                 # the next frame draws the status
+
+
+# ---------------------------------------------------------------------- data work in the background
+def test_loading_runs_in_the_background_with_progress_and_the_window_keeps_its_events(qtbot, make_window):
+    """Resizing the 5,000 digits runs in a data job: while it runs, the GUI thread handles the
+    job's progress reports (so its event loop turns), the progress bar and Cancel are shown, and
+    the session and columns get the new data only when it has arrived."""
+    win = make_window(methods=("pca",))
+    old = win.data
+    seen = []
+
+    def on_progress(done, total, what):
+        seen.append((done, total, what, win.data_jobs.busy, win.progress_bar.isVisible(),
+                     win.cancel_button.isVisible(), win.data is old))
+
+    win.data_jobs.progress.connect(on_progress)
+    assert win.load_builtin("digits", size=(14, 14))
+    assert seen and all(busy and bar and cancel and kept for _, _, _, busy, bar, cancel, kept in seen[:-1])
+    assert any(what == "resizing" and total == 5000 for _, total, what, *_ in seen)
+    assert win.data.X.shape == (5000, 14 * 14) and win.session.data.name == "digits"
+    qtbot.waitUntil(lambda: not win.progress_bar.isVisible() and not win.data_jobs.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: win.columns[0].runner.data is win.data and not win.busy, timeout=WAIT)
+
+
+def test_cancel_keeps_the_data_and_a_newer_request_replaces_an_older_one(qtbot, make_window):
+    win = make_window(methods=("pca",))
+    old, old_spec = win.data, win.session.data
+
+    def cancel_at_first_report(done, total, what):
+        win.cancel_button.click()
+
+    win.data_jobs.progress.connect(cancel_at_first_report)
+    assert not win.load_builtin("digits", size=(14, 14))
+    win.data_jobs.progress.disconnect(cancel_at_first_report)
+    assert win.data is old and win.session.data == old_spec
+    assert "cancelled" in win.last_error and "kept" in win.last_error
+
+    results = []
+
+    def newer_request(done, total, what):
+        if not results:
+            results.append("asked")
+            results.append(win.load_builtin("faces", size=(10, 10)))
+
+    win.data_jobs.progress.connect(newer_request)
+    first = win.load_builtin("digits", size=(14, 14))
+    win.data_jobs.progress.disconnect(newer_request)
+    assert results == ["asked", True] and first is False
+    assert win.data.X.shape == (100, 100) and win.session.data.name == "faces"
+    qtbot.waitUntil(lambda: win.columns[0].runner.data is win.data and not win.busy, timeout=WAIT)
+    # the window's session is the plain-data description of what it shows
+    from robust_subspace_lab.core.session import Session
+    back = Session.from_json(win.session.to_json())
+    assert back.data.size == (10, 10) and back.corruption.key == win.corruption_key
+    np.testing.assert_array_equal(back.build().X, win.data.X)
+    assert [r.method for r in back.runs if r.task == "subspace"] == [c.key for c in win.columns]
+
+
+def test_the_window_holds_no_branch_on_the_task_and_shows_workspaces_from_a_list():
+    import inspect
+
+    from robust_subspace_lab.app import main_window
+    from robust_subspace_lab.app.workspace import Workspace
+
+    source = inspect.getsource(main_window.MainWindow)
+    assert "regression_shown" not in source and '== "regression"' not in source
+    assert all(issubclass(cls, Workspace) for cls in main_window.WORKSPACES)

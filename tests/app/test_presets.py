@@ -30,7 +30,7 @@ def test_preset_sets_up_and_runs(qtbot, make_window, key):
     action.trigger()                                  # as a user picks it from the menu
     if pre.task == "regression":
         ws = win.regression
-        assert win.regression_shown
+        assert win.current_workspace is win.regression
         qtbot.waitUntil(lambda: bool(ws.runner.states) or bool(ws.runner.error), timeout=WAIT)
         win.pause_all()
         assert not ws.runner.error, ws.runner.error

@@ -140,7 +140,7 @@ def test_states_are_thinned_within_the_memory_budget(qtbot, pool, data, monkeypa
     qtbot.waitUntil(lambda: r.iteration == 8 and not r.busy, timeout=WAIT)
     assert any(s.sparse_part is None for s in r.states[1:-1]), "nothing was thinned"
     assert r.states[0].sparse_part is not None and r.states[-1].sparse_part is not None
-    assert sum(r._state_bytes) <= runner_mod.STATE_BYTES_BUDGET
+    assert r.model.history.nbytes <= runner_mod.STATE_BYTES_BUDGET
     for i in range(len(r.states)):
         snap = r.snapshot(i)
         assert snap.iteration == i and snap.sparse_maps is not None

@@ -555,3 +555,22 @@ def test_subspace_methods_refuse_missing_entries(faces):
     est = catalogue.create("pca", n_components=3)
     with pytest.raises(DataError, match="NaN"):
         est.fit(c.X)
+
+
+def test_package_keeps_the_public_import_path():
+    """core.corruption is a package of one concept per module; every public name is still reached as
+    ``corruption.<name>`` and is the object its concept module defines."""
+    from robust_subspace_lab.core import corruption
+    from robust_subspace_lab.core.corruption import noise, occlusion, outliers, registry, result
+    assert corruption.Corrupted is result.Corrupted
+    assert corruption.corrupt is registry.corrupt and corruption.CORRUPTIONS is registry.CORRUPTIONS
+    assert corruption.occlude_rectangles is occlusion.occlude_rectangles
+    assert corruption.laplace_noise is noise.laplace_noise
+    assert corruption.add_natural_outliers is outliers.add_natural_outliers
+    for name in corruption.__all__:
+        assert getattr(corruption, name) is not None
+    # every function the registry offers is public in the package
+    public = {n for n in corruption.__all__ if callable(getattr(corruption, n))}
+    direct = {spec.function.__name__ for spec in corruption.CORRUPTIONS.values()
+              if not spec.function.__name__.startswith("_")}
+    assert direct and direct <= public, direct - public

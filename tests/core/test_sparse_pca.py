@@ -309,7 +309,8 @@ def test_rspca_uncentred_mean_is_zero_and_sample_weight_guard():
 
 @pytest.mark.parametrize("params, name", [({"p": 1.5}, "p"), ({"p": -0.1}, "p"),
                                           ({"k_nonzero": 0}, "k_nonzero"), ({"k_nonzero": 13}, "k_nonzero"),
-                                          ({"restarts": -1}, "restarts"), ({"n_components": 12}, "n_components")])
+                                          ({"restarts": -1}, "restarts"), ({"n_components": 12}, "n_components"),
+                                          ({"random_state": -1}, "random_state")])
 def test_rspca_bad_parameters_refused_at_start(params, name, rng):
     X = rng.standard_normal((50, 12))
     est = RSPCA(**{"n_components": 2, "k_nonzero": 3, **params})
@@ -320,7 +321,7 @@ def test_rspca_bad_parameters_refused_at_start(params, name, rng):
 @pytest.mark.parametrize("key, params, name", [
     ("spca-rsvd", {"k_nonzero": 13}, "k_nonzero"), ("spca-rsvd", {"thresholding": "lasso"}, "thresholding"),
     ("gpower", {"gamma": 1.0}, "gamma"), ("gpower", {"penalty": "l2"}, "penalty"),
-    ("pca-l1", {"max_iter": 0}, "max_iter")])
+    ("pca-l1", {"max_iter": 0}, "max_iter"), ("pca-l1", {"random_state": 1.5}, "random_state")])
 def test_baselines_bad_parameters_refused_at_start(key, params, name, rng):
     est = catalogue.create(key, n_components=2, **params)
     with pytest.raises(ParameterError, match=name):
@@ -335,6 +336,8 @@ def test_catalogue_entries():
         est = info.create()
         assert sorted(est.get_params()) == sorted(s.name for s in info.params)
     assert catalogue.get("rspca").spec("k_nonzero").symbol == "nnz"      # "k" is the number of components
+    for key in ("pca-l1", "rspca"):                                      # scikit-learn's name, labelled "seed"
+        assert catalogue.get(key).spec("random_state").symbol == "seed"
 
 
 # ---------------------------------------------------------------- MNIST (002 claim 8)

@@ -1,0 +1,276 @@
+"""The regression workspace's widgets: the data, corruption and method controls on the left,
+the views of the shown iteration, the Test section and the scrubber on the right (a mixin of
+:class:`app.regression.workspace.RegressionWorkspace`, which holds the state they show)."""
+from __future__ import annotations
+
+
+from PySide6 import QtCore, QtWidgets
+
+from robust_subspace_lab.core import catalogue, corruption
+
+from .. import params as P
+from ..views import ObjectiveView, ScalarHistoryView
+from . import sources as S
+from .common import METRICS_TIP, MESSAGE_STYLE, NOTE_STYLE, PANEL_WIDTH, TEST_ROWS, _label
+from .views import (CoefficientsView, ConfusionView, InputImagesView, PredictionView, ProjectionView,
+                    ResidualView, SingularValuesView, TestSamplesView, WeightImagesView)
+
+__all__ = ["WorkspaceLayout"]
+
+
+class WorkspaceLayout:
+    """Builds the workspace's widgets (see the module docstring)."""
+
+    # ================================================================== layout
+    def _build(self) -> None:
+        outer = QtWidgets.QHBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.setSpacing(6)
+        panel = QtWidgets.QWidget()
+        lay = QtWidgets.QVBoxLayout(panel)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(6)
+
+        # ------------------------------------------------------------ data
+        box = QtWidgets.QGroupBox("Data (inputs and targets)")
+        v = QtWidgets.QVBoxLayout(box)
+        v.setSpacing(4)
+        self.source_combo = QtWidgets.QComboBox()
+        for src in S.SOURCES:
+            self.source_combo.addItem(S.SOURCE_TITLES[src], src)
+        self.source_combo.setToolTip("The paper's synthetic 3-D example, the built-in digits (class labels), "
+                                     "or a folder you opened")
+        self.source_combo.activated.connect(self._on_source)
+        v.addWidget(self.source_combo)
+        row = QtWidgets.QHBoxLayout()
+        self.open_button = QtWidgets.QPushButton("Open folder…")
+        self.open_button.setToolTip("A folder of images: one subfolder per class, or any layout with a CSV "
+                                    "of numeric targets")
+        self.open_button.clicked.connect(self.choose_folder)
+        self.csv_button = QtWidgets.QPushButton("Targets CSV…")
+        self.csv_button.setToolTip("A CSV 'file,target_1,...' with numeric targets for the folder's images "
+                                   "(regression); without one, the subfolder names are the classes")
+        self.csv_button.clicked.connect(self.choose_csv)
+        self.no_csv_button = QtWidgets.QPushButton("No CSV")
+        self.no_csv_button.setToolTip("Use the subfolder names as classes again")
+        self.no_csv_button.clicked.connect(lambda: self.set_targets_csv(None))
+        for b in (self.open_button, self.csv_button, self.no_csv_button):
+            row.addWidget(b)
+        v.addLayout(row)
+        self.csv_label = _label("")
+        self.csv_label.setStyleSheet("color: #555; font-size: 8pt;")
+        v.addWidget(self.csv_label)
+        self.options_tree = P.make_tree(None)
+        v.addWidget(self.options_tree)
+        self.data_info = _label("")
+        self.data_info.setStyleSheet("color: #333; font-size: 8pt;")
+        self.data_info.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
+        v.addWidget(self.data_info)
+        lay.addWidget(box)
+
+        # ------------------------------------------------------------ corruption
+        self.corruption_box = QtWidgets.QGroupBox("Corruption of the inputs")
+        v = QtWidgets.QVBoxLayout(self.corruption_box)
+        v.setSpacing(4)
+        self.corruption_combo = QtWidgets.QComboBox()
+        for key, spec in corruption.CORRUPTIONS.items():
+            self.corruption_combo.addItem(spec.name, key)
+            self.corruption_combo.setItemData(self.corruption_combo.count() - 1, spec.summary,
+                                              QtCore.Qt.ToolTipRole)
+        self.corruption_combo.activated.connect(self._on_corruption_combo)
+        v.addWidget(self.corruption_combo)
+        self.corruption_summary = _label("")
+        self.corruption_summary.setStyleSheet("color: #555; font-size: 8pt;")
+        v.addWidget(self.corruption_summary)
+        self.corruption_tree = P.make_tree(None)
+        v.addWidget(self.corruption_tree)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Corrupt"))
+        self.scope_combo = QtWidgets.QComboBox()
+        for key, text in S.SCOPES.items():
+            self.scope_combo.addItem(text, key)
+        self.scope_combo.setToolTip("Which inputs the corruption hits (the same images are chosen either way)")
+        self.scope_combo.activated.connect(self._on_scope)
+        row.addWidget(self.scope_combo, 1)
+        v.addLayout(row)
+        lay.addWidget(self.corruption_box)
+
+        self.data_message = _label("", MESSAGE_STYLE)
+        self.data_message.setObjectName("regressionDataMessage")
+        self.data_message.setVisible(False)
+        lay.addWidget(self.data_message)
+
+        # ------------------------------------------------------------ method
+        box = QtWidgets.QGroupBox("Method")
+        v = QtWidgets.QVBoxLayout(box)
+        v.setSpacing(4)
+        self.method_combo = QtWidgets.QComboBox()
+        for info in catalogue.methods("regression"):
+            self.method_combo.addItem(info.name, info.key)
+            self.method_combo.setItemData(self.method_combo.count() - 1, f"{info.summary}\n\n{info.reference}",
+                                          QtCore.Qt.ToolTipRole)
+        f = self.method_combo.font()
+        f.setBold(True)
+        self.method_combo.setFont(f)
+        self.method_combo.activated.connect(self._on_method_combo)
+        v.addWidget(self.method_combo)
+        self.summary_label = _label("")
+        self.summary_label.setStyleSheet("color: #555; font-size: 8pt;")
+        v.addWidget(self.summary_label)
+        self.slider_box = QtWidgets.QVBoxLayout()
+        self.slider_box.setSpacing(2)
+        v.addLayout(self.slider_box)
+        self.method_tree = P.make_tree(None)
+        v.addWidget(self.method_tree)
+        self.method_note = _label("", NOTE_STYLE)
+        self.method_note.setObjectName("regressionMethodNote")
+        self.method_note.setVisible(False)
+        v.addWidget(self.method_note)
+        self.method_message = _label("", MESSAGE_STYLE)
+        self.method_message.setObjectName("regressionMethodMessage")
+        self.method_message.setVisible(False)
+        v.addWidget(self.method_message)
+        lay.addWidget(box)
+
+        help_box = QtWidgets.QGroupBox("Reading the views")
+        hv = QtWidgets.QVBoxLayout(help_box)
+        text = _label(
+            "<b>X = D + E</b>: the method splits the training inputs X into cleaned inputs D (low rank) and "
+            "sparse outliers E, and learns the regressor T from D (paper 004, eq. 3).<br>"
+            "<b>3-D example</b>: × inputs (orange: in-plane error, violet: out-of-plane, grey: none), "
+            "red rings the cleaned D, blue dots the clean truth, segments the displacement.<br>"
+            "<b>T</b>: one weight image per class/output (blue −, red +).<br>"
+            "<b>Test</b>: T applied to the test inputs as they are, or after cleaning them against D "
+            "(Alg. 2).")
+        text.setStyleSheet("color: #333; font-size: 8pt;")
+        hv.addWidget(text)
+        lay.addWidget(help_box)
+        lay.addStretch(1)
+
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+        scroll.setWidget(panel)
+        scroll.setFixedWidth(PANEL_WIDTH)
+        outer.addWidget(scroll)
+
+        # ------------------------------------------------------------ views
+        right = QtWidgets.QVBoxLayout()
+        right.setSpacing(4)
+        head = QtWidgets.QHBoxLayout()
+        big = self.font()
+        big.setPointSizeF(big.pointSizeF() * 1.25)
+        big.setBold(True)
+        self.iteration_label = QtWidgets.QLabel("iteration –")
+        self.iteration_label.setFont(big)
+        self.iteration_label.setMinimumWidth(260)
+        head.addWidget(self.iteration_label, 0, QtCore.Qt.AlignTop)
+        self.scalars_label = _label("")
+        self.scalars_label.setTextFormat(QtCore.Qt.RichText)
+        self.scalars_label.setStyleSheet("color: #333;")
+        head.addWidget(self.scalars_label, 3, QtCore.Qt.AlignTop)
+        self.metrics_label = QtWidgets.QLabel("")
+        self.metrics_label.setObjectName("regressionMetrics")
+        self.metrics_label.setTextFormat(QtCore.Qt.RichText)
+        self.metrics_label.setToolTip(METRICS_TIP)
+        head.addWidget(self.metrics_label, 4, QtCore.Qt.AlignTop)
+        right.addLayout(head)
+
+        self.inputs_view = InputImagesView(n_rows=3)
+        self.proj_xy = ProjectionView((0, 1), "x₁–x₂ (the plane)")
+        self.proj_xz = ProjectionView((0, 2), "x₁–x₃ (across the plane)")
+        points = QtWidgets.QWidget()
+        pv = QtWidgets.QVBoxLayout(points)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.setSpacing(1)
+        pl = QtWidgets.QHBoxLayout()
+        pl.setSpacing(4)
+        pl.addWidget(self.proj_xy, 1)
+        pl.addWidget(self.proj_xz, 1)
+        pv.addLayout(pl, 1)
+        self.points_legend = _label("")
+        self.points_legend.setTextFormat(QtCore.Qt.RichText)
+        self.points_legend.setStyleSheet("color: #333; font-size: 8pt;")
+        pv.addWidget(self.points_legend)
+        self.inputs_stack = QtWidgets.QStackedWidget()
+        self.inputs_stack.addWidget(self.inputs_view)
+        self.inputs_stack.addWidget(points)
+        self.points_page = points
+
+        self.objective_view = ObjectiveView()
+        self.residual_view = ResidualView()
+        self.sv_view = SingularValuesView()
+        self.scalar_view = ScalarHistoryView()
+        self._scalar_defaults_for = None
+        curves = QtWidgets.QGridLayout()
+        curves.setSpacing(4)
+        curves.addWidget(self.objective_view, 0, 0)
+        curves.addWidget(self.residual_view, 0, 1)
+        curves.addWidget(self.sv_view, 1, 0)
+        curves.addWidget(self.scalar_view, 1, 1)
+
+        top = QtWidgets.QHBoxLayout()
+        top.setSpacing(4)
+        top.addWidget(self.inputs_stack, 5)
+        top.addLayout(curves, 6)
+
+        self.weights_view = WeightImagesView()
+        self.coef_view = CoefficientsView()
+        self.T_stack = QtWidgets.QStackedWidget()
+        self.T_stack.addWidget(self.weights_view)
+        self.T_stack.addWidget(self.coef_view)
+
+        self.test_box = self._build_test()
+        bottom = QtWidgets.QHBoxLayout()
+        bottom.setSpacing(4)
+        bottom.addWidget(self.T_stack, 4)
+        bottom.addWidget(self.test_box, 7)
+
+        for w in (self.objective_view, self.residual_view, self.sv_view, self.scalar_view):
+            w.setMinimumHeight(150)
+        self.inputs_stack.setMinimumHeight(300)
+        right.addLayout(top, 5)
+        right.addLayout(bottom, 4)
+
+        scrub = self._build_scrubber("0000 / 0000 (live)  ")
+        right.addLayout(scrub)
+        outer.addLayout(right, 1)
+
+    def _build_test(self) -> QtWidgets.QGroupBox:
+        box = QtWidgets.QGroupBox("Test set: the model applied to the held-out inputs")
+        v = QtWidgets.QVBoxLayout(box)
+        v.setContentsMargins(4, 4, 4, 4)
+        v.setSpacing(3)
+        row = QtWidgets.QHBoxLayout()
+        self.test_checkbox = QtWidgets.QCheckBox("Test-time cleaning (Alg. 2)")
+        self.test_checkbox.setToolTip(
+            "Off: T is applied to the test inputs as they are.\nOn: each test input is first cleaned "
+            "against the cleaned training inputs D (paper 004 Alg. 2 / eq. 8: xₜₑ = z D + e with z of "
+            "small nuclear norm and e sparse), then T is applied to z D. Runs in the background.")
+        self.test_checkbox.toggled.connect(self.set_test_cleaning)
+        row.addWidget(self.test_checkbox)
+        self.test_status = _label("")
+        self.test_status.setObjectName("regressionTestStatus")
+        self.test_status.setStyleSheet("color: #555;")
+        row.addWidget(self.test_status, 1)
+        v.addLayout(row)
+        self.test_metrics = QtWidgets.QLabel("")
+        self.test_metrics.setObjectName("regressionTestMetrics")
+        self.test_metrics.setTextFormat(QtCore.Qt.RichText)
+        f = self.test_metrics.font()
+        f.setPointSizeF(f.pointSizeF() * 1.1)
+        self.test_metrics.setFont(f)
+        v.addWidget(self.test_metrics)
+        self.confusion_view = ConfusionView()
+        self.prediction_view = PredictionView()
+        self.test_plot_stack = QtWidgets.QStackedWidget()
+        self.test_plot_stack.addWidget(self.confusion_view)
+        self.test_plot_stack.addWidget(self.prediction_view)
+        self.test_samples_view = TestSamplesView(n_rows=TEST_ROWS)
+        row = QtWidgets.QHBoxLayout()
+        row.setSpacing(4)
+        row.addWidget(self.test_plot_stack, 4)
+        row.addWidget(self.test_samples_view, 5)
+        v.addLayout(row, 1)
+        return box

@@ -1,0 +1,180 @@
+"""The result of every corruption, :class:`Corrupted`, and the checks and draws the corruptions share.
+
+Every corruption returns a :class:`Corrupted`: the data the methods see, the clean data, the mask
+of changed entries and the flags of touched and appended samples. The private helpers below check
+the parameters (a :class:`~core.errors.ParameterError` naming the parameter) and the data (a
+:class:`~core.errors.DataError`), and draw which samples are hit: ``round(fraction * n)`` samples
+(Python's ``round``, halves to even) without replacement from ``np.random.default_rng(seed)``.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import DataError, ParameterError
+
+
+@dataclass(frozen=True, eq=False)
+class Corrupted:
+    """Corrupted data set and the truth it came from.
+
+    Attributes
+    ----------
+    X : (n_samples, n_features) float64, the corrupted data the methods see (0–255; Laplace
+        noise and value blocks can exceed 255, missing blocks are NaN: see :mod:`core.corruption`).
+    X_clean : (n_samples, n_features) the data before corruption. For added outlier images
+        (``added[i]``) it equals ``X[i]`` (they have no clean version).
+    mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
+    outliers : (n_samples,) bool, True for every sample the corruption touched.
+    added : (n_samples,) bool, True for samples with no clean version: outlier images appended to
+        the data set, or a toy example's pure outliers. The metrics against the truth leave them out.
+    shape : (height, width) to view a row as an image.
+    labels : (n_samples,) or None; appended outliers get the label ``-1`` / ``"outlier"``.
+    description : a one-line human description (``"rectangles (dots) on 20 of 100 images, seed 0"``).
+    """
+
+    X: np.ndarray
+    X_clean: np.ndarray
+    mask: np.ndarray
+    outliers: np.ndarray
+    added: np.ndarray
+    shape: tuple[int, int]
+    labels: np.ndarray | None
+    description: str
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def images(self) -> np.ndarray:
+        """The corrupted data as images, (n_samples, height, width) (a view of ``X``)."""
+        return self.X.reshape(self.n_samples, *self.shape)
+
+    @property
+    def clean_images(self) -> np.ndarray:
+        """The clean data as images, (n_samples, height, width) (a view of ``X_clean``)."""
+        return self.X_clean.reshape(self.n_samples, *self.shape)
+
+    @property
+    def n_outliers(self) -> int:
+        """Number of samples the corruption touched (``outliers.sum()``)."""
+        return int(np.count_nonzero(self.outliers))
+
+
+# --------------------------------------------------------------------------- validation
+
+def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
+    """A float64 copy of ``data.X`` and ``data.shape``, or :class:`DataError`."""
+    try:
+        X = np.array(data.X, dtype=np.float64)      # always a copy
+        shape = tuple(int(s) for s in data.shape)
+    except AttributeError:
+        raise DataError(f"data must be an ImageSet, got {type(data).__name__}") from None
+    if X.ndim != 2 or len(shape) != 2 or X.shape[1] != shape[0] * shape[1]:
+        raise DataError(f"data must hold images of one shape; got X of shape {X.shape} and image shape {shape}")
+    if X.shape[0] == 0:
+        raise DataError("data is empty (0 images)")
+    return X, shape
+
+
+def _check_unit(name: str, value) -> float:
+    """A number in [0, 1], or :class:`ParameterError` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be a number in [0, 1], got {value!r}")
+    v = float(value)
+    if not 0.0 <= v <= 1.0:            # also rejects nan
+        raise ParameterError(f"{name} must be in [0, 1], got {value!r}")
+    return v
+
+
+def _check_bool(name: str, value) -> bool:
+    """A bool (``True``/``False``, numpy bools accepted), or :class:`ParameterError` naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_real(name: str, value, low: float | None = None) -> float:
+    """A finite number >= ``low``, or :class:`ParameterError` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be a finite number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ParameterError(f"{name} must be finite, got {value!r}")
+    if low is not None and v < low:
+        raise ParameterError(f"{name} must be >= {low:g}, got {value!r}")
+    return v
+
+
+def _check_int(name: str, value, low: int) -> int:
+    """An integer >= ``low`` (an integral float such as 12.0 is accepted), or ParameterError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        v = int(value)
+    else:
+        f = float(value)
+        if not np.isfinite(f) or f != int(f):
+            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+        v = int(f)
+    if v < low:
+        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    return v
+
+
+def _check_seed(seed) -> int:
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ParameterError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def _check_size_range(size_range) -> tuple[float, float]:
+    bad = ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}")
+    try:
+        lo, hi = size_range
+    except (TypeError, ValueError):
+        raise bad from None
+    for v in (lo, hi):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            raise bad
+    lo, hi = float(lo), float(hi)
+    if not (0.0 < lo <= hi <= 1.0):
+        raise bad
+    return lo, hi
+
+
+def _n_hit(fraction: float, n: int) -> int:
+    return int(round(fraction * n))
+
+
+def _choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """``k`` distinct sorted indices out of ``n``."""
+    return np.sort(rng.choice(n, size=k, replace=False)) if k else np.zeros(0, dtype=np.intp)
+
+
+def _labels_copy(data) -> np.ndarray | None:
+    return None if data.labels is None else np.array(data.labels, copy=True)
+
+
+def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
+    """``labels`` followed by ``m`` outlier labels: -1 for numeric labels, "outlier" otherwise."""
+    if labels is None:
+        return None
+    labels = np.asarray(labels)
+    kind = labels.dtype.kind
+    if kind in "biu":
+        return np.concatenate([labels.astype(np.int64), np.full(m, -1, dtype=np.int64)])
+    if kind == "f":
+        return np.concatenate([labels, np.full(m, -1.0, dtype=labels.dtype)])
+    if kind == "O":
+        numeric = all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in labels)
+        extra = np.array([-1 if numeric else "outlier"] * m, dtype=object)
+        return np.concatenate([labels, extra])
+    return np.concatenate([labels.astype(str), np.full(m, "outlier")])
+
+
+def _images_word(n: int) -> str:
+    return "image" if n == 1 else "images"

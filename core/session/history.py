@@ -1,0 +1,147 @@
+"""The states of one run, kept by the caller within a memory budget.
+
+Estimators' states are immutable, so keeping every one of them lets a viewer rewind to any past
+iteration. Some states are heavy (a convex method keeps E, the low-rank part and its multipliers:
+~94 MB per iteration on the 5,000 digits), so :class:`History` counts the bytes each state holds
+in arrays of its own (arrays shared with the previous state count once) and, beyond its budget,
+replaces the oldest states (never state 0, which a reset returns to, nor the newest, which the
+next step starts from) by *light* copies without per-entry arrays or solver context. Before a
+state is thinned the caller's ``pin`` callback receives it, so a viewer can keep what it draws
+of it (its snapshot) and still show every iteration exactly.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Iterator, Mapping
+
+import numpy as np
+
+__all__ = ["History", "STATE_BYTES_BUDGET", "THIN_DETAIL_SIZE", "light_state", "own_bytes"]
+
+#: Memory the kept states of one run may hold in arrays of their own (bytes).
+STATE_BYTES_BUDGET = 512 * 2 ** 20
+#: Thinning also drops the arrays in a state's ``details`` with more entries than this (per-entry
+#: masks such as TC-NMF's "truncated"); small ones (per-sample means, restart objectives) stay.
+THIN_DETAIL_SIZE = 10_000
+
+#: the fields a light copy drops, per kind of state (those the state has): the per-entry arrays
+#: and the solver context of a subspace State, D, E, the basis and the context of a RegressionState
+_HEAVY_NONE = ("sparse_part", "fitted", "entry_weights", "components", "_ctx")
+_HEAVY_EMPTY = ("D", "E")
+_EMPTY = np.zeros((0, 0))
+_EMPTY.flags.writeable = False
+
+
+def _arrays(obj: Any, depth: int = 0) -> Iterator[np.ndarray]:
+    """The numpy arrays held by a state or by its private context (fields, tuples, mappings
+    such as ``details``, attributes), two levels deep."""
+    if isinstance(obj, np.ndarray):
+        yield obj
+    elif depth < 2 and isinstance(obj, (tuple, list)):
+        for item in obj:
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and isinstance(obj, Mapping):
+        for item in obj.values():
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and hasattr(obj, "__dict__"):
+        for item in vars(obj).values():
+            yield from _arrays(item, depth + 1)
+    elif depth < 2 and hasattr(obj, "__dataclass_fields__"):
+        for name in obj.__dataclass_fields__:
+            yield from _arrays(getattr(obj, name, None), depth + 1)
+
+
+def own_bytes(state: Any, previous: Any = None) -> int:
+    """Bytes of the arrays ``state`` holds that ``previous`` does not share."""
+    shared = {id(a) for a in _arrays(previous)} if previous is not None else set()
+    return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
+
+
+def light_state(state: Any) -> Any:
+    """A copy of ``state`` without its per-entry arrays and solver context: for a subspace
+    :class:`~core.base.State` ``sparse_part``, ``fitted``, ``entry_weights`` and the large
+    ``details`` arrays; for a :class:`~core.regression.RegressionState` D and E (emptied), the
+    basis and the context. Every scalar, the objective history and the components stay."""
+    names = set(state.__dataclass_fields__)
+    changes: dict[str, Any] = {n: None for n in _HEAVY_NONE if n in names}
+    changes.update({n: _EMPTY for n in _HEAVY_EMPTY if n in names})
+    if "details" in names and isinstance(state.details, Mapping):
+        changes["details"] = {k: v for k, v in state.details.items()
+                              if not (isinstance(v, np.ndarray) and v.size > THIN_DETAIL_SIZE)}
+    if "components" in changes and "D" not in names:
+        del changes["components"]            # a subspace state's components are its result
+    return dataclasses.replace(state, **changes)
+
+
+class History:
+    """The states of a run, ``states[i].iteration == i``, within ``budget`` bytes of own arrays.
+
+    Parameters
+    ----------
+    budget : bytes the states may hold in arrays of their own (default :data:`STATE_BYTES_BUDGET`).
+    light : the light copy of a state (default :func:`light_state`).
+    pin : called with a state just before it is thinned (e.g. to keep its snapshot).
+    """
+
+    def __init__(self, budget: int = STATE_BYTES_BUDGET, light: Callable[[Any], Any] = light_state,
+                 pin: Callable[[Any], None] | None = None):
+        self.budget = int(budget)
+        self.light = light
+        self.pin = pin
+        self.states: list = []
+        self.sizes: list[int] = []      # own bytes per state (0 once thinned)
+        self.thinned: set[int] = set()  # iterations whose state is a light copy
+
+    # ------------------------------------------------------------------ list-like
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def __getitem__(self, i):
+        return self.states[i]
+
+    def __iter__(self):
+        return iter(self.states)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(self.sizes)
+
+    @property
+    def last(self):
+        return self.states[-1] if self.states else None
+
+    # ------------------------------------------------------------------ changes
+    def clear(self) -> None:
+        self.states, self.sizes, self.thinned = [], [], set()
+
+    def start(self, state) -> None:
+        """A new run: ``state`` (its iteration 0) is the only one."""
+        self.clear()
+        self.states.append(state)
+        self.sizes.append(own_bytes(state))
+
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` states (``truncate(1)``: back to iteration 0)."""
+        del self.states[n:]
+        del self.sizes[n:]
+        self.thinned = {it for it in self.thinned if it < n}
+
+    def append(self, state) -> None:
+        """One more iteration; older states are thinned if the budget is exceeded."""
+        self.sizes.append(own_bytes(state, self.states[-1] if self.states else None))
+        self.states.append(state)
+        self.thin()
+
+    def thin(self) -> None:
+        """Keep the states within the budget (see the module docstring)."""
+        while sum(self.sizes) > self.budget:
+            heavy = [i for i in range(1, len(self.states) - 1) if self.sizes[i] > 0]
+            if not heavy:
+                return
+            i = heavy[0]
+            state = self.states[i]
+            if self.pin is not None:
+                self.pin(state)
+            self.states[i] = self.light(state)
+            self.sizes[i] = 0
+            self.thinned.add(state.iteration)
