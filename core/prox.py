@@ -38,7 +38,8 @@ PARTIAL_SVD_GUARD = 5
 PARTIAL_SVD_TOL = 1e-10
 #: Residual tolerance of :func:`leading_triplet`: σ₁ is then exact to ~tol² (a Ritz value's error
 #: is quadratic in the residual), and v₁ (only shown at iteration 0) to ~tol/gap. 1e-10 took
-#: 108 s on 10,000 × 4096 centred data whose σ₁ and σ₂ are close.
+#: 108 s on 10,000 × 4096 centred data whose σ₁ and σ₂ are close; after 32 block iterations the
+#: unconverged block is used (no exact-SVD fallback).
 LEADING_TRIPLET_TOL = 1e-6
 #: At most this many block iterations (two passes over A each) per block size; then the block is
 #: doubled (convergence speeds up with the block size), up to the limit above, then the exact SVD.
@@ -297,7 +298,10 @@ def leading_triplet(A: np.ndarray):
         return 0.0, np.eye(1, A.shape[1], dtype=A.dtype)
     if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
         try:
-            got = partial_svd(A, 1, tol=LEADING_TRIPLET_TOL)
+            # an unconverged block is kept (σ₁'s Ritz value is then a lower bound accurate to
+            # ~residual²/gap): the full SVD of a large matrix is never worth it here
+            got = _block_svd(A, min(1 + PARTIAL_SVD_OVERSAMPLING, *A.shape), None, tau=None, cap=1,
+                             tol=LEADING_TRIPLET_TOL, max_iter=4 * PARTIAL_SVD_MAX_ITER)
         except (linalg.LinAlgError, np.linalg.LinAlgError, ValueError):
             got = None
         if got is not None and np.isfinite(got[1][0]) and got[1][0] > 0:
