@@ -167,6 +167,8 @@ class _InexactALM(SteppableEstimator):
     """Common code: state assembly, the NaN guard and the stopping rule (primal residual < tol)."""
 
     _partial_svd_allowed = True
+    #: float32 data are solved in float32 (tolerance floored at 1.2e-6, see the stopping rule)
+    preserves_float32 = True
 
     # ----------------------------------------------------------------- rank cap
     def _rank_cap(self) -> int | None:
