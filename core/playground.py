@@ -385,8 +385,8 @@ class Playground:
                 self.states.append(self._estimator.step(self.states[-1]))
                 self.shown = len(self.states) - 1
             else:
-                self._to_end = True
                 break
+        self._to_end = self.shown == len(self.states) - 1 and self.finished
         self.version += 1
 
     def run(self) -> None:
