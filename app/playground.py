@@ -42,24 +42,30 @@ SURROGATE_PEN = pg.mkPen((200, 110, 20), width=2, style=QtCore.Qt.DashLine)
 OBJECTIVE_PEN = pg.mkPen((30, 90, 170), width=2)
 RUN_INTERVAL_MS = 120          # one iteration per tick while running, when the window gives no speed
 _CMAP = pg.colormap.get("viridis")
+#: colour and size levels of the weights (32 steps over three decades)
+N_LEVELS = 32
 
 
-def _log_weight(w: np.ndarray) -> np.ndarray:
-    """log10 of the weights, clipped to [log10 WEIGHT_FLOOR, 0]."""
-    return np.log10(np.clip(np.asarray(w, float), WEIGHT_FLOOR, 1.0))
+def _level(w: np.ndarray) -> np.ndarray:
+    """Weights in [0, 1] as integer levels 0..N_LEVELS, linear in log10 w from WEIGHT_FLOOR to 1
+    (quantised, so that pyqtgraph's symbol atlas reuses its rendered symbols while dragging)."""
+    lw = np.log10(np.clip(np.asarray(w, float), WEIGHT_FLOOR, 1.0))
+    t = (lw - np.log10(WEIGHT_FLOOR)) / -np.log10(WEIGHT_FLOOR)
+    return np.rint(t * N_LEVELS).astype(int)
 
 
 def weight_sizes(w: np.ndarray) -> np.ndarray:
     """Symbol sizes (px) of weights in [0, 1]: linear in log10 w from WEIGHT_FLOOR to 1."""
     lo, hi = SIZE_RANGE
-    t = (_log_weight(w) - np.log10(WEIGHT_FLOOR)) / -np.log10(WEIGHT_FLOOR)
-    return lo + (hi - lo) * t
+    return lo + (hi - lo) * _level(w) / N_LEVELS
+
+
+_BRUSHES = [pg.mkBrush(c) for c in _CMAP.map(np.linspace(0.0, 1.0, N_LEVELS + 1), mode="qcolor")]
 
 
 def weight_brushes(w: np.ndarray) -> list:
     """Brushes of weights in [0, 1] on the colour bar's map (viridis over log10 w)."""
-    t = (_log_weight(w) - np.log10(WEIGHT_FLOOR)) / -np.log10(WEIGHT_FLOOR)
-    return [pg.mkBrush(c) for c in _CMAP.map(t, mode="qcolor")]
+    return [_BRUSHES[k] for k in _level(w)]
 
 
 class _PointsItem(pg.ScatterPlotItem):
@@ -416,18 +422,9 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
 
     def _draw_section(self) -> None:
         m = self.model
-        cs = m.cross_section()
+        cs = m.cross_section(n_angles=721)      # 0.25° steps: the zoomed bowl stays smooth
         deg = np.degrees(cs.theta)
-        self.objective_item.setData(deg, cs.objective)
-        if cs.surrogate is None:
-            self.surrogate_item.setData([], [])
-            self.section_plot.setTitle("PCA is not reweighted: no surrogate", size="9pt")
-        else:
-            self.surrogate_item.setData(deg, cs.surrogate)
-            self.section_plot.setTitle(f"iteration {m.shown}: {cs.formula}", size="9pt")
         x_now = float(np.degrees(cs.theta_now))
-        self.now_item.setData([x_now], [cs.objective_now])
-        self.now_line.setValue(x_now)
         # the window: where the surrogate's bowl stays under J's maximum (at least ±15°), so a
         # tight majorizer (PCA-GM's, with its tiny δ) is seen as a bowl and not as a spike
         x0, x1 = float(deg[0]), float(deg[-1])
@@ -443,6 +440,18 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         hi = min(float(J.max()), lo + 2.5 * (float(np.median(J)) - lo))
         hi = max(hi, cs.objective_now + 0.05 * (cs.objective_now - lo))
         pad = 0.08 * max(hi - lo, abs(hi) * 1e-6, 1e-12)
+        # values far above the view are capped just above it: the same picture, and no path with
+        # huge coordinates for the painter to clip (the majorizer grows fast away from the iterate)
+        cap = hi + 4.0 * (hi - lo + pad)
+        self.objective_item.setData(deg, np.minimum(cs.objective, cap))
+        if cs.surrogate is None:
+            self.surrogate_item.setData([], [])
+            self.section_plot.setTitle("PCA is not reweighted: no surrogate", size="9pt")
+        else:
+            self.surrogate_item.setData(deg, np.minimum(cs.surrogate, cap))
+            self.section_plot.setTitle(f"iteration {m.shown}: {cs.formula}", size="9pt")
+        self.now_item.setData([x_now], [cs.objective_now])
+        self.now_line.setValue(x_now)
         self.section_plot.setXRange(x0, x1, padding=0)
         self.section_plot.setYRange(lo - pad, hi + pad, padding=0)
 
