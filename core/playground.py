@@ -17,8 +17,9 @@ Methods (:data:`METHODS`): the catalogue's PCA, PCA-GM, RPCA-OM, R1-PCA and HQ-P
 (the fitted line is ``mean + s·components[0]``), and :class:`HuberLineFit`, the M-estimator line fit
 that paper 004 sets against RR. Paper 004's own RR does not fit this picture: with one input
 feature its low-rank prior on X (``‖D‖_*`` of a 1-row matrix is a plain norm) has nothing to
-keep, and on the default points it returned slope 0.99 where the inliers have 0.5 (least squares:
-0.66), so the playground uses the classic reweighted fit the paper describes in its §2.
+keep, and on the default points (:func:`default_points`) it returned slope 0.93 where least squares
+on the inliers gives 0.54 (on all points 0.52; the Huber fit 0.54), so the playground uses the
+classic reweighted fit the paper describes in its §2.
 
 Cross-section (:func:`cross_section`): the reweighted methods minimise ``J = Σ_i φ(a_i)`` where
 ``a_i`` is a squared residual and φ is concave and non-decreasing, by minimising at iteration t
@@ -79,7 +80,7 @@ class HuberLineFit(SteppableEstimator):
     """Robust line ``y = t·x + b`` by Huber's M-estimator, iteratively reweighted least squares.
 
     The classic robust regression that Huang, Cabral & De la Torre, "Robust Regression", IEEE TPAMI
-    38(2), 2016 (§2, after eq. (1)) contrast their RR with: minimise ``Σ_i ρ(y_i − t x_i − b)`` by
+    38(2), 2016 (§2, the motivation after eq. (1)) contrast their RR with: minimise ``Σ_i ρ(y_i − t x_i − b)`` by
     re-weighting whole samples, ``min Σ_i w_i (y_i − t x_i − b)²``. Here ρ is Huber's (Huber,
     "Robust Statistics", 1981)::
 
