@@ -127,6 +127,8 @@ class _PlaneViewBox(pg.ViewBox):
     def mouseClickEvent(self, ev):
         if ev.button() == QtCore.Qt.LeftButton and not ev.modifiers():
             ev.accept()
+            if ev.double():           # the second click of a double click adds nothing more
+                return
             p = self.mapSceneToView(ev.scenePos())
             self._owner.add_point((p.x(), p.y()))
             return
