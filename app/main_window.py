@@ -28,6 +28,7 @@ from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
+from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from .views import configure_pyqtgraph
 from .worker import DataJobs
@@ -64,7 +65,7 @@ DEFAULT_SPEED = "5 it/s"
 
 #: the workspaces (tabs), left to right; each is built as
 #: ``cls(pool, session=..., data_jobs=..., delay=...)`` and implements :class:`app.workspace.Workspace`
-WORKSPACES = (SubspaceWorkspace, RegressionWorkspace)
+WORKSPACES = (SubspaceWorkspace, RegressionWorkspace, PlaygroundWorkspace)
 
 #: the opening window: the "default-lesson" preset of paper 000 (its note says why these values)
 LESSON = presets.get("default-lesson")

@@ -164,7 +164,12 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
     #: (iteration) after a redraw
     drawn = QtCore.Signal(int)
 
-    def __init__(self, delay=None, method: str = "pca-gm", seed: int = 0, parent=None):
+    task = "playground"
+
+    def __init__(self, pool=None, *, session=None, data_jobs=None, delay=None, method: str = "pca-gm",
+                 seed: int = 0, parent=None):
+        # the window builds every workspace with (pool, session, data_jobs, delay); the playground
+        # refits synchronously (a few ms) and has its own points, so it uses only ``delay``
         super().__init__(parent)
         self._delay = delay
         self.seed = seed
