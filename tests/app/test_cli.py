@@ -82,7 +82,7 @@ def test_sweep_subcommand_on_a_dask_scheduler_writes_the_same_rows(tmp_path):
 
     import csv
 
-    from robust_subspace_lab.core import sweep as sw
+    from robust_subspace_lab.core import sweep_io as sw
 
     distributed = pytest.importorskip("distributed")
     args = sw.build_parser().parse_args(SWEEP_ARGS[1:] + ["--out", "-"])     # the same sweep, in process
