@@ -66,6 +66,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..interrupt import checkpoint
+
 __all__ = ["lipschitz", "wnls", "mu_update", "weighted_objective", "Scratch", "WNLSResult",
            "HESSIAN_MAX_ENTRIES"]
 
@@ -75,9 +77,18 @@ __all__ = ["lipschitz", "wnls", "mu_update", "weighted_objective", "Scratch", "W
 POWER_STEPS = 1
 
 
+#: :class:`Scratch` keeps work arrays of at most this many entries (16 MB) between calls; larger
+#: ones are allocated for each use and freed after it, so a run on large data holds no work array
+#: of the data's size (nor the per-unit Hessian stacks) between its steps.
+SCRATCH_MAX_ENTRIES = 1 << 21
+#: Entries per block of rows of the blockwise products (``Q ∘ X`` of :func:`_hessians`).
+BLOCK = 1 << 18
+
+
 class Scratch:
     """Reusable work arrays of one NMF run (allocating 400 × 1024 temporaries costs ~8× the
-    arithmetic done in them, page faults). Not shared between threads: :meth:`borrow` hands out
+    arithmetic done in them, page faults), up to :data:`SCRATCH_MAX_ENTRIES` entries each.
+    Not shared between threads: :meth:`borrow` hands out
     the cached arrays to one caller at a time and fresh ones to a concurrent caller."""
 
     def __init__(self):
@@ -101,6 +112,9 @@ class Scratch:
             yield lambda name, shape: np.empty(shape)
 
     def _get(self, name: str, shape: tuple) -> np.ndarray:
+        if int(np.prod(shape)) > SCRATCH_MAX_ENTRIES:   # large: fresh, freed after use
+            self._arrays.pop(name, None)
+            return np.empty(shape)
         arr = self._arrays.get(name)
         if arr is None or arr.shape != tuple(shape):
             arr = self._arrays[name] = np.empty(shape)
@@ -261,11 +275,25 @@ def _hessians(X, F, Q, side, get):
     units = A.shape[0]
     Mt = get("hess_Mt_" + side, (units, p))
     np.matmul(A, K, out=Mt)
+    checkpoint()
     M = get("hess_M_" + side, (units, r, r))
     np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
-    T = get("hess_T", X.shape)
-    np.multiply(Q, X, out=T)
-    b = T @ F.T if side == "left" else T.T @ F
+    # b = (Q∘X)Fᵀ (left) or (Q∘X)ᵀF (right), one block of rows of X at a time (one block, as
+    # one product, when X is small: the same values as before)
+    n, d = X.shape
+    rows = n if X.size <= SCRATCH_MAX_ENTRIES else max(1, BLOCK // max(d, 1))
+    b = np.empty((units, r))
+    for i in range(0, n, rows):
+        checkpoint()
+        sl = slice(i, min(i + rows, n))
+        T = get("hess_T", X[sl].shape)
+        np.multiply(Q[sl], X[sl], out=T)
+        if side == "left":
+            np.matmul(T, F.T, out=b[sl])
+        elif i == 0:
+            np.matmul(T.T, F[sl], out=b)
+        else:
+            b += T.T @ F[sl]
     return M, b
 
 
@@ -412,6 +440,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     pgn0 = None
     k = 0
     while k < max_iter:
+        checkpoint()
         grad(Zu, G)
         # projected gradient at the search point: ∇ where z > 0, min(0, ∇) where z <= 0, i.e.
         # ∇ where (z > 0 or ∇ < 0) and 0 elsewhere (a product with the mask: np.copyto(where=)

@@ -287,6 +287,9 @@ class _NMFBase(SteppableEstimator):
 
     # ---------------------------------------------------------------- hooks
     def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
+        """Objective, weights and scalars of the iterate with reconstruction P and residual
+        E = X − P. E is a fresh array owned by the callee, which may overwrite it (TC-NMF turns
+        it into E² and then into its weights Q in place: no other array of the data's size)."""
         raise NotImplementedError   # pragma: no cover
 
     def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
@@ -296,9 +299,9 @@ class _NMFBase(SteppableEstimator):
         """(Q, per-sample weights) for the two weighted NLS steps of ``state``'s next iteration."""
         return state.entry_weights, state.details.get("row weights")
 
-    def _refresh(self, ctx: _Ctx, E: np.ndarray, state: NMFState, get):
-        """Weights for the basis step from the residual after the coefficient step, or None to
-        keep the state's weights."""
+    def _refresh(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, state: NMFState, get):
+        """Weights for the basis step from the residual ``X − H W`` after the coefficient step
+        (H new, W the state's), or None to keep the state's weights."""
         return None
 
     def _reweigher(self, ctx: _Ctx, ev: _Eval):
@@ -398,9 +401,7 @@ class _NMFBase(SteppableEstimator):
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
             P = H @ W
-            E = get("E", X.shape)
-            np.subtract(X, P, out=E)
-            ev = self._evaluate(ctx, P, E, None, get)
+            ev = self._evaluate(ctx, P, np.subtract(X, P), None, get)
         return self._make_state(ctx, H, W, ev, None, P, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL))
 
@@ -416,23 +417,16 @@ class _NMFBase(SteppableEstimator):
             H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
             if not np.all(np.isfinite(H)):
                 self._fail(t, "the coefficients")
-            Qw = Q
-            if Q is not None:
-                E = get("E", T.shape)
-                np.matmul(H, W, out=E)
-                np.subtract(ctx.X, E, out=E)
-                Qr = self._refresh(ctx, E, state, get)
-                Qw = Q if Qr is None else Qr
+            Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
             # basis step (paper's W-step): columns of X
-            W, k_w = self._solve(T, H, W, "right", Qw, rw, tol_w, get)
+            W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
+            del Qr, T                                   # (arrays of the data's size: free them)
             if not np.all(np.isfinite(W)):
                 self._fail(t, "the basis images")
             H, W = self._normalise(H, W)
             P = H @ W
             self._check_range(t, P, ctx)
-            E = get("E", T.shape)
-            np.subtract(ctx.X, P, out=E)
-            ev = self._evaluate(ctx, P, E, state, get)
+            ev = self._evaluate(ctx, P, np.subtract(ctx.X, P), state, get)
         if self.solver == "mu":
             tols = (tol_h, tol_w)
         else:
@@ -467,12 +461,6 @@ class _NMFBase(SteppableEstimator):
     def inverse_transform(self, H) -> np.ndarray:
         """``H @ components_`` (n, d) for coefficients H (n, r)."""
         return self._check_coordinates(H, self.components_) @ self.components_
-
-
-def _abs_and_sq(E: np.ndarray, get) -> np.ndarray:
-    E2 = get("E2", E.shape)
-    np.multiply(E, E, out=E2)
-    return E2
 
 
 def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,

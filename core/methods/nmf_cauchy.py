@@ -11,8 +11,8 @@ import numpy as np
 
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
-from .nmf_base import INNER, NMF_MAX_ITER, NMFState, _Ctx, _NMFBase, _abs_and_sq, _entry_eval
-from .nmf_weights import _Reweigh, _nonzero_sq, _three_sigma_columns, _three_sigma_sq, nagy_scale
+from .nmf_base import INNER, NMF_MAX_ITER, NMFState, _Ctx, _NMFBase, _entry_eval
+from .nmf_weights import _Reweigh, _three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq
 
 __all__ = ["TruncatedCauchyNMF", "CauchyNMF"]
 
@@ -182,13 +182,11 @@ class TruncatedCauchyNMF(_NMFBase):
         burn = int(getattr(self, "freeze_after", 0))
         if prev is not None and burn > 0 and prev.iteration >= burn:     # frozen after burn-in
             return float(prev.scalars["γ"]), self._state_tau(prev)
-        a = None
         if self.gamma_mode == "fixed":
             gamma = float(self.gamma)
         else:
-            a = _nonzero_sq(E2, ctx.zero)
             g0 = None if prev is None else float(prev.scalars["γ"])
-            gamma = max(nagy_scale(a, g0), GAMMA_MIN * (ctx.xmax - ctx.xmin))
+            gamma = max(nagy_scale(E2, g0, zero=ctx.zero), GAMMA_MIN * (ctx.xmax - ctx.xmin))
         mode = self._truncation()
         if mode == "off":
             tau = np.inf
@@ -197,45 +195,49 @@ class TruncatedCauchyNMF(_NMFBase):
         elif mode == "local":
             tau = np.maximum(_three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
         else:
-            a = _nonzero_sq(E2, ctx.zero) if a is None else a
-            tau = max(_three_sigma_sq(a), float(getattr(self, "tau_floor", 0.0)) * gamma)
+            tau = max(three_sigma_sq(E2, ctx.zero), float(getattr(self, "tau_floor", 0.0)) * gamma)
         return gamma, tau
 
     @staticmethod
-    def _weights_into(Q: np.ndarray, E2: np.ndarray, gamma: float, tau: float):
-        """Q ← γ²/(γ² + E²) (in place); returns the truncation mask (or None)."""
+    def _weights_block(Q: np.ndarray, E2: np.ndarray, P: np.ndarray, gamma: float, tau,
+                       xmax: float) -> None:
+        """Q ← γ²/(γ² + E²), 0 where E² > τ², 1 where the fitted value P > xmax (the range rule);
+        Q may be E2 itself (in place). τ: float or (d,) per pixel, +inf for no truncation."""
         x = gamma * gamma
+        cut = E2 > np.square(tau) if np.all(np.isfinite(tau)) else None
         np.add(E2, x, out=Q)
         np.divide(x, Q, out=Q)
-        if np.all(np.isfinite(tau)):
-            mask = E2 > np.square(tau)
-            np.multiply(Q, ~mask, out=Q)      # 15× faster than Q[mask] = 0 (a branchy scatter)
-            return mask
-        return None
+        if cut is not None:
+            np.multiply(Q, ~cut, out=Q)        # 15× faster than Q[cut] = 0 (a branchy scatter)
+        Q[P > xmax] = 1.0
 
     def _evaluate(self, ctx, P, E, prev, get):
-        E2 = _abs_and_sq(E, get)
+        # E (a fresh array) becomes E² and then the weights Q in place; the objective and the
+        # mask are formed block by block: no other temporary of the data's size
+        E2 = np.multiply(E, E, out=E)
         gamma, tau = self._gamma_tau(ctx, E2, prev)
-        Q = np.empty_like(E2)
         x = gamma * gamma
-        np.add(E2, x, out=Q)
-        np.divide(x, Q, out=Q)                                # untruncated weights
-        L = get("log", E2.shape)
-        np.log(Q, out=L)                                      # −ln(1 + (E/γ)²)
         finite = bool(np.all(np.isfinite(tau)))             # τ: float, or (d,) when local
         sigma = (np.asarray(tau) / gamma) ** 2 if finite else np.inf
-        if finite:
-            np.maximum(L, -np.log1p(sigma), out=L)            # g(u) = min(ln(1+u), ln(1+σ))
-        objective = -0.5 * float(L.sum())
-        if finite:
-            mask = E2 > np.square(tau)
-            np.multiply(Q, ~mask, out=Q)                      # Q = 0 on the truncated entries
-        else:
-            mask = np.zeros(E2.shape, dtype=bool)
-        above = P > ctx.xmax                                  # range rule (class docstring)
-        if above.any():
-            Q[above] = 1.0
-            mask &= ~above
+        cap = -np.log1p(sigma) if finite else None
+        tau2 = np.square(tau) if finite else None
+        mask = np.zeros(E2.shape, dtype=bool)
+        total = 0.0
+        for rows in row_blocks(*E2.shape):
+            e2, p = E2[rows], P[rows]
+            L = np.add(e2, x)
+            np.divide(x, L, out=L)
+            np.log(L, out=L)                                  # −ln(1 + (E/γ)²)
+            if finite:
+                np.maximum(L, cap, out=L)                     # g(u) = min(ln(1+u), ln(1+σ))
+            total += float(L.sum())
+            if finite:
+                np.greater(e2, tau2, out=mask[rows])
+            self._weights_block(e2, e2, p, gamma, tau, ctx.xmax)      # Q, range rule included
+            if finite:
+                np.logical_and(mask[rows], p <= ctx.xmax, out=mask[rows])
+        objective = -0.5 * total
+        Q = E2
         frac = float(np.count_nonzero(mask)) / mask.size
         scalars = {"γ": gamma}
         details = {"truncated": mask}
@@ -257,15 +259,18 @@ class TruncatedCauchyNMF(_NMFBase):
         return _Reweigh("cauchy", gamma=float(ev.scalars["γ"]), xmax=ctx.xmax,
                         tau=tau if tau is not None else float(ev.scalars.get("τ", np.inf)))
 
-    def _refresh(self, ctx, E, state, get):
+    def _refresh(self, ctx, H, W, state, get):
         if not self.refresh_weights:
             return None
         gamma = float(state.scalars["γ"])
         tau = self._state_tau(state)
-        E2 = _abs_and_sq(E, get)
-        Q = get("Q_refresh", E2.shape)
-        self._weights_into(Q, E2, gamma, tau)
-        Q[ctx.X - E > ctx.xmax] = 1.0                     # range rule
+        X = ctx.X
+        Q = np.empty(X.shape)
+        for rows in row_blocks(*X.shape):               # Q from X − HW, one block of rows at a time
+            P = H[rows] @ W
+            E2 = np.subtract(X[rows], P)
+            np.multiply(E2, E2, out=E2)
+            self._weights_block(Q[rows], E2, P, gamma, tau, ctx.xmax)
         return Q
 
 

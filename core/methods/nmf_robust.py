@@ -13,8 +13,8 @@ import numpy as np
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
 from .nmf_base import (COMMON, INNER, INNER_MAX_ITER, NMF_MAX_ITER, NMF_TOL, RANDOM_STATE,
-                       SAMPLE_WEIGHT_FLOOR, _Eval, _NMFBase, _abs_and_sq, _entry_eval)
-from .nmf_weights import _Reweigh, _soft
+                       SAMPLE_WEIGHT_FLOOR, _Eval, _NMFBase, _entry_eval)
+from .nmf_weights import _Reweigh, _soft, median_above, row_blocks
 
 __all__ = ["L1NMF", "HuberNMF", "CIMNMF", "L21NMF", "RNMFL1"]
 
@@ -73,17 +73,19 @@ class L1NMF(_NMFBase):
                          inner_max_iter=inner_max_iter, random_state=random_state)
 
     def _evaluate(self, ctx, P, E, prev, get):
-        A = np.abs(E)
+        A = np.abs(E, out=E)                                  # E becomes |E| and then Q
         if prev is None:
-            nz = A[A > ctx.zero]
-            mu = float(np.median(nz)) if nz.size else 1.0
+            mu = median_above(A, ctx.zero)
+            mu = 1.0 if mu is None else mu
             mu0 = mu
         else:
             mu0 = float(prev.details["μ₀"])
             mu = max(float(prev.scalars["μ"]) * L1_MU_DECAY, L1_MU_MIN * mu0)
         l1 = float(A.sum())
-        small = A <= mu
-        objective = float(np.sum(np.where(small, A * A / (2.0 * mu), A - 0.5 * mu)))
+        objective = 0.0
+        for rows in row_blocks(*A.shape):
+            a = A[rows]
+            objective += float(np.sum(np.where(a <= mu, a * a / (2.0 * mu), a - 0.5 * mu)))
         np.maximum(A, mu, out=A)
         Q = np.divide(mu, A, out=A)
         return _entry_eval(Q, objective, {"μ": mu, "ℓ1": l1}, {"μ₀": mu0})
@@ -116,13 +118,16 @@ class HuberNMF(_NMFBase):
     """
 
     def _evaluate(self, ctx, P, E, prev, get):
-        A = np.abs(E)
-        nz = A[A > ctx.zero] if ctx.zero > 0 else A
-        c = float(np.median(nz)) if nz.size else 0.0
+        A = np.abs(E, out=E)                                  # E becomes |E| and then Q
+        c = median_above(A, ctx.zero) or 0.0                 # median by selection, no sort
         if c <= 0:
-            Q = np.ones_like(A)
-            return _entry_eval(Q, float(np.einsum("ij,ij->", E, E)), {"c": c})
-        objective = float(np.sum(np.where(A <= c, A * A, 2.0 * c * A - c * c)))
+            objective = float(np.einsum("ij,ij->", A, A))
+            A.fill(1.0)
+            return _entry_eval(A, objective, {"c": c})
+        objective = 0.0
+        for rows in row_blocks(*A.shape):
+            a = A[rows]
+            objective += float(np.sum(np.where(a <= c, a * a, 2.0 * c * a - c * c)))
         np.maximum(A, c, out=A)
         Q = np.divide(c, A, out=A)
         return _entry_eval(Q, objective, {"c": c})
@@ -172,7 +177,7 @@ class CIMNMF(_NMFBase):
     """
 
     def _evaluate(self, ctx, P, E, prev, get):
-        E2 = _abs_and_sq(E, get)
+        E2 = np.multiply(E, E, out=E)                       # E becomes E² and then Q
         delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
         Q = np.multiply(E2, -0.5 / delta2)
         np.exp(Q, out=Q)
@@ -278,9 +283,11 @@ class RNMFL1(_NMFBase):
     def _evaluate(self, ctx, P, E, prev, get):
         half = 0.5 * float(self.lam)
         S = _soft(E, half)
-        R = E - S
-        objective = float(np.einsum("ij,ij->", R, R)) + float(self.lam) * float(np.abs(S).sum())
-        A = np.abs(E)
+        objective = float(self.lam) * float(np.abs(S).sum())
+        for rows in row_blocks(*E.shape):
+            r = E[rows] - S[rows]
+            objective += float(np.einsum("ij,ij->", r, r))
+        A = np.abs(E, out=E)                                  # E becomes |E| and then Q
         np.maximum(A, half, out=A)
         Q = np.divide(half, A, out=A)                        # 1 − S/E = min(1, λ/(2|E|))
         ev = _entry_eval(Q, objective, {"sparse fraction": float(np.count_nonzero(S)) / S.size},

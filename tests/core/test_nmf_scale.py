@@ -1,0 +1,155 @@
+"""The NMF family at scale: the blockwise routes that large data take (no temporary of the data's
+size, order statistics by selection) give the same iterates as the direct routes small data take,
+and a step's memory stays within 3× the data (issue 12 point 3).
+
+The blockwise routes switch on above a size (``nmf_weights.DIRECT_MAX``, ``_wnls.SCRATCH_MAX_ENTRIES``);
+the tests lower those thresholds so that a small problem takes them, and compare with the
+direct route on the same problem, or with numpy's own ``partition``/``median``.
+"""
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from robust_subspace_lab.core import catalogue, interrupt
+from robust_subspace_lab.core.methods import _wnls, nmf_weights as NW
+
+
+@pytest.fixture
+def blockwise(monkeypatch):
+    """Make every array above 600 entries take the blockwise route, in blocks of 256 entries."""
+    monkeypatch.setattr(NW, "DIRECT_MAX", 600)
+    monkeypatch.setattr(NW, "BLOCK", 256)
+    monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
+    monkeypatch.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
+    monkeypatch.setattr(_wnls, "BLOCK", 256)
+
+
+def data(n=120, d=90, seed=0):
+    """Non-negative rank-6 data with Laplace noise clipped at 0 (so many exact zeros and exact
+    fits) and 10 % of the entries set to 400 (outliers)."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6)) @ rng.random((6, d)) * 40.0
+    X += rng.laplace(0.0, 8.0, X.shape)
+    np.maximum(X, 0.0, out=X)
+    X[rng.random(X.shape) < 0.1] = 400.0
+    return X
+
+
+def residual_like(size, seed=1):
+    """Squared-residual-like values: many exact zeros, ties, a heavy tail."""
+    rng = np.random.default_rng(seed)
+    a = np.square(rng.standard_cauchy(size) * 3.0)
+    a[rng.random(size) < 0.3] = 0.0
+    a[rng.random(size) < 0.05] = 4.0                      # ties
+    return a
+
+
+@pytest.mark.parametrize("size", [5_000, 20_001])
+def test_order_statistics_by_selection_equal_partition(blockwise, size):
+    a = residual_like(size)
+    floor = 1e-12
+    kept = np.sort(a[a > floor])
+    ks = [0, kept.size // 3, kept.size // 2 - 1, kept.size // 2, kept.size - 1]
+    assert np.array_equal(NW.order_statistics(a, ks, floor), kept[ks])
+    assert NW.median_above(a, floor) == np.median(kept)
+    with pytest.raises(ValueError):
+        NW.order_statistics(a, [kept.size], floor)
+
+
+def test_three_sigma_and_nagy_blockwise_equal_direct(monkeypatch):
+    """τ and γ of the blockwise route (selection, block sums) against the direct one
+    (partition of a filtered copy, whole-array sums) on the same residuals: round-off apart."""
+    a = residual_like(30_000).reshape(100, 300)
+    zero = 1e-6
+    tau_direct = NW.three_sigma_sq(a, zero)
+    gamma_direct = NW.nagy_scale(a, zero=zero)
+    # reference: the paper's rule written out (§3.5): lower half of the kept |E|, mean + 3 std
+    e = np.sqrt(np.sort(a[a > zero * zero]))
+    low = e[: e.size // 2]
+    assert tau_direct == pytest.approx(low.mean() + 3 * low.std(ddof=1), rel=1e-12)
+    # reference: the mean weight at Nagy's γ is ½ (eq. 18's fixed point)
+    kept = a[a > zero * zero]
+    assert np.mean(gamma_direct ** 2 / (gamma_direct ** 2 + kept)) == pytest.approx(0.5, rel=1e-9)
+    monkeypatch.setattr(NW, "DIRECT_MAX", 600)
+    monkeypatch.setattr(NW, "BLOCK", 256)
+    monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
+    assert NW.three_sigma_sq(a, zero) == pytest.approx(tau_direct, rel=1e-12)
+    assert NW.nagy_scale(a, zero=zero) == pytest.approx(gamma_direct, rel=1e-9)
+
+
+@pytest.mark.parametrize("key,params", [
+    ("tc-nmf", {}), ("tc-nmf", {"truncation": "local"}), ("cauchy-nmf", {}),
+    ("huber-nmf", {}), ("l1-nmf", {}), ("cim-nmf", {}), ("rnmf-l1", {"lam": 60.0}),
+    ("tc-nmf", {"solver": "mu"})])
+def test_blockwise_iterates_equal_direct(monkeypatch, key, params):
+    """Five iterations on the blockwise routes reproduce the direct routes' iterates, weights,
+    objectives and scalars to round-off."""
+    X = data()
+
+    def run():
+        est = catalogue.create(key, n_components=5, **params)
+        s = est.start(X)
+        for _ in range(5):
+            s = est.step(s)
+        return s
+
+    ref = run()
+    with monkeypatch.context() as m:
+        m.setattr(NW, "DIRECT_MAX", 600)
+        m.setattr(NW, "BLOCK", 256)
+        m.setattr(NW, "SELECT_SAMPLE", 5000)
+        m.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
+        m.setattr(_wnls, "BLOCK", 256)
+        got = run()
+    np.testing.assert_allclose(got.components, ref.components, rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(got.coefficients, ref.coefficients, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(got.objective_history, ref.objective_history, rtol=1e-9)
+    if ref.entry_weights is not None:
+        np.testing.assert_allclose(got.entry_weights, ref.entry_weights, rtol=1e-7, atol=1e-12)
+    for k, v in ref.scalars.items():
+        assert got.scalars[k] == pytest.approx(v, rel=1e-7, abs=1e-12), k
+    if "truncated" in ref.details:
+        assert np.count_nonzero(got.details["truncated"] != ref.details["truncated"]) <= 2
+
+
+def test_tc_nmf_step_memory_within_three_times_the_data(blockwise):
+    """Issue 12 point 3: a TC-NMF step (refreshed weights, Nesterov on the batched Hessians) needs
+    at most 3× the data's bytes beyond what was held before it (the data and the previous
+    state): its output state (fitted HW, weights Q, truncation mask: 2.125×) plus blocks.
+    The work arrays of the data's size the run used to keep between steps (residual, its
+    square, logarithms, Q∘X, refreshed Q: 5×) are gone, so holding a run costs one state."""
+    X = data(400, 300)
+    est = catalogue.create("tc-nmf", n_components=5)
+    tracemalloc.start()
+    try:
+        s = est.start(X)
+        s = est.step(s)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        s2 = est.step(s)
+        peak = tracemalloc.get_traced_memory()[1]
+        del s
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert s2.iteration == 2
+    assert (peak - held) / X.nbytes <= 3.0
+    assert after / X.nbytes <= 2.5            # one state (2.125×) and small arrays
+
+
+def test_cancel_inside_a_step(blockwise):
+    """A set cancel event stops a step at its next checkpoint (interrupt.Cancelled), inside the
+    weighted NLS / block loops, and the state stepped from is unchanged."""
+    import threading
+
+    X = data()
+    est = catalogue.create("tc-nmf", n_components=5)
+    s = est.start(X)
+    before = np.array(s.components)
+    stop = threading.Event()
+    stop.set()
+    with interrupt.cancellable(stop), pytest.raises(interrupt.Cancelled):
+        est.step(s)
+    assert np.array_equal(s.components, before)
+    assert est.step(s).iteration == 1                     # the run goes on from it
