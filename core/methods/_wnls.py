@@ -342,7 +342,8 @@ def _use_hessian(X, F, side, max_iter) -> bool:
 
 def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
          Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
-         tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto") -> WNLSResult:
+         tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto",
+         gram: tuple | None = None) -> WNLSResult:
     """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (paper 003 Algorithm 1).
 
     Parameters
@@ -361,6 +362,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         products with F, no r² memory; Lipschitz bounds by :func:`lipschitz`), or ``"auto"``
         (:func:`_use_hessian`). Same gradients up to round-off; the two Lipschitz bounds differ
         by a few %, so the iterates differ slightly (both are Algorithm 1 with a safe step).
+    gram : for the unweighted problem (Q and row_weights None) the products ``(Gm, C)`` of the
+        Gram form when the caller has them: left ``(F Fᵀ, X Fᵀ)``, right ``(Fᵀ F, Xᵀ F)``.
 
     Returns
     -------
@@ -372,7 +375,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     if Q is not None and route == "auto":
         route = "hessian" if _use_hessian(X, F, side, max_iter) else "residual"
     if Q is None:
-        Gm, C, w = _gram(X, F, side, row_weights)
+        Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         lam = float(np.linalg.eigvalsh(Gm)[-1]) if Gm.size else 0.0
         L = np.full(m, max(lam, 0.0)) if w is None else np.maximum(w, 0.0) * max(lam, 0.0)
 
@@ -478,18 +481,19 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
 
 def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left",
               Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
-              get=None) -> np.ndarray:
+              get=None, gram: tuple | None = None) -> np.ndarray:
     """One (weighted) multiplicative update of Y for the WNLS problem (X >= 0 required).
 
     Left: ``Y ← Y ∘ ((Q∘X) Fᵀ) / ((Q∘(YF)) Fᵀ)``; right: ``Y ← Y ∘ (Fᵀ(Q∘X)) / (Fᵀ(Q∘(FY)))``
     (Lee & Seung 2001 with weights; paper 003 §3.7 'MUR'). Guard: where the denominator is 0 (no
     weight reaches that variable) Y is kept, instead of the code's ``+eps`` which would send it
-    to 0. A majorise–minimise step: the weighted objective never increases.
+    to 0. A majorise–minimise step: the weighted objective never increases. ``gram``: as for
+    :func:`wnls` (unweighted problem only).
     """
     get = get or _fresh
     Yu = _units(np.asarray(Y, dtype=float), side)
     if Q is None:
-        Gm, C, w = _gram(X, F, side, row_weights)
+        Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         num, den = C, Yu @ Gm                               # w cancels on the left side
     else:
         T = get("mu_T", X.shape)

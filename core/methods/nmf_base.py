@@ -85,6 +85,7 @@ import numpy as np
 
 from sklearn.utils.validation import check_is_fitted
 
+from .. import convergence
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
 from ..errors import DataError, SolverError
@@ -158,6 +159,20 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
 
 # ----------------------------------------------------------------------------- state
+class _Lazy:
+    """Marker of a ``fitted`` left to be computed on first use (pickles as the one instance)."""
+
+    def __reduce__(self):
+        return "LAZY"
+
+    def __repr__(self):
+        return "LAZY"
+
+
+#: ``NMFState(fitted=LAZY)``: the reconstruction is computed when first read.
+LAZY = _Lazy()
+
+
 @dataclass(frozen=True, eq=False)
 class NMFState(State):
     """A :class:`~core.base.State` of an NMF method, plus the coefficients.
@@ -186,9 +201,33 @@ class NMFState(State):
     reweigh: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
-        super().__post_init__()
+        self.__dict__["_initialising"] = True           # (State's checks: no lazy product yet)
+        try:
+            super().__post_init__()
+        finally:
+            del self.__dict__["_initialising"]
         if isinstance(self.coefficients, np.ndarray):
             self.coefficients.flags.writeable = False
+
+    def _get_fitted(self):
+        """``fitted``, computed as ``coefficients @ components`` on first use when the method
+        left it to be (:data:`LAZY`: plain NMF, whose step needs no reconstruction)."""
+        P = self.__dict__.get("_fitted")
+        if P is LAZY:
+            if self.__dict__.get("_initialising"):
+                return None
+            P = np.asarray(self.coefficients) @ np.asarray(self.components)
+            P.flags.writeable = False
+            self.__dict__["_fitted"] = P
+        return P
+
+    def _set_fitted(self, value):
+        self.__dict__["_fitted"] = value
+
+    @property
+    def fitted_is_lazy(self) -> bool:
+        """``fitted`` has not been computed yet (it will be on first use)."""
+        return self.__dict__.get("_fitted") is LAZY
 
     def transform(self, X: np.ndarray, weighted: bool = True) -> np.ndarray:
         """Non-negative coefficients (n, n_components) of the rows of X (n, d) with the basis
@@ -222,6 +261,13 @@ class NMFState(State):
         return self.transform(X, weighted) @ self.components
 
 
+# ``State.fitted`` of an NMF state is a property: a value given as LAZY is computed on first use
+# (a dataclass field inherited from State; its generated __init__ and ``dataclasses.replace``
+# set it through the property's setter)
+NMFState.fitted = property(NMFState._get_fitted, NMFState._set_fitted,
+                           doc="(n_samples, n_features) the reconstruction HW (grey levels).")
+
+
 # ----------------------------------------------------------------------------- data checks
 def check_nonnegative(X: np.ndarray) -> None:
     """Raise :class:`DataError` unless every entry of X is >= 0 and some entry is > 0."""
@@ -246,6 +292,7 @@ class _Ctx:
     zero: float                      # ZERO_RESIDUAL × max(X)
     xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
     xmax: float = 0.0
+    sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
     scratch: Scratch = field(default_factory=Scratch)
 
 
@@ -377,12 +424,14 @@ class _NMFBase(SteppableEstimator):
                      and abs(J - hist[-1]) <= float(self.tol) * span)
         return self._next_state(prev, objective=J, converged=bool(converged), **fields)
 
-    def _solve(self, X, F, Y, side, Q, row_weights, tol, get):
-        """One factor update; returns (Y, iterations)."""
+    def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
+        """One factor update; returns (Y, iterations). ``gram``: the unweighted problem's
+        (FᵀF, XᵀF) of the basis step when the caller already has them."""
         if self.solver == "mu":
-            return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get), 1
+            return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
+                             gram=gram), 1
         res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
-                   max_iter=int(self.inner_max_iter), get=get)
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
         return res.Y, res.n_iter
 
     @staticmethod
@@ -397,7 +446,7 @@ class _NMFBase(SteppableEstimator):
     def _start(self, X: np.ndarray) -> NMFState:
         check_nonnegative(X)
         ctx = _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
-                   xmax=float(X.max()))
+                   xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
             P = H @ W
@@ -417,6 +466,8 @@ class _NMFBase(SteppableEstimator):
             H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
             if not np.all(np.isfinite(H)):
                 self._fail(t, "the coefficients")
+            if self._gram_objective:
+                return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
             Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
@@ -432,6 +483,47 @@ class _NMFBase(SteppableEstimator):
         else:
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
         return self._make_state(ctx, H, W, ev, state, P, {"k_H": k_h, "k_W": k_w}, tols)
+
+    #: Plain Frobenius NMF: the objective from Gram products and ``fitted`` left lazy
+    #: (:meth:`_gram_step`).
+    _gram_objective = False
+
+    def _gram_step(self, state, H, W, k_h, tol_h, tol_w, get):
+        """The basis step and the new state of plain NMF without forming HW: the basis step's
+        products ``G = HᵀH`` and ``C = XᵀH`` also give the objective,
+        ``½‖X − HW‖² = ½(‖X‖² − 2⟨Cᵀ, W⟩ + ⟨G, WWᵀ⟩)`` (clipped at 0 against cancellation),
+        and ``fitted`` is computed only when something reads it."""
+        ctx: _Ctx = state._ctx
+        t = state.iteration + 1
+        G, C = H.T @ H, ctx.X.T @ H
+        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C))
+        if not np.all(np.isfinite(W)):
+            self._fail(t, "the basis images")
+        cross = float(np.einsum("dr,rd->", C, W))
+        quad = float(np.einsum("ab,ab->", G, W @ W.T))
+        objective = 0.5 * max(ctx.sq_norm - 2.0 * cross + quad, 0.0)
+        H, W = self._normalise(H, W)
+        if self.solver == "mu":
+            tols = (tol_h, tol_w)
+        else:
+            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
+        return self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
+                                {"k_H": k_h, "k_W": k_w}, tols)
+
+    def _check_state(self, state) -> None:
+        """The base class's checks; with ``fitted`` still lazy, the finiteness of the factors
+        stands for it, and the range check uses the bound ``max HW <= max_j Σ_k (max_i H_ik)
+        W_kj`` (HW >= 0), forming HW only when the bound exceeds the limit."""
+        if not state.fitted_is_lazy:
+            return super()._check_state(state)
+        arrays = {"the components": state.components, "the coefficients": state.coefficients}
+        convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
+        lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
+        width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
+        bound = float((state.coefficients.max(axis=0) @ state.components).max())
+        if bound > hi + convergence.RANGE_MARGIN * width:
+            convergence.check_within_range(self.name, state.iteration, state.fitted,
+                                           state._data_range)
 
     # ---------------------------------------------------------------- sklearn-style API
     def fit(self, X, y=None):
@@ -499,7 +591,9 @@ class NMF(_NMFBase):
     :class:`NMFState`.
     """
 
-    def _evaluate(self, ctx, P, E, prev, get):
+    _gram_objective = True
+
+    def _evaluate(self, ctx, P, E, prev, get):                 # (the initial state only)
         return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
 
 
