@@ -251,8 +251,10 @@ def _hessians(X, F, Q, side, get):
     ``b = (Q∘X) Fᵀ``. Right: the same with Qᵀ and the rows of F.
 
     K, the packed product and M come from ``get``, one set per side (their shapes differ), so
-    a run keeps them between steps (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays
-    every call cost page faults, measured +40 % on this function."""
+    a run keeps them between steps while each has at most :data:`SCRATCH_MAX_ENTRIES` entries
+    (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays every call cost page faults,
+    measured +40 % on this function. Larger ones are made for the call and freed after it.
+    ``Q ∘ X`` is formed one block of rows at a time (no array of the data's size)."""
     r = F.shape[0] if side == "left" else F.shape[1]
     iu, ju, full = _triangle(r)
     p = iu.size

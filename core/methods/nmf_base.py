@@ -51,6 +51,20 @@ multiplicative update per factor (Lee & Seung; the rule the baselines of §5.5 u
 descent steps for the weighted problem, so for *frozen* weight parameters (γ, τ, c, ...) every
 step is a majorise–minimise step of the method's objective (claim 3).
 
+Memory and per-step work (issue 12). A run keeps no work array of the data's size between
+steps (:class:`core.methods._wnls.Scratch` keeps only small ones); a step's arrays of that size
+are its output (``fitted``, the weights) and, for TC-NMF with ``refresh_weights``, the
+refreshed weights during the basis step. Each method turns the fresh residual X − HW into its
+weights in place; everything else that reads all entries (``Q ∘ X``, the refreshed weights, the
+objectives, Nagy's γ, the three-sigma threshold, the medians of Huber- and L1-NMF) goes one block
+of rows at a time, and order statistics are exact selections (:mod:`core.methods.nmf_weights`),
+never sorts. Measured on 10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF step
+peaks at ~2.3× the data's bytes over what was held before it (was ~7.7×). Plain NMF forms no
+reconstruction at all: its objective comes from the basis step's Gram products and ``fitted``
+is computed when first read. Data of at most 2²¹ entries (the built-in faces and digits) take
+the direct routes (whole-array products and ``np.partition``), with the iterates they always
+had; the blockwise routes give the same values up to round-off (tests/core/test_nmf_scale.py).
+
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
 
@@ -58,7 +72,8 @@ State of every method (:class:`NMFState`)
 -----------------------------------------
 * ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
 * ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
-* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels);
+* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels); plain NMF's
+  step does not need it and leaves it to be computed on first read (:data:`LAZY`);
 * ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on
   truncated entries for TC-NMF), or None (plain NMF, L2,1-NMF);
 * ``sample_weights`` (n,): per-sample mean of Q divided by its largest value (floored at
@@ -192,6 +207,10 @@ class NMFState(State):
     reproduces ``fitted``. ``reconstruct(X) = transform(X) @ components``.
 
     coefficients : (n_samples, n_components) non-negative, or None.
+    fitted : as :class:`~core.base.State`; given as :data:`LAZY` (plain NMF), it is computed as
+        ``coefficients @ components`` when first read (``fitted_is_lazy`` tells). Note that
+        ``dataclasses.replace`` without ``fitted=`` reads it, so a replacement that changes the
+        factors must pass ``fitted=LAZY`` (or the new product).
     reweigh : callable ``(X, P) -> (Q, S)`` giving the entry weights Q (or None) and the sparse
         part S (or None, RNMF-L1) for data X and reconstruction P at the state's frozen scale
         parameters; None for the unweighted methods.

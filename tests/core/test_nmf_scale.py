@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from robust_subspace_lab.core import catalogue, interrupt
+from robust_subspace_lab.core.errors import SolverError
 from robust_subspace_lab.core.methods import _wnls, nmf_weights as NW
 
 
@@ -153,3 +154,39 @@ def test_cancel_inside_a_step(blockwise):
         est.step(s)
     assert np.array_equal(s.components, before)
     assert est.step(s).iteration == 1                     # the run goes on from it
+
+
+# ------------------------------------------------------------------ plain NMF: no per-step waste
+@pytest.mark.parametrize("solver", ["mu", "nesterov"])
+def test_plain_nmf_objective_from_gram_products_and_lazy_fitted(solver):
+    """Issue 12 point 5: plain NMF's step forms no reconstruction. Its objective, computed from
+    the basis step's products (½(‖X‖² − 2⟨XᵀH, Wᵀ⟩ + ⟨HᵀH, WWᵀ⟩)), equals ½‖X − HW‖² on the
+    built-in faces; ``fitted`` is HW, formed on first use, read-only, and survives pickling and
+    ``dataclasses.replace``."""
+    import dataclasses
+    import pickle
+
+    from robust_subspace_lab.core import datasets
+
+    X = datasets.load_builtin("faces").X
+    est = catalogue.create("nmf", n_components=10, solver=solver)
+    s = est.start(X)
+    for _ in range(6):
+        s = est.step(s)
+    assert s.fitted_is_lazy
+    copy = pickle.loads(pickle.dumps(s))
+    assert copy.fitted_is_lazy
+    P = s.fitted
+    assert not s.fitted_is_lazy and not P.flags.writeable
+    R = X - s.coefficients @ s.components
+    assert s.objective == pytest.approx(0.5 * float(np.sum(R * R)), rel=1e-9)
+    np.testing.assert_allclose(P, s.coefficients @ s.components, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(copy.fitted, P, rtol=0, atol=1e-9)
+    assert dataclasses.replace(s, fitted=None).fitted is None
+    # the divergence guard still holds without forming HW first: a fit 10⁴ × too large
+    from robust_subspace_lab.core.methods.nmf_base import LAZY
+    bad = dataclasses.replace(est.step(s), coefficients=np.array(s.coefficients) * 1e4,
+                              fitted=LAZY)
+    assert bad.fitted_is_lazy
+    with pytest.raises(SolverError):
+        est._check_state(bad)
