@@ -23,7 +23,7 @@ from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict
-from . import convergence
+from . import convergence, interrupt
 from .params import EstimatorParams
 from .errors import DataError
 
@@ -153,7 +153,11 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         return state
 
     def step(self, state: State) -> State:
-        """One iteration of the method from ``state``; returns a new state (``state`` is unchanged)."""
+        """One iteration of the method from ``state``; returns a new state (``state`` is unchanged).
+
+        Raises :class:`~core.interrupt.Cancelled` when the calling thread's cancel flag is set
+        (:mod:`core.interrupt`): before the iteration and at the checkpoints of its inner loops."""
+        interrupt.checkpoint()
         new = self._step(state)
         self._check_state(new)
         return new
