@@ -81,8 +81,9 @@ POWER_STEPS = 1
 #: ones are allocated for each use and freed after it, so a run on large data holds no work array
 #: of the data's size (nor the per-unit Hessian stacks) between its steps.
 SCRATCH_MAX_ENTRIES = 1 << 21
-#: Entries per block of rows of the blockwise products (``Q ∘ X`` of :func:`_hessians`).
-BLOCK = 1 << 18
+#: Entries per block of rows of the blockwise products (``Q ∘ X`` of :func:`_hessians`; 8 MB,
+#: large enough for the products with F to run at full speed).
+BLOCK = 1 << 20
 
 
 class Scratch:

@@ -490,13 +490,17 @@ class _NMFBase(SteppableEstimator):
             Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
-            del Qr, T                                   # (arrays of the data's size: free them)
+            del T
             if not np.all(np.isfinite(W)):
                 self._fail(t, "the basis images")
             H, W = self._normalise(H, W)
             P = H @ W
             self._check_range(t, P, ctx)
-            ev = self._evaluate(ctx, P, np.subtract(ctx.X, P), state, get)
+            # the residual goes into the refreshed weights' memory (no longer needed, already
+            # mapped: a fresh array of the data's size costs its page faults) or a fresh array
+            E = np.subtract(ctx.X, P, out=Qr) if Qr is not None else np.subtract(ctx.X, P)
+            del Qr
+            ev = self._evaluate(ctx, P, E, state, get)
         if self.solver == "mu":
             tols = (tol_h, tol_w)
         else:

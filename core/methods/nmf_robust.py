@@ -179,7 +179,7 @@ class CIMNMF(_NMFBase):
     def _evaluate(self, ctx, P, E, prev, get):
         E2 = np.multiply(E, E, out=E)                       # E becomes E² and then Q
         delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
-        Q = np.multiply(E2, -0.5 / delta2)
+        Q = np.multiply(E2, -0.5 / delta2, out=E2)
         np.exp(Q, out=Q)
         objective = float(Q.size - Q.sum())
         above = P > ctx.xmax

@@ -306,7 +306,11 @@ def truncated_cauchy_objective(E: np.ndarray, gamma: float, tau: float = np.inf)
 
 
 def _soft(T: np.ndarray, t: float) -> np.ndarray:
-    return np.sign(T) * np.maximum(np.abs(T) - t, 0.0)
+    """Soft thresholding ``sign(T) max(|T| − t, 0)`` (one new array, no other temporary)."""
+    S = np.abs(T)
+    S -= t
+    np.maximum(S, 0.0, out=S)
+    return np.copysign(S, T, out=S)
 
 
 
