@@ -139,19 +139,31 @@ def test_tc_nmf_step_memory_within_three_times_the_data(blockwise):
     assert after / X.nbytes <= 2.5            # one state (2.125×) and small arrays
 
 
-def test_cancel_inside_a_step(blockwise):
-    """A set cancel event stops a step at its next checkpoint (interrupt.Cancelled), inside the
-    weighted NLS / block loops, and the state stepped from is unchanged."""
+@pytest.mark.parametrize("key", ["tc-nmf", "huber-nmf", "nmf"])
+def test_cancel_inside_a_step(blockwise, key):
+    """A cancel request reaches the inner loops of a step (the OGM iterations, the blocks), not
+    only the start of the next step: an event that reads as set from its second check on (the
+    first is ``step``'s own) stops the step with interrupt.Cancelled, and the state stepped
+    from is unchanged."""
     import threading
 
+    class SetAfterFirstCheck(threading.Event):
+        def __init__(self):
+            super().__init__()
+            self.checks = 0
+
+        def is_set(self):
+            self.checks += 1
+            return self.checks > 1
+
     X = data()
-    est = catalogue.create("tc-nmf", n_components=5)
+    est = catalogue.create(key, n_components=5)
     s = est.start(X)
     before = np.array(s.components)
-    stop = threading.Event()
-    stop.set()
+    stop = SetAfterFirstCheck()
     with interrupt.cancellable(stop), pytest.raises(interrupt.Cancelled):
         est.step(s)
+    assert stop.checks == 2
     assert np.array_equal(s.components, before)
     assert est.step(s).iteration == 1                     # the run goes on from it
 
