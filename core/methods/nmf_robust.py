@@ -283,10 +283,13 @@ class RNMFL1(_NMFBase):
     def _evaluate(self, ctx, P, E, prev, get):
         half = 0.5 * float(self.lam)
         S = _soft(E, half)
-        objective = float(self.lam) * float(np.abs(S).sum())
+        l1, objective = 0.0, 0.0
         for rows in row_blocks(*E.shape):
             r = E[rows] - S[rows]
             objective += float(np.einsum("ij,ij->", r, r))
+            np.abs(S[rows], out=r)
+            l1 += float(r.sum())
+        objective += float(self.lam) * l1
         A = np.abs(E, out=E)                                  # E becomes |E| and then Q
         np.maximum(A, half, out=A)
         Q = np.divide(half, A, out=A)                        # 1 − S/E = min(1, λ/(2|E|))

@@ -58,6 +58,16 @@ def test_order_statistics_by_selection_equal_partition(blockwise, size):
         NW.order_statistics(a, [kept.size], floor)
 
 
+def test_order_statistics_without_a_usable_sample(blockwise, monkeypatch):
+    """With too small a subsample to bracket the positions, the selection falls back on the
+    partition of the filtered copy: still exact."""
+    monkeypatch.setattr(NW, "SELECT_SAMPLE", 50)
+    a = residual_like(20_001)
+    kept = np.sort(a[a > 0.5])
+    ks = [0, kept.size // 2, kept.size - 1]
+    assert np.array_equal(NW.order_statistics(a, ks, 0.5), kept[ks])
+
+
 def test_three_sigma_and_nagy_blockwise_equal_direct(monkeypatch):
     """τ and γ of the blockwise route (selection, block sums) against the direct one
     (partition of a filtered copy, whole-array sums) on the same residuals: round-off apart."""
