@@ -258,13 +258,20 @@ def _three_sigma_columns(E2: np.ndarray) -> np.ndarray:
     """Per-pixel ('local') three-sigma thresholds (d,) from squared residuals E2 (n, d): the rule
     of :func:`three_sigma_threshold` on each column (one pixel across the samples), the authors'
     code's 'tlv' weighting (paper 003 §3.5 states the global rule). Exact fits are not removed
-    (per pixel they may be the whole lower half; the threshold floor then decides)."""
-    n = E2.shape[0]
+    (per pixel they may be the whole lower half; the threshold floor then decides). Selection
+    (``np.partition``) on blocks of columns: no copy of the data's size."""
+    n, d = E2.shape
     m = max(n // 2, 1)
-    lower = np.sqrt(np.partition(E2, m - 1, axis=0)[:m])
-    mu = lower.mean(axis=0)
-    sd = lower.std(axis=0, ddof=1) if m > 1 else np.zeros_like(mu)
-    return mu + 3.0 * sd
+    cols = d if E2.size <= DIRECT_MAX else max(1, BLOCK // max(n, 1))
+    out = np.empty(d)
+    for j in range(0, d, cols):
+        checkpoint()
+        sl = slice(j, min(j + cols, d))
+        lower = np.sqrt(np.partition(E2[:, sl], m - 1, axis=0)[:m])
+        mu = lower.mean(axis=0)
+        sd = lower.std(axis=0, ddof=1) if m > 1 else np.zeros_like(mu)
+        out[sl] = mu + 3.0 * sd
+    return out
 
 
 def three_sigma_threshold(abs_e: np.ndarray, zero: float = 0.0) -> float:
