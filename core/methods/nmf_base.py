@@ -72,8 +72,8 @@ State of every method (:class:`NMFState`)
 -----------------------------------------
 * ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
 * ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
-* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels); plain NMF's
-  step does not need it and leaves it to be computed on first read (:data:`LAZY`);
+* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels), computed
+  when first read (:data:`LAZY`): a step forms the residual by blocks of rows and never HW whole;
 * ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on
   truncated entries for TC-NMF), or None (plain NMF, L2,1-NMF);
 * ``sample_weights`` (n,): per-sample mean of Q divided by its largest value (floored at
@@ -107,6 +107,7 @@ from ..errors import DataError, SolverError
 from ..linalg import one_blas_thread
 from ._specs import N_COMPONENTS
 from ._wnls import Scratch, mu_update, wnls
+from .nmf_weights import row_blocks
 
 __all__ = ["NMFState", "NMF", "check_nonnegative"]
 
@@ -207,7 +208,7 @@ class NMFState(State):
     reproduces ``fitted``. ``reconstruct(X) = transform(X) @ components``.
 
     coefficients : (n_samples, n_components) non-negative, or None.
-    fitted : as :class:`~core.base.State`; given as :data:`LAZY` (plain NMF), it is computed as
+    fitted : as :class:`~core.base.State`; given as :data:`LAZY` (every step), it is computed as
         ``coefficients @ components`` when first read (``fitted_is_lazy`` tells). Note that
         ``dataclasses.replace`` without ``fitted=`` reads it, so a replacement that changes the
         factors must pass ``fitted=LAZY`` (or the new product).
@@ -230,7 +231,7 @@ class NMFState(State):
 
     def _get_fitted(self):
         """``fitted``, computed as ``coefficients @ components`` on first use when the method
-        left it to be (:data:`LAZY`: plain NMF, whose step needs no reconstruction)."""
+        left it to be (:data:`LAZY`)."""
         P = self.__dict__.get("_fitted")
         if P is LAZY:
             if self.__dict__.get("_initialising"):
@@ -355,7 +356,8 @@ class _NMFBase(SteppableEstimator):
     def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
         """Objective, weights and scalars of the iterate with reconstruction P and residual
         E = X − P. E is a fresh array owned by the callee, which may overwrite it (TC-NMF turns
-        it into E² and then into its weights Q in place: no other array of the data's size)."""
+        it into E² and then into its weights Q in place: no other array of the data's size).
+        P is read by blocks of rows, ``P[rows]`` (a :class:`_RowProduct`: HW is never whole)."""
         raise NotImplementedError   # pragma: no cover
 
     def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
@@ -400,9 +402,8 @@ class _NMFBase(SteppableEstimator):
             W[dead] = 1.0 / np.sqrt(W.shape[1])
         return np.ascontiguousarray(H), np.ascontiguousarray(W)
 
-    def _check_range(self, iteration: int, P: np.ndarray, ctx: _Ctx):
-        """Divergence guard: SolverError when max(HW) > max X + 4 (max X − min X)."""
-        top = float(P.max())
+    def _check_range(self, iteration: int, top: float, ctx: _Ctx):
+        """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
         limit = ctx.xmax + DIVERGE_FACTOR * (ctx.xmax - ctx.xmin)
         if top > limit:
             raise SolverError(
@@ -416,8 +417,20 @@ class _NMFBase(SteppableEstimator):
         raise SolverError(f"{self.name} stopped at iteration {iteration}: {what} contain NaN or "
                           "infinity. The data may hold extreme values; try other parameters.")
 
-    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P: np.ndarray,
-                    counts: dict, tols: tuple) -> NMFState:
+    def _residual(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
+        """``E = X − HW`` into ``out`` (or a fresh array) one block of rows at a time, HW never
+        whole; returns (E, max HW)."""
+        X = ctx.X
+        E = np.empty(X.shape) if out is None else out
+        top = -np.inf
+        for rows in row_blocks(*X.shape):
+            Pb = H[rows] @ W
+            top = max(top, float(Pb.max()))
+            np.subtract(X[rows], Pb, out=E[rows])
+        return E, top
+
+    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
+                    counts: dict, tols: tuple, fitted_max: float | None = None) -> NMFState:
         scalars = dict(ev.scalars)
         scalars.update(counts)
         details = dict(ev.details)
@@ -429,9 +442,11 @@ class _NMFBase(SteppableEstimator):
                       fitted=P, sparse_part=ev.sparse_part, coefficients=H,
                       reweigh=self._reweigher(ctx, ev))
         if prev is None:
-            return NMFState(method=self.name, iteration=0, objective=ev.objective,
-                            objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
-                            _ctx=ctx, **fields)
+            state = NMFState(method=self.name, iteration=0, objective=ev.objective,
+                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
+                             _ctx=ctx, **fields)
+            state.__dict__["_fitted_max"] = fitted_max
+            return state
         hist = prev.objective_history
         J = ev.objective
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
@@ -441,7 +456,9 @@ class _NMFBase(SteppableEstimator):
         span = max(abs(max(hist) - J), abs(min(hist) - J))
         converged = (prev.iteration + 1 >= MIN_ITER
                      and abs(J - hist[-1]) <= float(self.tol) * span)
-        return self._next_state(prev, objective=J, converged=bool(converged), **fields)
+        state = self._next_state(prev, objective=J, converged=bool(converged), **fields)
+        state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
+        return state
 
     def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
         """One factor update; returns (Y, iterations). ``gram``: the unweighted problem's
@@ -468,10 +485,10 @@ class _NMFBase(SteppableEstimator):
                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
-            P = H @ W
-            ev = self._evaluate(ctx, P, np.subtract(X, P), None, get)
-        return self._make_state(ctx, H, W, ev, None, P, {"k_H": 0, "k_W": 0},
-                                (INNER_TOL, INNER_TOL))
+            E, top = self._residual(ctx, H, W)
+            ev = self._evaluate(ctx, _RowProduct(H, W), E, None, get)
+        return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
+                                (INNER_TOL, INNER_TOL), fitted_max=top)
 
     def _step(self, state: NMFState) -> NMFState:
         ctx: _Ctx = state._ctx
@@ -494,18 +511,18 @@ class _NMFBase(SteppableEstimator):
             if not np.all(np.isfinite(W)):
                 self._fail(t, "the basis images")
             H, W = self._normalise(H, W)
-            P = H @ W
-            self._check_range(t, P, ctx)
             # the residual goes into the refreshed weights' memory (no longer needed, already
             # mapped: a fresh array of the data's size costs its page faults) or a fresh array
-            E = np.subtract(ctx.X, P, out=Qr) if Qr is not None else np.subtract(ctx.X, P)
+            E, top = self._residual(ctx, H, W, out=Qr)
             del Qr
-            ev = self._evaluate(ctx, P, E, state, get)
+            self._check_range(t, top, ctx)
+            ev = self._evaluate(ctx, _RowProduct(H, W), E, state, get)
         if self.solver == "mu":
             tols = (tol_h, tol_w)
         else:
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
-        return self._make_state(ctx, H, W, ev, state, P, {"k_H": k_h, "k_W": k_w}, tols)
+        return self._make_state(ctx, H, W, ev, state, LAZY, {"k_H": k_h, "k_W": k_w}, tols,
+                                fitted_max=top)
 
     #: Plain Frobenius NMF: the objective from Gram products and ``fitted`` left lazy
     #: (:meth:`_gram_step`).
@@ -533,18 +550,31 @@ class _NMFBase(SteppableEstimator):
         return self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
                                 {"k_H": k_h, "k_W": k_w}, tols)
 
+    def start(self, X) -> NMFState:
+        """As :meth:`core.base.SteppableEstimator.start` (validation, then the initial state),
+        with ``fitted`` left lazy: the base's ``dataclasses.replace`` of the initial state
+        formed it (the same HW is formed again on first read)."""
+        state = super().start(X)
+        state.__dict__["_fitted"] = LAZY
+        return state
+
     def _check_state(self, state) -> None:
         """The base class's checks; with ``fitted`` still lazy, the finiteness of the factors
-        stands for it, and the range check uses the bound ``max HW <= max_j Σ_k (max_i H_ik)
-        W_kj`` (HW >= 0), forming HW only when the bound exceeds the limit."""
+        stands for it, and the range check uses max HW as the step found it (or, when the step
+        did not, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only
+        when that exceeds the limit."""
         if not state.fitted_is_lazy:
             return super()._check_state(state)
-        arrays = {"the components": state.components, "the coefficients": state.coefficients}
+        arrays = {"the components": state.components, "the coefficients": state.coefficients,
+                  "the mean": state.mean, "a sample weight": state.sample_weights,
+                  "an entry weight": state.entry_weights, "the sparse part": state.sparse_part}
         convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
         width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
-        bound = float((state.coefficients.max(axis=0) @ state.components).max())
-        if bound > hi + convergence.RANGE_MARGIN * width:
+        top = state.__dict__.get("_fitted_max")
+        if top is None:
+            top = float((state.coefficients.max(axis=0) @ state.components).max())
+        if top > hi + convergence.RANGE_MARGIN * width:
             convergence.check_within_range(self.name, state.iteration, state.fitted,
                                            state._data_range)
 
@@ -576,6 +606,18 @@ class _NMFBase(SteppableEstimator):
     def inverse_transform(self, H) -> np.ndarray:
         """``H @ components_`` (n, d) for coefficients H (n, r)."""
         return self._check_coordinates(H, self.components_) @ self.components_
+
+
+class _RowProduct:
+    """``H @ W`` (n, d) read by blocks of rows, never formed whole: ``P[rows] = H[rows] @ W``
+    for a slice of rows (what :meth:`_NMFBase._evaluate` gets as P)."""
+
+    def __init__(self, H: np.ndarray, W: np.ndarray):
+        self.H, self.W = H, W
+        self.shape = (H.shape[0], W.shape[1])
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        return self.H[rows] @ self.W
 
 
 def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
