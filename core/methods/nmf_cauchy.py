@@ -199,17 +199,19 @@ class TruncatedCauchyNMF(_NMFBase):
         return gamma, tau
 
     @staticmethod
-    def _weights_block(Q: np.ndarray, E2: np.ndarray, P: np.ndarray, gamma: float, tau,
+    def _weights_block(Q: np.ndarray, E2: np.ndarray, P: np.ndarray | None, gamma: float, tau,
                        xmax: float) -> None:
-        """Q ← γ²/(γ² + E²), 0 where E² > τ², 1 where the fitted value P > xmax (the range rule);
-        Q may be E2 itself (in place). τ: float or (d,) per pixel, +inf for no truncation."""
+        """Q ← γ²/(γ² + E²), 0 where E² > τ², 1 where the fitted value P > xmax (the range rule;
+        P None: not here); Q may be E2 itself (in place). τ: float or (d,) per pixel, +inf for
+        no truncation."""
         x = gamma * gamma
         cut = E2 > np.square(tau) if np.all(np.isfinite(tau)) else None
         np.add(E2, x, out=Q)
         np.divide(x, Q, out=Q)
         if cut is not None:
             np.multiply(Q, ~cut, out=Q)        # 15× faster than Q[cut] = 0 (a branchy scatter)
-        Q[P > xmax] = 1.0
+        if P is not None:
+            Q[P > xmax] = 1.0
 
     def _evaluate(self, ctx, P, E, prev, get):
         # E (a fresh array) becomes E² and then the weights Q in place; the objective and the
@@ -224,7 +226,7 @@ class TruncatedCauchyNMF(_NMFBase):
         mask = np.zeros(E2.shape, dtype=bool)
         total = 0.0
         for rows in row_blocks(*E2.shape):
-            e2, p = E2[rows], P[rows]
+            e2 = E2[rows]
             L = np.add(e2, x)
             np.divide(x, L, out=L)
             np.log(L, out=L)                                  # −ln(1 + (E/γ)²)
@@ -233,11 +235,11 @@ class TruncatedCauchyNMF(_NMFBase):
             total += float(L.sum())
             if finite:
                 np.greater(e2, tau2, out=mask[rows])
-            self._weights_block(e2, e2, p, gamma, tau, ctx.xmax)      # Q, range rule included
-            if finite:
-                np.logical_and(mask[rows], p <= ctx.xmax, out=mask[rows])
+            self._weights_block(e2, e2, None, gamma, tau, ctx.xmax)   # Q
         objective = -0.5 * total
         Q = E2
+        Q.reshape(-1)[P.above] = 1.0                          # range rule (class docstring)
+        mask.reshape(-1)[P.above] = False
         frac = float(np.count_nonzero(mask)) / mask.size
         scalars = {"γ": gamma}
         details = {"truncated": mask}

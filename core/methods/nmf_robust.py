@@ -182,13 +182,8 @@ class CIMNMF(_NMFBase):
         Q = np.multiply(E2, -0.5 / delta2, out=E2)
         np.exp(Q, out=Q)
         objective = float(Q.size - Q.sum())
-        n_above = 0
-        for rows in row_blocks(*Q.shape):                     # the range rule (class docstring)
-            above = P[rows] > ctx.xmax
-            k = int(np.count_nonzero(above))
-            if k:
-                Q[rows][above] = 1.0
-                n_above += k
+        Q.reshape(-1)[P.above] = 1.0                          # the range rule (class docstring)
+        n_above = int(P.above.size)
         return _entry_eval(Q, objective, {"δ": float(np.sqrt(delta2)),
                                           "above range": n_above / Q.size})
 
