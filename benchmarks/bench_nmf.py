@@ -274,12 +274,12 @@ def large(a):
         s = est.step(s)
         step_peak = tracemalloc.get_traced_memory()[1] - held
         tracemalloc.stop()
-        t, t_pca, ratio = paired(lambda: est.step(s), pca, 3)
+        t, t_pca, ratio = paired(lambda: est.step(s), pca, 3)   # noqa: B023 (used at once)
         print(f"{est.name:22s} one step {t:6.2f} s (PCA {t_pca:5.2f} s): {ratio:5.2f} × randomized PCA "
               f"(target <= 2); memory / data: step {step_peak / X.nbytes:4.2f} (target <= 3), "
               f"run peak {max(run_peak, held + step_peak) / X.nbytes:4.2f}, held between "
               f"steps {held / X.nbytes:4.2f}")
-        del est, s
+        est = s = None                  # (free the run before the next)
 
 
 if __name__ == "__main__":
