@@ -52,18 +52,20 @@ descent steps for the weighted problem, so for *frozen* weight parameters (γ, �
 step is a majorise–minimise step of the method's objective (claim 3).
 
 Memory and per-step work (issue 12). A run keeps no work array of the data's size between
-steps (:class:`core.methods._wnls.Scratch` keeps only small ones); a step's arrays of that size
-are its output (``fitted``, the weights) and, for TC-NMF with ``refresh_weights``, the
-refreshed weights during the basis step. Each method turns the fresh residual X − HW into its
-weights in place; everything else that reads all entries (``Q ∘ X``, the refreshed weights, the
-objectives, Nagy's γ, the three-sigma threshold, the medians of Huber- and L1-NMF) goes one block
-of rows at a time, and order statistics are exact selections (:mod:`core.methods.nmf_weights`),
-never sorts. Measured on 10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF step
-peaks at ~2.3× the data's bytes over what was held before it (was ~7.7×). Plain NMF forms no
-reconstruction at all: its objective comes from the basis step's Gram products and ``fitted``
-is computed when first read. Data of at most 2²¹ entries (the built-in faces and digits) take
-the direct routes (whole-array products and ``np.partition``), with the iterates they always
-had; the blockwise routes give the same values up to round-off (tests/core/test_nmf_scale.py).
+steps (:class:`core.methods._wnls.Scratch` keeps only small ones), and a state holds only its
+weights (and mask, sparse part): ``fitted`` = HW is formed when first read (:data:`LAZY`). A
+step forms the residual X − HW one block of rows at a time (HW never whole; the entries fitted
+above max X, for the range rules, found in the same pass) and each method turns it into its
+weights in place; everything else that reads all entries (``Q ∘ X``, TC-NMF's refreshed weights,
+the objectives, Nagy's γ, the three-sigma thresholds, the medians of Huber- and L1-NMF) goes by
+blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weights`), never
+sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
+the next residual. Plain NMF's objective comes from the basis step's Gram products. Measured on
+10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF run peaks at ~2.5× the data's
+bytes, the previous state included (was ~9.7×), and holds ~1.2× between steps (was ~7.4×).
+Data of at most 2²¹ entries (the built-in faces and digits) take the direct routes
+(whole-array products and ``np.partition``), with the iterates they always had; the blockwise
+routes give the same values up to round-off (tests/core/test_nmf_scale.py).
 
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
