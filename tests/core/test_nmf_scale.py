@@ -211,3 +211,68 @@ def test_plain_nmf_objective_from_gram_products_and_lazy_fitted(solver):
     assert bad.fitted_is_lazy
     with pytest.raises(SolverError):
         est._check_state(bad)
+
+
+# ------------------------------------------------------------------ one step against a reference
+def _reference_tc_mu_step(X, H, W, Q, gamma, tau, tau_floor, zero):
+    """One Truncated Cauchy NMF iteration (paper 003 Algorithm 2, weighted multiplicative
+    updates, Q refreshed between the factors), written out plainly with whole arrays."""
+    from scipy.optimize import brentq
+
+    xmax = X.max()
+
+    def mu(num, den, Y):
+        return Y * np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)
+
+    def weights(E, P, g, t):
+        Qn = g * g / (g * g + E * E)
+        Qn[np.abs(E) > t] = 0.0
+        Qn[P > xmax] = 1.0
+        return Qn
+
+    H = mu((Q * X) @ W.T, (Q * (H @ W)) @ W.T, H)                      # coefficient step
+    Qr = weights(X - H @ W, H @ W, gamma, tau)                          # Algorithm 2 line 7
+    W = mu(H.T @ (Qr * X), H.T @ (Qr * (H @ W)), W)                     # basis step
+    norms = np.linalg.norm(W, axis=1)
+    H, W = H * norms, W / norms[:, None]
+    P = H @ W
+    E = X - P
+    e2 = (E * E).ravel()
+    e2 = e2[e2 > zero * zero]                                           # exact fits left out
+    g = np.sqrt(brentq(lambda x: np.mean(x / (x + e2)) - 0.5, 1e-12, e2.max() * 10, xtol=1e-14,
+                       rtol=1e-14))                                     # Nagy: mean weight ½
+    low = np.sort(np.sqrt(e2))[: e2.size // 2]
+    t = max(low.mean() + 3 * low.std(ddof=1), tau_floor * g)           # three-sigma, floored
+    sigma = (t / g) ** 2
+    objective = 0.5 * np.sum(np.minimum(np.log1p(E * E / g ** 2), np.log1p(sigma)))
+    return H, W, weights(E, P, g, t), g, t, objective
+
+
+@pytest.mark.parametrize("route", ["direct", "blockwise"])
+def test_tc_nmf_step_equals_a_plain_reference(monkeypatch, route):
+    """A TC-NMF step (solver "mu", refreshed weights, γ and τ re-estimated) equals the plain
+    whole-array writing of Algorithm 2 (with the module's documented choices: exact fits out of
+    γ and τ, τ floored at 3γ, the range rule), on the direct and on the blockwise routes."""
+    if route == "blockwise":
+        monkeypatch.setattr(NW, "DIRECT_MAX", 600)
+        monkeypatch.setattr(NW, "BLOCK", 256)
+        monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
+        monkeypatch.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
+        monkeypatch.setattr(_wnls, "BLOCK", 256)
+    X = data()
+    est = catalogue.create("tc-nmf", n_components=5, solver="mu")
+    s = est.start(X)
+    s = est.step(s)
+    s = est.step(s)
+    zero = 1e-9 * X.max()
+    H, W, Q, g, t, J = _reference_tc_mu_step(X, np.array(s.coefficients), np.array(s.components),
+                                             np.array(s.entry_weights), s.scalars["γ"],
+                                             s.scalars["τ"], 3.0, zero)
+    new = est.step(s)
+    np.testing.assert_allclose(new.coefficients, H, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(new.components, W, rtol=1e-10, atol=1e-12)
+    assert new.scalars["γ"] == pytest.approx(g, rel=1e-9)
+    assert new.scalars["τ"] == pytest.approx(t, rel=1e-9)
+    assert new.objective == pytest.approx(J, rel=1e-9)
+    np.testing.assert_allclose(new.entry_weights, Q, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(new.fitted, H @ W, rtol=1e-10, atol=1e-9)
