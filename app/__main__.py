@@ -9,6 +9,8 @@ Examples::
     python -m robust_subspace_lab --workspace regression            # the regression workspace (paper 004)
     python -m robust_subspace_lab --workspace regression --regression-data digits --regression-method rlda \
         --regression-corruption black_square --steps 20 --screenshot digits.png
+    python -m robust_subspace_lab sweep --data faces --corruption rectangles --method pca-gm \
+        --grid p=0.1,0.5,1.0 --seeds 3 --out results.csv [--dask tcp://HOST:PORT]   # no window
 
 ``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
 QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure
@@ -57,7 +59,8 @@ def _install_qt_message_filter() -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="robust-subspace-lab",
                                 description="Watch robust subspace methods down-weight outliers, "
-                                            "one iteration at a time.")
+                                            "one iteration at a time.",
+                                epilog="Parameter sweeps without a window: robust-subspace-lab sweep --help")
     p.add_argument("--folder", metavar="PATH", help="open this folder of images instead of the built-in faces")
     p.add_argument("--size", metavar="HxW", type=_parse_size, default=None,
                    help="resize images to H x W pixels (default: their own size)")
@@ -104,6 +107,10 @@ def _running_qapplication():
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["sweep"]:                    # batch sweeps: no window, Qt never imported
+        from robust_subspace_lab.core.sweep import cli
+        return cli(argv[1:])
     args = build_parser().parse_args(argv)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -2,14 +2,19 @@
 
 Every reweighted PCA in the papers needs the top-k eigenvectors of a weighted scatter matrix
 ``S_w = Σ_i w_i x̃_i x̃_iᵀ = X̃ᵀ diag(w) X̃`` (paper 000 eq. 12; paper 001 eq. 16). This module
-computes them once, in one place, from whichever of the two matrices is smaller:
+computes them in one place, :func:`weighted_top_eigenspace`, by one of three routes chosen by
+:func:`subspace_route`:
 
-* ``n_samples <= n_features``: the weighted Gram matrix ``D G D`` (n × n), ``D = diag(√w)``,
-  ``G = X̃ X̃ᵀ`` (which callers can precompute once per run), then ``W = X̃ᵀ D V Λ^{-1/2}``;
-* otherwise the scatter matrix ``S_w`` itself (d × d).
+* ``"gram"`` (exact, ``n_samples <= n_features``): the weighted Gram matrix ``D G D`` (n × n),
+  ``D = diag(√w)``, ``G = X̃ X̃ᵀ`` (which callers can precompute once per run), then
+  ``W = X̃ᵀ D V Λ^{-1/2}``;
+* ``"scatter"`` (exact, otherwise): the scatter matrix ``S_w`` itself (d × d);
+* ``"block"`` (large problems, e.g. 10,000 images of 64 × 64): a block subspace iteration on the
+  weighted data, warm-started from the previous iteration's components, that never forms an
+  n × n or d × d matrix and stops when two successive iterates agree to a principal angle.
 
-Both go through :func:`top_eigh` (only the k wanted eigenpairs of a matrix up to
-:data:`PARTIAL_EIGH_MAX`), never a full SVD.
+The exact routes go through :func:`top_eigh` (only the k wanted eigenpairs of a matrix up to
+:data:`PARTIAL_EIGH_MAX`), never a full SVD. All routes keep X's dtype (float32 or float64).
 
 :func:`leading_eigvecs` is the one guarded entry point to an iterative (ARPACK) eigensolver: a
 deterministic non-zero start vector, an exact dense solve for small or degenerate (zero) matrices,
@@ -18,17 +23,16 @@ no-convergence errors never reach a user.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import nullcontext
+from typing import Callable, NamedTuple
 
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
-from threadpoolctl import ThreadpoolController
 
-_threadpools: ThreadpoolController | None = None
+from . import threads
 
 
-@contextmanager
 def one_blas_thread():
     """Run the enclosed thin matrix products on one BLAS thread.
 
@@ -36,13 +40,10 @@ def one_blas_thread():
     nothing on them, and leave its thread pool in a state that slows the next threaded
     eigensolver twofold (measured at n = 1000, d = 2000, k = 40: ``eigh`` 81 ms after a threaded
     product, 40 ms after a single-threaded one; the products themselves 6.8 vs 5.7 ms). The
-    eigensolver itself keeps all threads, which pay off for large n.
+    eigensolver itself keeps all threads, which pay off for large n. (The one place that sets
+    thread counts is :mod:`core.threads`; this is its ``one_blas_thread``.)
     """
-    global _threadpools
-    if _threadpools is None:
-        _threadpools = ThreadpoolController()
-    with _threadpools.limit(limits=1, user_api="blas"):
-        yield
+    return threads.one_blas_thread()
 
 
 #: Largest symmetric matrix whose top eigenpairs are taken by scipy's partial solver
@@ -143,36 +144,181 @@ def leading_eigvecs(M, k: int = 1, d: int | None = None, tol: float = 1e-10
     return np.maximum(evals, 0.0), V
 
 
-def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
-                      gram: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top-k eigenvectors of the weighted scatter ``Σ_i w_i (x_i − c)(x_i − c)ᵀ``.
+#: Every problem with ``min(n_samples, n_features)`` at or below this takes the exact route of
+#: :func:`weighted_top_eigenspace` (the built-in data and the papers' protocols: their results are
+#: those of the exact eigensolver, as before the block iteration existed).
+EXACT_MAX = 1000
+#: Extra columns of the block beyond k (scikit-learn's ``randomized_svd`` default ``n_oversamples``):
+#: the block iteration converges at the rate λ_{k+p+1}/λ_k per iteration.
+BLOCK_OVERSAMPLES = 10
+#: Default stopping threshold of the block iteration: the sine of the largest principal angle
+#: between the top-k subspaces of two successive iterates (float64 data; float32: ``BLOCK_TOL_32``).
+BLOCK_TOL = 1e-5
+#: The same for float32 data, whose round-off (≈ 6e-8 relative) puts a floor under the angle
+#: that two iterates can agree to.
+BLOCK_TOL_32 = 1e-4
+
+ROUTES = ("auto", "gram", "scatter", "block")
+
+
+def subspace_route(n_samples: int, n_features: int, k: int) -> str:
+    """Which route :func:`weighted_top_eigenspace` takes with ``route="auto"``.
+
+    * ``"gram"`` / ``"scatter"`` (exact): when ``m = min(n, d) <= EXACT_MAX``, or when the exact
+      route's flop count per call is at most that of about four block iterations, i.e.
+      ``[n > d]·n·d² + 4·m³ <= 16·n·d·b`` with ``b = k + BLOCK_OVERSAMPLES`` (forming the d × d
+      scatter when n > d, plus the dense eigensolver, against 4 iterations of 2 passes over X
+      with b columns). ``"gram"`` (the n × n weighted Gram matrix) when n <= d, else ``"scatter"``.
+    * ``"block"`` otherwise: warm-started block subspace iteration on the weighted data, never
+      forming an n × n or d × d matrix.
+
+    At 10,000 × 4096 with k = 20 the exact route would cost ≈ 4·10¹¹ flops per call (22 s on one
+    core for the d × d ``eigh`` and the scatter), a block iteration ≈ 5·10⁹ (0.2 s); a PCA-family
+    step there takes 0.6–0.9 s, about 0.2–0.3 × scikit-learn's randomized PCA fit
+    (``benchmarks/bench_scale.py``).
+    """
+    n, d, k = int(n_samples), int(n_features), int(k)
+    m = min(n, d)
+    b = min(k + BLOCK_OVERSAMPLES, m)
+    exact = "gram" if n <= d else "scatter"
+    if m <= EXACT_MAX:
+        return exact
+    exact_flops = (n * d * d if n > d else 0) + 4 * m ** 3
+    return exact if exact_flops <= 16 * n * d * b else "block"
+
+
+def thin_product_threads(X: np.ndarray):
+    """The thread context for a method's thin products with X (weighted means, projections):
+    one BLAS thread on problems that take the exact route (measured: see :func:`one_blas_thread`),
+    the caller's thread policy (:mod:`core.threads`) on larger ones."""
+    n, d = X.shape
+    return one_blas_thread() if min(n, d) <= EXACT_MAX else nullcontext()
+
+
+class Eigenspace(NamedTuple):
+    """What :func:`weighted_top_eigenspace` returns.
+
+    components : (k, n_features) orthonormal rows, by decreasing eigenvalue, signs fixed by
+        :func:`orientation`; the dtype of X (float32 or float64).
+    eigenvalues : (k,) the matching eigenvalues of the weighted scatter, decreasing, >= 0.
+    projections : (n_samples, k) coordinates ``(x_i − c) · component_j`` of every sample.
+    route : ``"gram"``, ``"scatter"`` or ``"block"`` (see :func:`subspace_route`).
+    n_iter : block iterations done (0 on the exact routes).
+    angle : sine of the largest principal angle between the last two block iterates' top-k
+        subspaces (0.0 on the exact routes).
+    """
+
+    components: np.ndarray
+    eigenvalues: np.ndarray
+    projections: np.ndarray
+    route: str
+    n_iter: int
+    angle: float
+
+
+def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
+                            *, gram: np.ndarray | None = None, init: np.ndarray | None = None,
+                            route: str = "auto", tol: float | None = None, max_iter: int | None = None,
+                            random_state: int = 0, checkpoint: Callable[[], None] | None = None
+                            ) -> Eigenspace:
+    """Top-k eigenvectors of the weighted scatter ``S_w = Σ_i w_i (x_i − c)(x_i − c)ᵀ``: the step
+    every reweighted PCA of the papers takes (paper 000 eq. 12, paper 001 eq. 16, R1-PCA, HQ-PCA).
 
     Parameters
     ----------
-    X : (n_samples, n_features) data (rows are samples).
+    X : (n_samples, n_features) data (rows are samples), float64 or float32 (kept: the work and
+        the results are in X's dtype).
     weights : (n_samples,) non-negative sample weights (any overall scale).
     k : number of eigenvectors, ``1 <= k < min(n_samples, n_features)``.
-    center : (n_features,) the centre c, or None if X is already centred.
-    gram : optional centred Gram matrix ``(X − c)(X − c)ᵀ`` (n_samples, n_samples); used (and
-        then required to be exact) when n_samples <= n_features. Callers that iterate compute
-        it once per run, or update it cheaply when only the centre moves.
+    center : (n_features,) the centre c, or None if X is already centred. Never subtracted from
+        X as a whole on the block route (no centred copy of X is formed).
+    gram : optional centred Gram matrix ``(X − c)(X − c)ᵀ`` (n, n), used by the ``"gram"`` route
+        (then required exact). Callers that iterate compute it once per run when
+        :func:`subspace_route` says ``"gram"``.
+    init : optional (k', n_features) orthonormal rows (k' <= k + BLOCK_OVERSAMPLES) to start the
+        block iteration from: the previous iteration's components. Ignored by the exact routes.
+    route : ``"auto"`` (the rule of :func:`subspace_route`), or force ``"gram"``, ``"scatter"``
+        or ``"block"``.
+    tol : block iteration's stopping threshold (default :data:`BLOCK_TOL`, float32
+        :data:`BLOCK_TOL_32`).
+    max_iter : block iterations allowed before falling back to the exact route (default: as many
+        as cost about what the exact route costs, at least 10).
+    random_state : seed of the block's random start columns (the results are deterministic).
+    checkpoint : called between block iterations and their costly products; the methods pass
+        :func:`core.interrupt.checkpoint`, which raises :class:`core.interrupt.Cancelled` when the
+        caller's run is cancelled (linalg sits beside interrupt in the layers and does not import it).
+
+    The routes
+    ----------
+    * ``"gram"`` (exact): the k top eigenpairs of ``D G D`` (n × n), ``D = diag(√w)``,
+      ``G = X̃ X̃ᵀ``, then ``W = X̃ᵀ D V Λ^{-1/2}`` (the identity of paper 000 §3.2).
+    * ``"scatter"`` (exact): the k top eigenpairs of ``S_w`` (d × d) itself.
+      Both through :func:`top_eigh`.
+    * ``"block"``: block subspace iteration with b = k + :data:`BLOCK_OVERSAMPLES` columns on
+      ``Y = D X̃`` (Halko, Martinsson & Tropp, SIAM Review 2011, Alg. 4.4 with the Rayleigh–Ritz
+      step of their §5.1): from the orthonormal block Q (d × b), ``P = orth(Y Q)``, then the SVD
+      ``Pᵀ Y = U Σ Vᵀ``; the new block is V, its first k columns the current components, Σ² their
+      eigenvalues. The start block is ``init`` completed by seeded Gaussian columns (a cold
+      start, ``init=None``, is all Gaussian). Each iteration costs two passes over X with b
+      columns (plus one pass with k columns at the end for the projections).
+
+      Stopping rule: the sine of the largest principal angle between the top-k subspaces of two
+      successive iterates (the first compared with ``init`` when given) is at most ``tol``. If
+      ``max_iter`` iterations do not get there (a tiny gap λ_k − λ_{k+b−k+1}), the exact route is
+      taken instead, so the answer is always the exact one to within ``tol``.
+
+      Monotone by construction: when ``init`` spans the previous components W₀, the result W
+      satisfies ``tr(W S_w Wᵀ) >= tr(W₀ S_w W₀ᵀ)`` after any number of iterations (span(P)
+      contains Y W₀ᵀ), so the reweighting methods' objectives keep never increasing.
 
     Returns
     -------
-    components : (k, n_features) orthonormal rows, by decreasing eigenvalue, signs fixed by :func:`orientation`.
-    eigenvalues : (k,) the matching eigenvalues of the weighted scatter, decreasing.
-    projections : (n_samples, k) coordinates ``(x_i − c) · component_j`` of every sample.
+    :class:`Eigenspace` (components, eigenvalues, projections, route, n_iter, angle).
+
+    Raises ValueError for an unknown ``route``; whatever ``checkpoint`` raises.
     """
+    if route not in ROUTES:
+        raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
     n, d = X.shape
+    k = int(k)
+    dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.dtype(np.float64)
+    if route == "auto":
+        route = subspace_route(n, d, k)
+    if route == "block":
+        out = _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype,
+                                checkpoint or _no_checkpoint)
+        if out is not None:
+            return out
+        route = "gram" if n <= d else "scatter"
+    comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype)
+    return Eigenspace(comps, evals, proj, route, 0, 0.0)
+
+
+def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
+                      gram: np.ndarray | None = None, init: np.ndarray | None = None,
+                      route: str = "auto", checkpoint: Callable[[], None] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(components, eigenvalues, projections)`` of :func:`weighted_top_eigenspace` (same
+    parameters): the top-k eigenvectors (k, n_features), eigenvalues (k,) and coordinates
+    (n_samples, k) of the weighted scatter ``Σ_i w_i (x_i − c)(x_i − c)ᵀ``."""
+    out = weighted_top_eigenspace(X, weights, k, center, gram=gram, init=init, route=route,
+                                  checkpoint=checkpoint)
+    return out.components, out.eigenvalues, out.projections
+
+
+def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
+    """The ``"gram"`` (n × n) or ``"scatter"`` (d × d) route of :func:`weighted_top_eigenspace`."""
     w = np.asarray(weights, dtype=float)
-    if n <= d:
+    if center is not None:
+        center = np.asarray(center, dtype=dtype)
+    if route == "gram":
         Xc = None
         if gram is None:
             Xc = X if center is None else X - center
             gram = Xc @ Xc.T
         s = np.sqrt(w)
-        evals, V = top_eigh(gram * s[:, None] * s[None, :], k)
-        Vs = V * s[:, None]
+        evals, V = top_eigh(np.asarray(gram, dtype=float) * s[:, None] * s[None, :], k)
+        Vs = (V * s[:, None]).astype(dtype, copy=False)
         with one_blas_thread():
             # components ∝ (X − c)ᵀ D V (norm √λ); projections = (X − c)(X − c)ᵀ D V / √λ = G D V / √λ
             comps = X.T @ Vs
@@ -187,15 +333,100 @@ def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.nda
                 proj = Xc @ comps.T
             else:
                 comps /= norms[:, None]
-                proj = (gram @ Vs) / norms
+                proj = (np.asarray(gram, dtype=dtype) @ Vs) / norms
     else:
         Xc = X if center is None else X - center
-        evals, Wt = top_eigh(Xc.T @ (Xc * w[:, None]), k)
-        comps = Wt.T
+        evals, Wt = top_eigh(Xc.T @ (Xc * w.astype(dtype)[:, None]), k)
+        comps = Wt.T.astype(dtype, copy=False)
         with one_blas_thread():
             proj = Xc @ comps.T
-    signs = orientation(comps)
+    signs = orientation(comps).astype(dtype)
     return comps * signs[:, None], np.maximum(evals, 0.0), proj * signs[None, :]
+
+
+def _sin_largest_angle(A: np.ndarray, B: np.ndarray) -> float:
+    """Sine of the largest principal angle between the row spaces of A (k, d) and B (k', d), both
+    with orthonormal rows: the 2-norm of ``B − (B Aᵀ) A`` (accurate for tiny angles, unlike
+    ``√(1 − cos²)``)."""
+    R = B - (B @ A.T) @ A
+    return float(np.linalg.norm(R, 2)) if R.size else 0.0
+
+
+def _no_checkpoint() -> None:
+    pass
+
+
+def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype, checkpoint):
+    """The ``"block"`` route of :func:`weighted_top_eigenspace`; None if it did not converge
+    within ``max_iter`` iterations (the caller then takes the exact route)."""
+    n, d = X.shape
+    m = min(n, d)
+    b = min(k + BLOCK_OVERSAMPLES, m)
+    if tol is None:
+        tol = BLOCK_TOL_32 if dtype == np.float32 else BLOCK_TOL
+    if max_iter is None:
+        exact_flops = (n * d * d if n > d else n * n * d) + 4 * m ** 3
+        max_iter = max(10, int(np.ceil(exact_flops / (4 * n * d * b))))
+    s = np.sqrt(np.asarray(weights, dtype=float)).astype(dtype)
+    c = None if center is None else np.asarray(center, dtype=dtype)
+    rng = np.random.default_rng(random_state)
+    prev = None
+    if init is not None and init.shape[0] > 0:
+        prev = np.asarray(init, dtype=dtype)[:k]
+        k0 = min(init.shape[0], b)
+        Q = np.empty((d, b), dtype=dtype)
+        Q[:, :k0] = np.asarray(init[:k0], dtype=dtype).T
+        Q[:, k0:] = rng.standard_normal((d, b - k0))
+    else:
+        Q = rng.standard_normal((d, b)).astype(dtype)
+    Q = linalg.qr(Q, mode="economic", check_finite=False)[0]
+    angle = np.inf
+    for it in range(1, int(max_iter) + 1):
+        checkpoint()
+        A = X @ Q                                   # X̃ Q = X Q − 1 (cᵀQ)
+        if c is not None:
+            A -= c @ Q
+        A *= s[:, None]                             # Y Q
+        P = linalg.qr(A, mode="economic", check_finite=False, overwrite_a=True)[0]
+        checkpoint()
+        P *= s[:, None]                             # D P, so that Pᵀ Y = (D P)ᵀ X̃
+        B = P.T @ X
+        if c is not None:
+            B -= np.outer(P.sum(axis=0), c)
+        _, sig, Vt = linalg.svd(B, full_matrices=False, check_finite=False, overwrite_a=True,
+                                lapack_driver="gesdd")
+        Wk = Vt[:k]
+        if prev is not None:
+            angle = _sin_largest_angle(prev, Wk)
+            if angle <= tol:
+                break
+        prev = Wk
+        Q = Vt.T
+    else:
+        return None
+    comps = np.ascontiguousarray(Wk)
+    proj = X @ comps.T
+    if c is not None:
+        proj -= c @ comps.T
+    signs = orientation(comps).astype(dtype)
+    evals = np.maximum(sig[:k].astype(float) ** 2, 0.0)
+    return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", it, float(angle))
+
+
+#: Rows per block in :func:`sq_distances` (a few MB of temporaries at a time, not a copy of X).
+SQ_DIST_ROWS = 256
+
+
+def sq_distances(X: np.ndarray, m: np.ndarray | None = None) -> np.ndarray:
+    """Squared distances ``‖x_i − m‖²`` (n_samples,) of the rows of X to m (to 0 if m is None),
+    in X's dtype, computed :data:`SQ_DIST_ROWS` rows at a time: the same numbers as
+    ``einsum("ij,ij->i", X − m, X − m)`` without the two n × d temporaries."""
+    n = X.shape[0]
+    out = np.empty(n, dtype=X.dtype if X.dtype in (np.float32, np.float64) else np.float64)
+    for i in range(0, n, SQ_DIST_ROWS):
+        D = X[i:i + SQ_DIST_ROWS] if m is None else X[i:i + SQ_DIST_ROWS] - m
+        np.einsum("ij,ij->i", D, D, out=out[i:i + SQ_DIST_ROWS])
+    return out
 
 
 def orientation(components: np.ndarray) -> np.ndarray:

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import convergence, interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import positive_floor, residual_sq, weighted_subspace
+from ..linalg import (positive_floor, residual_sq, sq_distances, subspace_route, thin_product_threads,
+                      weighted_subspace)
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 P_GM = ParamSpec(
     "p", "p", "float", 0.3,
@@ -18,7 +21,7 @@ def _normalised(w: np.ndarray) -> np.ndarray:
     return w / w.max()
 
 
-class GeneralizedMean(SteppableEstimator):
+class GeneralizedMean(KeepsFloat32, SteppableEstimator):
     """Generalized sample mean ``m_G`` (paper 000, Algorithm 1, eqs. 6–8).
 
     Minimises ``Σ_i (‖x_i − m‖² + δ_m)^p`` over m for ``0 < p <= 1`` by the paper's reweighting:
@@ -47,13 +50,13 @@ class GeneralizedMean(SteppableEstimator):
                 "tol": TOL.validate(self.tol)}
 
     def _weights_and_objective(self, X, m, delta):
-        sq = np.einsum("ij,ij->i", X - m, X - m) + delta
+        sq = sq_distances(X, m).astype(float) + delta
         p = float(self.p)
         return sq ** (p - 1.0), float(np.sum(sq ** p))
 
     def _start(self, X: np.ndarray) -> State:
         m = X.mean(axis=0)
-        delta = positive_floor(np.einsum("ij,ij->i", X - m, X - m))
+        delta = positive_floor(sq_distances(X, m).astype(float))
         alpha, J = self._weights_and_objective(X, m, delta)
         return State(method="generalized mean", iteration=0, objective=J, objective_history=(J,),
                      components=np.empty((0, X.shape[1])), mean=m,
@@ -61,8 +64,10 @@ class GeneralizedMean(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         X, delta = state._ctx
+        interrupt.checkpoint()
         alpha = state.sample_weights
-        m = alpha @ X / alpha.sum()
+        with thin_product_threads(X):
+            m = alpha.astype(X.dtype) @ X / X.dtype.type(alpha.sum())
         alpha, J = self._weights_and_objective(X, m, delta)
         return self._next_state(state, objective=J, mean=m, sample_weights=_normalised(alpha))
 
@@ -74,7 +79,7 @@ class GeneralizedMean(SteppableEstimator):
             "sample weights β_i = e_i^(p−1), so samples that fit badly are down-weighted.",
     params=[N_COMPONENTS, P_GM, MAX_ITER, TOL],
 )
-class PCAGM(SteppableEstimator):
+class PCAGM(KeepsFloat32, SteppableEstimator):
     """PCA-GM: PCA with the generalized mean of the reconstruction errors (paper 000, Algorithm 2).
 
     Objective (paper 000 eq. 10 with the δ of eq. 13)::
@@ -93,6 +98,12 @@ class PCAGM(SteppableEstimator):
       m_G-centred data.
     * ``δ = 0.01 · min_i e_i(W_PCA)`` (paper §5.1), 1e-12 if every e_i is 0. The eigenvalue shift
       δ/n·Σβ of the paper's perturbed scatter does not change the eigenvectors and is omitted.
+    * The eigenvectors of eq. (12) are computed by :func:`core.linalg.weighted_top_eigenspace`:
+      exactly when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+      (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from
+      the previous iteration's W, to a principal angle of 1e-5 between successive iterates. The
+      warm start keeps F non-increasing (the block's span contains the previous W).
+    * float32 X stays float32 (components, mean, projections); objectives are summed in float64.
     * Stopping rule: F's relative decrease ``|F_t − F_{t+1}| <= tol·|F_t|`` (then ``converged``), or
       ``max_iter`` (paper: 100) iterations. Residuals below round-off (``e_i <= 1e-12‖x̃_i‖²``) count
       as exactly 0 (:func:`core.linalg.residual_sq`), so samples on the subspace do not keep the
@@ -138,22 +149,33 @@ class PCAGM(SteppableEstimator):
         return _normalised(ed ** (p - 1.0)), float(np.sum(ed ** p))
 
     def _start(self, X: np.ndarray) -> State:
-        gm = GeneralizedMean(p=self.p, max_iter=self.max_iter, tol=self.tol).fit(X)
-        m = gm.mean_
-        Xc = X - m
-        sq = np.einsum("ij,ij->i", Xc, Xc)
-        gram = Xc @ Xc.T if Xc.shape[0] <= Xc.shape[1] else None
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram=gram)
-        e = residual_sq(sq, proj)
+        gm = GeneralizedMean(p=self.p, max_iter=self.max_iter, tol=self.tol)
+        state = gm._start(X)          # X is validated already (and may be float32: kept)
+        while not gm.finished(state):
+            state = gm.step(state)
+        if not state.converged:
+            convergence.warn_unconverged(gm.name, int(self.max_iter))
+        m, n_mean_iter = state.mean, state.iteration
+        sq = sq_distances(X, m)
+        k = int(self.n_components)
+        gram = None
+        if subspace_route(*X.shape, k) == "gram":
+            Xc = X - m
+            gram = Xc @ Xc.T
+            del Xc
+        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=m, gram=gram,
+                                           checkpoint=interrupt.checkpoint)
+        e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)
         beta, J = self._weights(e, delta)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=beta,
-                     scalars={"δ": delta, "p": float(self.p), "mean iterations": gm.n_iter_},
-                     _ctx=(Xc, sq, gram, delta))
+                     scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
+                     _ctx=(X, sq, gram, delta))
 
     def _step(self, state: State) -> State:
-        Xc, sq, gram, delta = state._ctx
-        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram)
-        beta, J = self._weights(residual_sq(sq, proj), delta)
+        X, sq, gram, delta = state._ctx
+        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
+                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
+        beta, J = self._weights(residual_sq(sq, proj).astype(float), delta)
         return self._next_state(state, objective=J, components=comps, sample_weights=beta)

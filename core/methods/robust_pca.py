@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import one_blas_thread, residual_sq, weighted_subspace
+from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 
 def _huber_objective(r: np.ndarray, c: float) -> float:
@@ -22,7 +24,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
-class R1PCA(SteppableEstimator):
+class R1PCA(KeepsFloat32, SteppableEstimator):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
 
     Objective: ``Σ_i ρ_H(r_i)`` with ``r_i = ‖x̃_i − WᵀW x̃_i‖`` the residual *norm* (paper 000's
@@ -43,6 +45,12 @@ class R1PCA(SteppableEstimator):
     Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (paper 000 uses 100).
+
+    The eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
+    ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
+    previous W, to a principal angle of 1e-5 between successive iterates. float32 X stays
+    float32 (components, mean, projections); objectives are summed in float64.
 
     Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
     X: (n_samples, n_features), grey levels 0–255.
@@ -67,20 +75,26 @@ class R1PCA(SteppableEstimator):
 
     def _start(self, X: np.ndarray) -> State:
         mean = X.mean(axis=0)
-        Xc = X - mean
-        sq = np.einsum("ij,ij->i", Xc, Xc)
-        gram = Xc @ Xc.T if Xc.shape[0] <= Xc.shape[1] else None
-        comps, _, proj = weighted_subspace(Xc, np.ones(len(X)), int(self.n_components), gram=gram)
-        r = np.sqrt(residual_sq(sq, proj))
+        sq = sq_distances(X, mean)
+        k = int(self.n_components)
+        gram = None
+        if subspace_route(*X.shape, k) == "gram":
+            Xc = X - mean
+            gram = Xc @ Xc.T
+            del Xc
+        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=mean, gram=gram,
+                                           checkpoint=interrupt.checkpoint)
+        r = np.sqrt(residual_sq(sq, proj).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
                      objective_history=(_huber_objective(r, c),), components=comps, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(Xc, sq, gram))
+                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram))
 
     def _step(self, state: State) -> State:
-        Xc, sq, gram = state._ctx
-        comps, _, proj = weighted_subspace(Xc, state.sample_weights, int(self.n_components), gram=gram)
-        r = np.sqrt(residual_sq(sq, proj))
+        X, sq, gram = state._ctx
+        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
+                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
+        r = np.sqrt(residual_sq(sq, proj).astype(float))
         w_new, c = self._weights(r)
         return self._next_state(state, objective=_huber_objective(r, c), components=comps,
                                 sample_weights=w_new, scalars={"c": c})
@@ -94,7 +108,7 @@ class R1PCA(SteppableEstimator):
             "PCA each step; the kernel width follows the mean squared residual.",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
-class HQPCA(SteppableEstimator):
+class HQPCA(KeepsFloat32, SteppableEstimator):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
 
     Objective (paper 000 eq. 3, Welsch M-estimator): minimise over (W, m)::
@@ -112,6 +126,12 @@ class HQPCA(SteppableEstimator):
     Starts from PCA (iteration 0). With σ re-estimated each iteration the objective is not
     guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
+    Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
+    when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
+    previous W, to a principal angle of 1e-5 between successive iterates, without a centred copy
+    of X. float32 X stays float32 (components, mean, projections); objectives in float64.
+
     Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
@@ -125,23 +145,24 @@ class HQPCA(SteppableEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _fit(self, X, G0, sq0, w):
-        with one_blas_thread():
-            m = w @ X / w.sum()
+    def _fit(self, X, G0, sq0, w, init=None):
+        with thin_product_threads(X):
+            m = w.astype(X.dtype) @ X / X.dtype.type(w.sum())
             Xm = X @ m
-        mm = float(m @ m)
-        sq = sq0 - 2.0 * Xm + mm
+        mm = m.dtype.type(m @ m)
+        sq = sq0 - 2 * Xm + mm
         gram = None if G0 is None else G0 - Xm[:, None] - Xm[None, :] + mm
-        comps, _, proj = weighted_subspace(X, w, int(self.n_components), center=m, gram=gram)
-        r2 = residual_sq(sq, proj)
+        comps, _, proj = weighted_subspace(X, w, int(self.n_components), center=m, gram=gram,
+                                           init=init, checkpoint=interrupt.checkpoint)
+        r2 = residual_sq(sq, proj).astype(float)
         sigma2 = max(float(r2.mean()) / 2.0, np.finfo(float).tiny)
         J = float(np.sum(1.0 - np.exp(-r2 / (2.0 * sigma2))))
         w_new = np.exp(-(r2 - r2.min()) / (2.0 * sigma2))     # scaled so that the largest is 1
         return comps, m, w_new, J, float(np.sqrt(sigma2))
 
     def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
-        sq0 = np.einsum("ij,ij->i", X, X)
+        G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
+        sq0 = sq_distances(X)
         comps, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=w, scalars={"σ": sigma},
@@ -149,6 +170,6 @@ class HQPCA(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         X, G0, sq0 = state._ctx
-        comps, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights)
+        comps, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights, init=state.components)
         return self._next_state(state, objective=J, components=comps, mean=m, sample_weights=w,
                                 scalars={"σ": sigma})

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import one_blas_thread, residual_sq, weighted_subspace
+from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from .pca import KeepsFloat32
 
 #: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
 #: squared distance of the samples to their ℓ2 mean. It only guards the division in d_ii.
@@ -27,7 +29,7 @@ P_L2P = ParamSpec(
             "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
     params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL],
 )
-class L2pPCAOM(SteppableEstimator):
+class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     """ℓ2,p PCA with optimal mean: paper 001's re-weighting (Algorithm 2) applied to model A′.
 
     Objective (paper 001 eq. 13 generalised as in the extraction's model A′, with the smoothing
@@ -51,6 +53,13 @@ class L2pPCAOM(SteppableEstimator):
     state of iteration 0 (the paper's first pass) is PCA with the ordinary mean.
     ε = 1e-10 × mean_i ‖x_i − x̄‖² (the paper gives no value; it only guards the negative power).
     Stop when J's relative decrease is below ``tol`` or after ``max_iter`` iterations.
+
+    Step 2 is computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
+    ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
+    previous U, to a principal angle of 1e-5 between successive iterates, without forming a
+    centred copy of X or any n × n / d × d matrix. The warm start keeps J non-increasing. float32
+    X stays float32 (components, mean, projections); objectives are summed in float64.
 
     Parameters
     ----------
@@ -79,28 +88,28 @@ class L2pPCAOM(SteppableEstimator):
     def _exponent(self) -> float:
         return float(self.p)
 
-    def _fit_weighted(self, X, G0, sq0, d, eps):
+    def _fit_weighted(self, X, G0, sq0, d, eps, init=None):
         """Steps 1–3 above for weights d; returns (components, b, new weights, J).
 
         With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
         ``(X − 1bᵀ)(X − 1bᵀ)ᵀ = G0 − Xb1ᵀ − 1(Xb)ᵀ + ‖b‖²11ᵀ``, and no centred copy of X is formed."""
-        with one_blas_thread():   # memory-bound products: see core.linalg.one_blas_thread
-            b = d @ X / d.sum()
+        with thin_product_threads(X):   # memory-bound products: see core.linalg.one_blas_thread
+            b = d.astype(X.dtype) @ X / X.dtype.type(d.sum())
             Xb = X @ b
-        bb = float(b @ b)
-        sq = sq0 - 2.0 * Xb + bb                    # ‖x_i − b‖²
+        bb = b.dtype.type(b @ b)
+        sq = sq0 - 2 * Xb + bb                      # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
-        comps, _, proj = weighted_subspace(X, d, int(self.n_components), center=b, gram=gram)
-        t = residual_sq(sq, proj) + eps
+        comps, _, proj = weighted_subspace(X, d, int(self.n_components), center=b, gram=gram,
+                                           init=init, checkpoint=interrupt.checkpoint)
+        t = residual_sq(sq, proj).astype(float) + eps
         p = self._exponent()
         d_new = t ** ((p - 2.0) / 2.0)
         return comps, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
 
     def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if X.shape[0] <= X.shape[1] else None
-        sq0 = np.einsum("ij,ij->i", X, X)
-        Xc = X - X.mean(axis=0)
-        eps = EPS_REL * float(np.einsum("ij,ij->i", Xc, Xc).mean()) or 1e-300
+        G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
+        sq0 = sq_distances(X)
+        eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
         comps, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=b, sample_weights=d, scalars={"ε": eps},
@@ -108,7 +117,7 @@ class L2pPCAOM(SteppableEstimator):
 
     def _step(self, state: State) -> State:
         X, G0, sq0, eps = state._ctx
-        comps, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps)
+        comps, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps, init=state.components)
         return self._next_state(state, objective=J, components=comps, mean=b, sample_weights=d)
 
 

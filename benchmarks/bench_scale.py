@@ -1,0 +1,231 @@
+"""Start and per-iteration seconds and peak memory of every subspace method at scale, as ratios to
+scikit-learn's randomized PCA fit measured in the same run.
+
+Data: synthetic images on 0–255, rank 20 plus Gaussian noise, 10 % outlier rows of random 0/255
+dots (clipped to 0–255, so non-negative and fit for NMF too). ``--size full`` is 10,000 × 4096
+(64 × 64 images; 330 MB as float64), ``--size small`` 2000 × 1024 (for CI; still large enough
+that the PCA family takes its block-iteration route). k = 20 components.
+
+Methods: every subspace method of the catalogue (``--methods`` picks some); the regression
+workspace's methods take (X, y) and are timed by ``bench_rr.py``.
+
+Reference: ``sklearn.decomposition.PCA(n_components=k, svd_solver="randomized").fit(X)``, timed in
+the same run under the same thread limit. Each method runs in its own child process (so a slow
+one cannot hold the others up, and peak memory is its own): ``start(X)`` (iteration 0), then
+``--iters`` steps, timed one by one; the child is stopped after ``--cap`` seconds and what it
+finished is reported ("> cap" for what it did not). Peak memory is the largest amount of memory
+allocated through Python (numpy arrays included, via ``tracemalloc``) during start and steps,
+beyond the data X itself.
+
+For the PCA family, ``--accuracy`` also solves the weighted eigenproblem of iteration 0 and of the
+first step exactly (``core.linalg.weighted_top_eigenspace(route="gram"|"scatter")``, the route
+the library used before, in float64 also for a ``--dtype float32`` run) with the same weights
+and centre, and prints the largest
+principal angle between the method's components and the exact ones, and the relative
+difference of the weighted objective ``Σ w_i ‖(I − WᵀW)(x_i − c)‖²``.
+
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py --size full \\
+        [--methods pca,pca-gm,...] [--cap 120] [--iters 2] [--threads 1] [--dtype float64] [--accuracy]
+
+Target (issue 12): at full size, k = 20, one thread, every PCA-family method's start and
+iteration <= 1 × the scikit-learn fit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+SIZES = {"small": (2000, 1024), "full": (10_000, 4096)}
+RANK = 20
+K = 20
+PCA_FAMILY = ("pca", "pca-gm", "l2p-pca-om", "rpca-om", "r1-pca", "hq-pca")
+
+
+def make_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
+    """Rank-20 'images' around grey level 128 plus noise (σ = 4), 10 % outlier rows of random
+    0/255 dots, clipped to 0–255."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, RANK)) @ (rng.standard_normal((RANK, d)) * 8.0)
+    X += 128.0
+    X += rng.standard_normal((n, d)) * 4.0
+    out = rng.random(n) < 0.1
+    X[out] = (rng.random((int(out.sum()), d)) < 0.5) * 255.0
+    np.clip(X, 0.0, 255.0, out=X)
+    return X.astype(dtype, copy=False)
+
+
+# ------------------------------------------------------------------------------------- child
+def _emit(**kw):
+    print(json.dumps(kw), flush=True)
+
+
+def _weighted_objective(X, w, c, W):
+    """Σ w_i ‖(I − WᵀW)(x_i − c)‖², in float64, without an n × d temporary beyond one block."""
+    total = 0.0
+    for i in range(0, len(X), 512):
+        D = np.asarray(X[i:i + 512], dtype=float) - c
+        P = D @ W.T
+        total += float(w[i:i + 512] @ (np.einsum("ij,ij->i", D, D) - np.einsum("ij,ij->i", P, P)))
+    return total
+
+
+def _accuracy(X, state, weights, init, k):
+    """(max principal angle in radians, relative objective difference) between ``state``'s
+    components and the exact weighted eigenspace with ``weights`` and centre ``state.mean``."""
+    from robust_subspace_lab.core.linalg import weighted_top_eigenspace
+    from robust_subspace_lab.core.metrics import principal_angles
+
+    n, d = X.shape
+    X64 = np.asarray(X, dtype=float)          # the reference is float64 even for a float32 run
+    exact = weighted_top_eigenspace(X64, weights, k, np.asarray(state.mean, dtype=float),
+                                    route="gram" if n <= d else "scatter")
+    W = np.asarray(state.components, dtype=float)
+    We = np.asarray(exact.components, dtype=float)
+    c = np.asarray(state.mean, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    j, je = _weighted_objective(X64, w, c, W), _weighted_objective(X64, w, c, We)
+    return float(principal_angles(W, We).max()), float((j - je) / je)
+
+
+def child(args):
+    from threadpoolctl import threadpool_limits
+
+    X = np.load(args.data)
+    with threadpool_limits(args.threads):
+        import tracemalloc
+
+        if args.method == "sklearn":
+            from sklearn.decomposition import PCA
+
+            tracemalloc.start()
+            t = time.perf_counter()
+            PCA(n_components=args.k, svd_solver="randomized", random_state=0).fit(X)
+            _emit(phase="fit", seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+            return
+        import warnings
+
+        from robust_subspace_lab.core import catalogue
+
+        warnings.simplefilter("ignore")
+        info = catalogue.get(args.method)
+        names = {p.name for p in info.params}
+        est = info.create(**({"n_components": args.k} if "n_components" in names else {}))
+        tracemalloc.start()
+        t = time.perf_counter()
+        state = est.start(X)
+        _emit(phase="start", seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+        states = [state]
+        for i in range(1, args.iters + 1):
+            t = time.perf_counter()
+            state = est.step(state)
+            _emit(phase="step", i=i, seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+            states.append(state)
+        tracemalloc.stop()
+        if args.accuracy and args.method in PCA_FAMILY:
+            ones = np.ones(len(X))
+            a0 = _accuracy(X, states[0], ones, None, args.k)
+            _emit(phase="accuracy", i=0, angle=a0[0], objective=a0[1])
+            if len(states) > 1 and args.method != "pca":
+                a1 = _accuracy(X, states[1], states[0].sample_weights, states[0].components, args.k)
+                _emit(phase="accuracy", i=1, angle=a1[0], objective=a1[1])
+
+
+# ------------------------------------------------------------------------------------- parent
+def run_child(path, method, a, cap):
+    """Run one child; returns the list of its JSON records (those finished within ``cap`` s)."""
+    cmd = [sys.executable, *(["-P"] if sys.flags.safe_path else []), os.path.abspath(__file__),
+           "--child", method, "--data", path, "--k", str(a.k), "--iters", str(a.iters),
+           "--threads", str(a.threads)] + (["--accuracy"] if a.accuracy else [])
+    env = {**os.environ, "OMP_NUM_THREADS": str(a.threads), "OPENBLAS_NUM_THREADS": str(a.threads),
+           "MKL_NUM_THREADS": str(a.threads)}
+    records = []
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        out, err = proc.communicate(timeout=cap)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        timed_out = True
+    for line in out.splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    if proc.returncode not in (0, None) and not timed_out:
+        records.append({"phase": "error", "message": (err.strip().splitlines() or ["?"])[-1]})
+    return records
+
+
+def _fmt_ratio(seconds, ref):
+    return f"{seconds:8.2f} s ({seconds / ref:5.2f}×)"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", choices=tuple(SIZES), default="small")
+    ap.add_argument("--methods", default="", help="comma-separated catalogue keys (default: every subspace method)")
+    ap.add_argument("--cap", type=float, default=None, help="seconds per method (default 60 small, 180 full)")
+    ap.add_argument("--iters", type=int, default=2, help="steps timed after the start")
+    ap.add_argument("--threads", type=int, default=1, help="BLAS threads (threadpoolctl)")
+    ap.add_argument("--dtype", choices=("float64", "float32"), default="float64")
+    ap.add_argument("--k", type=int, default=K)
+    ap.add_argument("--accuracy", action="store_true", help="PCA family: compare with the exact eigensolver")
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--data", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.child:
+        a.method = a.child
+        return child(a)
+
+    from robust_subspace_lab.core import catalogue
+
+    n, d = SIZES[a.size]
+    cap = a.cap or (60.0 if a.size == "small" else 180.0)
+    keys = [k for k in a.methods.split(",") if k] or [m.key for m in catalogue.methods("subspace")]
+    X = make_data(n, d, dtype=np.dtype(a.dtype))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "X.npy")
+        np.save(path, X)
+        data_mb = X.nbytes / 2 ** 20
+        del X
+        refs = [r for r in run_child(path, "sklearn", a, cap) if r.get("phase") == "fit"]
+        if not refs:
+            raise SystemExit("scikit-learn's PCA fit did not finish within the cap")
+        ref, ref_peak = refs[0]["seconds"], refs[0]["peak"] / 2 ** 20
+        print(f"X: {n} × {d} {a.dtype} ({data_mb:.0f} MB), rank {RANK} + noise, 10 % outlier rows; k = {a.k}; "
+              f"BLAS threads: {a.threads}; cap {cap:.0f} s per method")
+        print(f"reference: sklearn PCA(svd_solver='randomized').fit: {ref:.2f} s, peak {ref_peak:.0f} MB beyond X\n")
+        print("| method | start s (× sklearn) | iteration s (× sklearn) | peak MB (× sklearn) | exact-step check |")
+        print("| --- | --- | --- | --- | --- |")
+        for key in keys:
+            t0 = time.perf_counter()
+            recs = run_child(path, key, a, cap)
+            start = [r for r in recs if r["phase"] == "start"]
+            steps = [r for r in recs if r["phase"] == "step"]
+            acc = [r for r in recs if r["phase"] == "accuracy"]
+            errs = [r for r in recs if r["phase"] == "error"]
+            s_start = _fmt_ratio(start[0]["seconds"], ref) if start else f"> cap ({cap:.0f} s)"
+            if steps:
+                sec = float(np.median([r["seconds"] for r in steps]))
+                s_step = _fmt_ratio(sec, ref)
+            else:
+                s_step = "> cap" if start else "—"
+            peak = max((r["peak"] for r in start + steps), default=None)
+            s_peak = f"{peak / 2 ** 20:7.0f} ({peak / 2 ** 20 / ref_peak:5.2f}×)" if peak is not None else "—"
+            s_acc = "; ".join(f"it {r['i']}: angle {r['angle']:.1e} rad, ΔJ/J {r['objective']:+.1e}" for r in acc)
+            if errs:
+                s_acc = (s_acc + "; " if s_acc else "") + "error: " + errs[0]["message"][:80]
+            print(f"| {catalogue.get(key).name} | {s_start} | {s_step} | {s_peak} | {s_acc} |", flush=True)
+            del t0
+
+
+if __name__ == "__main__":
+    main()

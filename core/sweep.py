@@ -1,0 +1,769 @@
+"""Parameter sweeps: methods × a grid of parameter values × seeds, on one data set and corruption,
+run in worker processes on this machine or on a Dask distributed cluster.
+
+A :class:`Sweep` is plain data (a :class:`~core.session.spec.DataSpec`, a
+:class:`~core.session.spec.CorruptionSpec`, one :class:`MethodGrid` per method, the number of
+seeds and a base seed). :meth:`Sweep.tasks` expands it into :class:`Task` values, one per
+(method, parameter values, seed); :func:`run_task` turns one task into one result row (a pure
+function of the task: it loads the data, re-draws the corruption with the task's seed, runs the
+method to its stopping rule and measures it against the clean truth); :func:`run_sweep` runs the
+tasks on an executor and streams the rows back as they finish.
+
+Seeds
+    ``numpy.random.SeedSequence(base_seed).spawn(n_seeds)``, each child reduced to one 32-bit
+    integer (:func:`spawn_seeds`). A task's seed is the corruption's ``seed`` (the corruption is
+    re-drawn per seed; a toy data set is re-drawn instead) and, unless fixed or swept, the
+    method's own ``random_state`` / ``seed`` (NMF initialisation, RSPCA restarts), so that the
+    spread over seeds covers every random choice of a run.
+
+Executors (one code path)
+    Both are :class:`concurrent.futures.Executor`\\ s fed the same :func:`run_task` and the same
+    tasks, so the same seeds give the same rows:
+
+    * local, ``n_jobs == 1``: one thread of this process; Cancel also stops the running fit at
+      its next :func:`core.interrupt.checkpoint`;
+    * local, ``n_jobs > 1``: joblib's loky worker processes (``get_reusable_executor``), BLAS
+      limited to ``cpu_count // n_jobs`` threads per worker; Cancel kills the workers;
+    * ``dask_address``: ``distributed.Client(address).get_executor()``, the tasks run on that
+      cluster's workers (which need this package installed, and a folder data set at the same
+      path); Cancel cancels the futures.
+
+    At most ``2 × workers`` tasks are submitted ahead, so Cancel stops submitting at once.
+
+Rows (:func:`run_task`)
+    ``method``, each swept parameter by its name, ``seed``, ``n_iter``, ``converged`` (the
+    method's stopping rule was met; False when ``max_iter`` ended the run or it diverged),
+    ``seconds`` (wall time of the fit), the metrics of :func:`measure` that the method has, and
+    ``error`` (empty, or the message of a :class:`~core.errors.SolverError` /
+    :class:`~core.errors.DataError` that ended the run; its metric cells are then empty). A metric
+    that is undefined is left out of the row (an empty CSV cell), never NaN.
+
+Command line: ``robust-subspace-lab sweep --help`` (:func:`cli`).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import csv
+import dataclasses
+import functools
+import itertools
+import json
+import math
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from . import catalogue, interrupt, views
+from . import corruption as _corruption
+from . import datasets, toys
+from .corruption import Corrupted
+from .errors import DataError, ParameterError, SolverError
+from .params import ParamSpec
+from .session.spec import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, prepare
+
+__all__ = ["MethodGrid", "Sweep", "Task", "Progress", "spawn_seeds", "run_task", "run_sweep", "measure",
+           "replay", "columns", "write_csv", "read_csv", "aggregate", "parse_value", "parse_assignments",
+           "parse_method", "parse_grid", "parse_corruption", "parse_data", "build_sweep", "cli",
+           "BASE_COLUMNS", "METRIC_NAMES"]
+
+#: the columns every row has, in CSV order (the swept parameters go after ``method``)
+BASE_COLUMNS = ("method", "seed", "n_iter", "converged", "seconds")
+
+#: the names of :func:`core.views.snapshot`'s metrics in a sweep's rows (snake_case CSV columns)
+METRIC_NAMES: dict[str, str] = {
+    "eq. 14 error (000)": "reconstruction_error",
+    "Σ‖xʳ−xᵒ‖ (001)": "total_reconstruction_error",
+    "weights AUC": "outlier_auc",
+    views.ANGLE: "angle_to_clean_pca_deg",
+    views.REL_ERROR: "relative_error_pct",
+    views.ACC: "acc_pct",
+    views.NMI: "nmi",
+    views.CAUGHT: "corrupted_px_cut_pct",
+    views.PRECISION: "cut_px_corrupted_pct",
+}
+
+#: the methods' own seed parameters (set to the task's seed unless fixed or swept)
+_METHOD_SEEDS = ("random_state", "seed")
+
+
+# ------------------------------------------------------------------------------------ values
+def _key(value: Any) -> str:
+    """A hashable, order-independent text form of plain data (cache keys)."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _plain_value(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
+
+
+def parse_value(spec: ParamSpec, text: str) -> Any:
+    """``text`` as a value of ``spec`` (``"0.5"`` → 0.5, ``"true"`` → True, ``"hard"`` → ``"hard"``),
+    checked by :meth:`ParamSpec.validate`. Raises ParameterError naming the parameter."""
+    t = str(text).strip()
+    if spec.kind == "bool":
+        low = t.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ParameterError(f"{spec.name} must be true or false, got {text!r}")
+    if spec.kind == "choice":
+        for c in spec.choices:
+            if str(c) == t:
+                return c
+        raise ParameterError(f"{spec.name} must be {spec.range_text()}, got {text!r}")
+    try:
+        num = float(t)
+    except ValueError:
+        raise ParameterError(f"{spec.name} must be a number {spec.range_text()}, got {text!r}") from None
+    return spec.validate(num)
+
+
+def _spec_of(owner, name: str, what: str) -> ParamSpec:
+    try:
+        return owner.spec(name)
+    except KeyError:
+        raise ParameterError(f"{what} has no parameter {name!r}; its parameters: "
+                             f"{', '.join(s.name for s in owner.params) or 'none'}") from None
+
+
+def parse_assignments(text: str, what: str) -> list[tuple[str, str]]:
+    """``"a=1,b=x"`` → ``[("a", "1"), ("b", "x")]``; ParameterError for an item without ``=``."""
+    out = []
+    for item in (t for t in text.split(",") if t.strip()):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ParameterError(f"{what}: expected name=value, got {item.strip()!r}")
+        out.append((name.strip(), value.strip()))
+    return out
+
+
+# ------------------------------------------------------------------------------------ the spec
+@dataclass(frozen=True)
+class MethodGrid:
+    """One method of a sweep: its catalogue key, the swept parameters (name → the values, in
+    order; every combination is run) and the fixed ones (name → value; the rest take their
+    defaults). Values are checked by the method's ParamSpecs (:meth:`validate`)."""
+
+    key: str
+    grid: Mapping[str, tuple] = field(default_factory=dict)
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "grid", {str(k): tuple(_plain_value(v) for v in vs)
+                                          for k, vs in dict(self.grid).items()})
+        object.__setattr__(self, "fixed", {str(k): _plain_value(v) for k, v in dict(self.fixed).items()})
+
+    @property
+    def info(self):
+        try:
+            return catalogue.get(self.key)
+        except KeyError as e:
+            raise ParameterError(str(e.args[0])) from None
+
+    def validate(self) -> "MethodGrid":
+        """Check the key (a subspace method), every swept and fixed value; ParameterError names
+        the method and parameter. Returns a copy with the values converted to their types."""
+        info = self.info
+        if info.task != "subspace":
+            raise ParameterError(f"method {self.key!r} is a {info.task} method; sweeps run subspace methods")
+        both = sorted(set(self.grid) & set(self.fixed))
+        if both:
+            raise ParameterError(f"{self.key}: {', '.join(both)} both swept and fixed")
+        grid = {}
+        for name, values in self.grid.items():
+            spec = _spec_of(info, name, self.key)
+            if not values:
+                raise ParameterError(f"{self.key}: the grid of {name} is empty")
+            grid[name] = tuple(spec.validate(v) for v in values)
+        fixed = {name: _spec_of(info, name, self.key).validate(v) for name, v in self.fixed.items()}
+        return MethodGrid(self.key, grid, fixed)
+
+    def points(self) -> list[dict]:
+        """Every combination of the swept values (the last parameter varies fastest)."""
+        names = list(self.grid)
+        return [dict(zip(names, combo)) for combo in itertools.product(*(self.grid[n] for n in names))]
+
+
+def spawn_seeds(base_seed: int, n_seeds: int) -> list[int]:
+    """``n_seeds`` independent seeds from ``numpy.random.SeedSequence(base_seed).spawn``, each
+    the first 32-bit word of its child's state (integers in [0, 2³²))."""
+    if int(n_seeds) < 1:
+        raise ParameterError(f"n_seeds must be at least 1, got {n_seeds!r}")
+    if int(base_seed) < 0:
+        raise ParameterError(f"base seed must be >= 0, got {base_seed!r}")
+    children = np.random.SeedSequence(int(base_seed)).spawn(int(n_seeds))
+    return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in children]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of a sweep: plain data, picklable, the whole input of :func:`run_task`.
+
+    ``index`` orders the rows (methods, then grid points, then seeds, as :meth:`Sweep.tasks`
+    lists them); ``swept`` holds the swept parameters' values, ``params`` every parameter the
+    estimator is built with (the swept ones, the fixed ones and the seeded ones)."""
+
+    index: int
+    method: str
+    swept: Mapping[str, Any]
+    params: Mapping[str, Any]
+    seed: int
+    data: DataSpec
+    corruption: CorruptionSpec
+
+    def data_for_seed(self) -> tuple[DataSpec, CorruptionSpec]:
+        """The data and corruption re-drawn with this task's seed: the corruption's ``seed``, or
+        for a toy (which carries its own outliers) the toy's ``seed``."""
+        data = self.data
+        if data.kind == TOY:
+            if "seed" in toys.TOYS[data.name].defaults():
+                data = data.with_(options={**dict(data.options), "seed": self.seed})
+            return data, self.corruption
+        return data, self.corruption.with_seed(self.seed)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What to run: ``methods`` × their grids × ``n_seeds`` seeds on ``data`` corrupted by
+    ``corruption`` (its ``seed`` is replaced per task). See the module notes."""
+
+    data: DataSpec
+    corruption: CorruptionSpec
+    methods: tuple[MethodGrid, ...]
+    n_seeds: int = 3
+    base_seed: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "methods", tuple(self.methods))
+
+    def validate(self) -> "Sweep":
+        """Check everything a run would refuse, before any run: the methods and their values,
+        the corruption's key and values, the data's kind (ParameterError, naming the parameter).
+        Returns a copy with the values converted to their parameters' types."""
+        if not self.methods:
+            raise ParameterError("a sweep needs at least one method")
+        methods = tuple(m.validate() for m in self.methods)
+        keys = [m.key for m in methods]
+        if len(set(keys)) != len(keys):
+            raise ParameterError(f"a method is listed twice: {', '.join(keys)}")
+        if self.data.kind != TOY:
+            spec = self.corruption.spec
+            if getattr(spec, "missing_entries", False):
+                raise ParameterError(f"corruption {self.corruption.key!r} removes entries; "
+                                     "the subspace methods cannot use it")
+            spec.validate(**dict(self.corruption.params))
+        elif self.data.name not in toys.TOYS:
+            raise ParameterError(f"unknown toy {self.data.name!r}; known: {', '.join(toys.TOYS)}")
+        spawn_seeds(self.base_seed, self.n_seeds)
+        return dataclasses.replace(self, methods=methods)
+
+    @property
+    def seeds(self) -> list[int]:
+        return spawn_seeds(self.base_seed, self.n_seeds)
+
+    @property
+    def swept_names(self) -> list[str]:
+        """The swept parameters' names, in order of first appearance."""
+        return list(dict.fromkeys(n for m in self.methods for n in m.grid))
+
+    def tasks(self) -> list[Task]:
+        """One :class:`Task` per (method, grid point, seed), in row order."""
+        seeds = self.seeds
+        out = []
+        for m in self.methods:
+            info = m.info
+            names = {s.name for s in info.params}
+            for point in m.points():
+                for seed in seeds:
+                    params = {**m.fixed, **point}
+                    for s in _METHOD_SEEDS:
+                        if s in names and s not in params:
+                            params[s] = seed
+                    out.append(Task(len(out), m.key, point, params, seed, self.data, self.corruption))
+        return out
+
+    def task_for(self, row: Mapping[str, Any]) -> Task:
+        """The task that produced ``row`` (its method, swept values and seed), to recompute it
+        (:func:`replay`). KeyError if this sweep has no such task."""
+        def same(a, b):
+            try:
+                return float(a) == float(b)
+            except (TypeError, ValueError):
+                return str(a) == str(b)
+        for t in self.tasks():
+            if (t.method == row.get("method") and same(t.seed, row.get("seed"))
+                    and all(same(v, row.get(k)) for k, v in t.swept.items())):
+                return t
+        raise KeyError(f"no run of this sweep matches {dict(row)!r}")
+
+    def to_dict(self) -> dict:
+        return {"data": self.data.to_dict(), "corruption": self.corruption.to_dict(),
+                "methods": [{"key": m.key, "grid": {k: list(v) for k, v in m.grid.items()},
+                             "fixed": dict(m.fixed)} for m in self.methods],
+                "n_seeds": self.n_seeds, "base_seed": self.base_seed}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Sweep":
+        return cls(DataSpec.from_dict(d["data"]), CorruptionSpec.from_dict(d["corruption"]),
+                   tuple(MethodGrid(m["key"], m.get("grid", {}), m.get("fixed", {})) for m in d["methods"]),
+                   int(d.get("n_seeds", 3)), int(d.get("base_seed", 0)))
+
+
+# ------------------------------------------------------------------------------------ one run
+@functools.lru_cache(maxsize=4)
+def _load(data_key: str):
+    """The loaded images of a DataSpec (cached per process: the workers of a sweep load once)."""
+    return DataSpec.from_dict(json.loads(data_key)).load()
+
+
+def _prepared(task: Task) -> Corrupted:
+    data, corruption = task.data_for_seed()
+    if data.kind == TOY:
+        return prepare(data, corruption)
+    return prepare(data, corruption, images=_load(_key(data.to_dict())))
+
+
+def measure(state, data: Corrupted) -> dict[str, float]:
+    """The metrics of a finished ``state`` against the clean truth, named as in
+    :data:`METRIC_NAMES`: those of :func:`core.views.snapshot` (paper 000's eq. 14 error
+    ``reconstruction_error`` and ``outlier_auc`` of the sample weights for the PCA family; the
+    relative error, ACC and NMI for NMF). Undefined metrics (None or NaN) are left out."""
+    snap = views.snapshot(state, data, clustering=True)
+    out = {}
+    for name, value in snap.metrics.items():
+        if value is None:
+            continue
+        value = float(value)
+        if math.isfinite(value):
+            out[METRIC_NAMES.get(name, name)] = value
+    return out
+
+
+def run_task(task: Task) -> dict:
+    """Run one task: a pure function of ``task`` (see the module notes for the row's columns).
+
+    Raises :class:`core.interrupt.Cancelled` when run inside :func:`core.interrupt.cancellable`
+    and cancelled; a :class:`SolverError` or :class:`DataError` of the run becomes a row with
+    ``converged`` False and ``error`` set."""
+    info = catalogue.get(task.method)
+    row: dict[str, Any] = {"method": task.method, **dict(task.swept), "seed": task.seed}
+    est = info.create(**dict(task.params))
+    t0 = time.perf_counter()
+    state = None
+    try:
+        data = _prepared(task)
+        for state in est.iterate(data.X):
+            interrupt.checkpoint()
+        status = est.status(state)
+        row.update(n_iter=int(state.iteration), converged=status == "converged",
+                   seconds=time.perf_counter() - t0)
+        row.update(measure(state, data))
+        row["error"] = ""
+    except (SolverError, DataError, ParameterError) as e:
+        it = getattr(e, "iteration", None)
+        row.update(n_iter=int(it if it is not None else (state.iteration if state is not None else 0)),
+                   converged=False, seconds=time.perf_counter() - t0, error=str(e))
+    return row
+
+
+def replay(task: Task) -> tuple[Corrupted, list]:
+    """Recompute a run step by step (its data re-drawn from its seed): ``(data, states)`` with
+    every :class:`~core.base.State` from iteration 0 to the end, as the app's columns keep them.
+    Raises what the run raises (SolverError, DataError)."""
+    info = catalogue.get(task.method)
+    data = _prepared(task)
+    return data, list(info.create(**dict(task.params)).iterate(data.X))
+
+
+# ------------------------------------------------------------------------------------ running
+class Progress:
+    """Count done and an estimate of the time left: the elapsed time per finished run so far
+    times the runs left (runs finish in parallel, and the observed rate already includes that)."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic):
+        self.total, self.done, self._clock = int(total), 0, clock
+        self.started = clock()
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+
+    @property
+    def elapsed(self) -> float:
+        return self._clock() - self.started
+
+    @property
+    def seconds_left(self) -> float | None:
+        """None before the first run finished."""
+        if self.done == 0:
+            return None
+        return self.elapsed / self.done * (self.total - self.done)
+
+    def text(self) -> str:
+        left = self.seconds_left
+        eta = "" if left is None else f", about {_duration(left)} left"
+        return f"{self.done}/{self.total} runs done{eta}"
+
+
+def _duration(seconds: float) -> str:
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+def _in_thread(task: Task, cancel: threading.Event | None) -> dict:
+    with interrupt.cancellable(cancel):
+        return run_task(task)
+
+
+class _Local1:
+    """n_jobs = 1: a thread of this process (Cancel reaches the running fit)."""
+
+    def __init__(self, cancel):
+        self.pool, self.cancel, self.width = cf.ThreadPoolExecutor(1, thread_name_prefix="sweep"), cancel, 2
+
+    def submit(self, task):
+        return self.pool.submit(_in_thread, task, self.cancel)
+
+    def close(self, cancelled: bool):
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Loky:
+    """n_jobs > 1: joblib's loky worker processes."""
+
+    def __init__(self, n_jobs: int):
+        from joblib.externals.loky import get_reusable_executor
+        threads = str(max(1, (os.cpu_count() or 1) // n_jobs))
+        env = {k: threads for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+        self.pool = get_reusable_executor(max_workers=n_jobs, env=env)
+        self.width = 2 * n_jobs
+
+    def submit(self, task):
+        return self.pool.submit(run_task, task)
+
+    def close(self, cancelled: bool):
+        if cancelled:                     # stop the running fits now (the next sweep starts new workers)
+            self.pool.shutdown(wait=True, kill_workers=True)
+
+
+class _Dask:
+    """A Dask distributed scheduler's workers."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:                                    # pragma: no cover - a dependency
+            raise ParameterError("--dask needs the 'distributed' package (pip install dask[distributed])") from None
+        try:
+            self.client = Client(address, set_as_default=False, timeout=10)
+        except (OSError, TimeoutError) as e:
+            raise ParameterError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
+        self.pool = self.client.get_executor(pure=False)
+        self.width = 2 * max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, task):
+        return self.pool.submit(run_task, task)
+
+    def close(self, cancelled: bool):
+        self.client.close()
+
+
+def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
+              on_result: Callable[[dict], None] | None = None,
+              cancel: threading.Event | None = None, poll: float = 0.1) -> list[dict]:
+    """Run every task of ``sweep`` (validated first: ParameterError before any run) and return
+    the rows in task order (:meth:`Sweep.tasks`: deterministic whatever order they finished in).
+
+    Parameters
+    ----------
+    n_jobs : local worker processes (1: a thread of this process; -1: one per CPU). Ignored
+        with ``dask_address``.
+    dask_address : a Dask scheduler's address (``tcp://HOST:PORT``): run on that cluster.
+    on_result : called with each row as it finishes (in the calling thread, in finishing order).
+    cancel : when set (from another thread, or by ``on_result``), no more task is submitted,
+        the pending ones are dropped and the finished rows so far are returned.
+    poll : seconds between looks at ``cancel`` while waiting.
+
+    Raises ParameterError (a bad sweep, an unreachable scheduler) and whatever a run raises
+    besides the errors recorded in its row.
+    """
+    sweep = sweep.validate()
+    tasks = sweep.tasks()
+    if dask_address:
+        ex = _Dask(dask_address)
+    else:
+        import joblib
+        n = int(joblib.effective_n_jobs(n_jobs))
+        ex = _Local1(cancel) if n <= 1 else _Loky(n)
+    rows: dict[int, dict] = {}
+    pending: dict[cf.Future, int] = {}
+    queue = iter(tasks)
+    cancelled = False
+
+    def stop_requested() -> bool:
+        return cancel is not None and cancel.is_set()
+
+    def fill() -> None:
+        while len(pending) < ex.width and not stop_requested():
+            t = next(queue, None)
+            if t is None:
+                return
+            pending[ex.submit(t)] = t.index
+
+    try:
+        fill()
+        while pending:
+            if stop_requested():
+                cancelled = True
+                break
+            done, _ = cf.wait(list(pending), timeout=poll, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                index = pending.pop(fut)
+                try:
+                    row = fut.result()
+                except (interrupt.Cancelled, cf.CancelledError):
+                    cancelled = True
+                    continue
+                rows[index] = row
+                if on_result is not None:
+                    on_result(row)
+            fill()
+        cancelled = cancelled or stop_requested()
+    finally:
+        for fut in pending:
+            fut.cancel()
+        ex.close(cancelled or bool(pending))
+    return [rows[i] for i in sorted(rows)]
+
+
+# ------------------------------------------------------------------------------------ tables
+def columns(rows: Iterable[Mapping[str, Any]], swept: Sequence[str] = ()) -> list[str]:
+    """The CSV columns of ``rows``: ``method``, the swept parameters, ``seed``, ``n_iter``,
+    ``converged``, ``seconds``, then every metric in order of first appearance, then ``error``."""
+    rows = list(rows)
+    swept = list(dict.fromkeys(list(swept)))
+    fixed = set(BASE_COLUMNS) | {"error"} | set(swept)
+    metrics = list(dict.fromkeys(k for r in rows for k in r if k not in fixed))
+    return ["method", *swept, *BASE_COLUMNS[1:], *metrics, "error"]
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    return str(v)
+
+
+def write_csv(path, rows: Sequence[Mapping[str, Any]], swept: Sequence[str] = ()) -> list[str]:
+    """Write ``rows`` to ``path`` (one line per row; floats in full precision, missing values
+    empty); returns the columns written."""
+    cols = columns(rows, swept)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([_cell(r.get(c)) for c in cols])
+    return cols
+
+
+def _parse_cell(text: str) -> Any:
+    if text == "":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def read_csv(path) -> list[dict]:
+    """The rows of a sweep CSV (numbers and booleans converted back; empty cells left out)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return [{k: v for k, v in ((k, _parse_cell(t)) for k, t in r.items()) if v is not None}
+                for r in csv.DictReader(f)]
+
+
+def aggregate(rows: Iterable[Mapping[str, Any]], param: str, metric: str) -> dict[str, dict]:
+    """``metric`` against the swept parameter ``param``, per method: ``{method: {"x": (m,),
+    "mean": (m,), "std": (m,), "n": (m,)}}`` over the seeds at each value of ``param`` (std the
+    population standard deviation, 0 for one seed). Rows without the metric are skipped; a
+    method without ``param`` gets ``x`` empty and one overall mean (a baseline). Other swept
+    parameters are pooled."""
+    groups: dict[str, dict] = {}
+    for r in rows:
+        v = r.get(metric)
+        if v is None or isinstance(v, bool):
+            continue
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            continue
+        if not math.isfinite(v):
+            continue
+        x = r.get(param)
+        groups.setdefault(str(r.get("method")), {}).setdefault(x, []).append(v)
+    out = {}
+    for method, by_x in groups.items():
+        xs = sorted((x for x in by_x if x is not None), key=lambda t: (str(type(t)), t))
+        if not xs:
+            vals = np.array(by_x[None])
+            out[method] = {"x": np.array([]), "mean": np.array([vals.mean()]),
+                           "std": np.array([vals.std()]), "n": np.array([vals.size])}
+            continue
+        vals = [np.array(by_x[x]) for x in xs]
+        out[method] = {"x": np.array(xs), "mean": np.array([v.mean() for v in vals]),
+                       "std": np.array([v.std() for v in vals]), "n": np.array([v.size for v in vals])}
+    return out
+
+
+# ------------------------------------------------------------------------------------ text input
+def parse_method(text: str) -> MethodGrid:
+    """``"pca-gm"`` or ``"pca-gm:max_iter=20,n_components=5"`` (fixed values) → MethodGrid."""
+    key, _, rest = text.strip().partition(":")
+    info = MethodGrid(key.strip()).info
+    fixed = {name: parse_value(_spec_of(info, name, info.key), v)
+             for name, v in parse_assignments(rest, f"--method {text}")}
+    return MethodGrid(info.key, {}, fixed).validate()
+
+
+def parse_grid(text: str) -> tuple[str, list[str]]:
+    """``"p=0.1,0.5,1.0"`` → ``("p", ["0.1", "0.5", "1.0"])`` (converted per method later)."""
+    name, sep, values = text.partition("=")
+    vals = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or not name.strip() or not vals:
+        raise ParameterError(f"--grid must look like name=v1,v2,..., got {text!r}")
+    return name.strip(), vals
+
+
+def parse_corruption(text: str) -> CorruptionSpec:
+    """``"rectangles"`` or ``"rectangles:fraction=0.3,content=black"`` → CorruptionSpec (values
+    checked by the corruption's ParamSpecs)."""
+    key, _, rest = text.strip().partition(":")
+    spec = CorruptionSpec(key.strip()).spec
+    params = {name: parse_value(_spec_of(spec, name, f"corruption {spec.key}"), v)
+              for name, v in parse_assignments(rest, f"--corruption {text}")}
+    spec.validate(**params)
+    return CorruptionSpec(spec.key, params)
+
+
+def parse_data(text: str, size: tuple[int, int] | None = None) -> DataSpec:
+    """A built-in set's name (``faces``, ``digits``), ``toy:KEY`` or a folder of images."""
+    t = text.strip()
+    if t in datasets.BUILTIN:
+        return DataSpec(BUILTIN, t, size)
+    if t.startswith("toy:"):
+        return DataSpec(TOY, t[4:])
+    if os.path.isdir(os.path.expanduser(t)):
+        return DataSpec(FOLDER, os.path.abspath(os.path.expanduser(t)), size)
+    raise ParameterError(f"--data must be one of {', '.join(datasets.BUILTIN)}, toy:KEY or an existing "
+                         f"folder, got {text!r}")
+
+
+def build_sweep(data: DataSpec, corruption: CorruptionSpec, methods: Sequence[MethodGrid],
+                grids: Sequence[tuple[str, Sequence[str]]], n_seeds: int = 3, base_seed: int = 0) -> Sweep:
+    """A validated Sweep: each grid ``(name, texts)`` applies to every method with a parameter
+    of that name (converted and checked by that method's ParamSpec). ParameterError for a grid
+    no method has, or a value out of range (naming method and parameter)."""
+    grids = list(grids)
+    names = [n for n, _ in grids]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ParameterError(f"--grid {', '.join(twice)} given twice")
+    out = []
+    for m in methods:
+        info = m.info
+        own = {s.name: s for s in info.params}
+        grid = {name: tuple(parse_value(own[name], v) for v in texts)
+                for name, texts in grids if name in own}
+        out.append(MethodGrid(m.key, grid, {k: v for k, v in m.fixed.items() if k not in grid}))
+    for name, _ in grids:
+        if not any(name in {s.name for s in m.info.params} for m in methods):
+            raise ParameterError(f"--grid {name}: none of the methods ({', '.join(m.key for m in methods)}) "
+                                 f"has a parameter {name!r}")
+    return Sweep(data, corruption, tuple(out), int(n_seeds), int(base_seed)).validate()
+
+
+def _size(text: str):
+    t = text.lower().replace("×", "x").strip()
+    try:
+        h, w = (int(v) for v in t.split("x", 1)) if "x" in t else (int(t),) * 2
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 32x32 or 32, got {text!r}") from None
+    if h < 1 or w < 1:
+        raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
+    return (h, w)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="robust-subspace-lab sweep",
+        description="Run methods x a grid of parameter values x seeds on one data set and corruption "
+                    "(re-drawn per seed) and write one CSV row per run.",
+        epilog="example: robust-subspace-lab sweep --data faces --corruption rectangles --method pca-gm "
+               "--grid p=0.1,0.5,1.0 --seeds 3 --out results.csv [--dask tcp://HOST:PORT]")
+    p.add_argument("--data", default="faces", metavar="NAME|toy:KEY|FOLDER",
+                   help=f"built-in set ({', '.join(datasets.BUILTIN)}), toy:KEY, or a folder of images "
+                        "(default faces)")
+    p.add_argument("--size", type=_size, default=None, metavar="HxW", help="resize the images to H x W")
+    p.add_argument("--corruption", default=_corruption.DEFAULT_CORRUPTION, metavar="KEY[:param=value,...]",
+                   help=f"corruption key and parameters (default {_corruption.DEFAULT_CORRUPTION}); known: "
+                        f"{', '.join(_corruption.CORRUPTIONS)}")
+    p.add_argument("--method", action="append", required=True, metavar="KEY[:param=value,...]",
+                   help="a method key with optional fixed parameters; repeat for more methods")
+    p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="values of a parameter to sweep (for every method that has it); repeat for a grid")
+    p.add_argument("--seeds", type=int, default=3, metavar="N", help="seeds per grid point (default 3)")
+    p.add_argument("--base-seed", type=int, default=0, metavar="S",
+                   help="SeedSequence(S).spawn(N) gives the seeds (default 0)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="local worker processes (default 1; -1: one per CPU)")
+    p.add_argument("--dask", metavar="tcp://HOST:PORT", default=None,
+                   help="run on this Dask distributed scheduler's workers instead")
+    p.add_argument("--out", required=True, metavar="CSV", help="the CSV file to write")
+    return p
+
+
+def cli(argv: Sequence[str] | None = None) -> int:
+    """``robust-subspace-lab sweep ...``: run a sweep, print progress to stderr, write the CSV.
+    Exit code 0, 2 for bad arguments (before any run), 1 on a failure."""
+    args = build_parser().parse_args(argv)
+    try:
+        sweep = build_sweep(parse_data(args.data, args.size), parse_corruption(args.corruption),
+                            [parse_method(m) for m in args.method], [parse_grid(g) for g in args.grid],
+                            args.seeds, args.base_seed)
+    except ParameterError as e:
+        print(f"robust-subspace-lab sweep: {e}", file=sys.stderr)
+        return 2
+    progress = Progress(len(sweep.tasks()))
+    where = f"on {args.dask}" if args.dask else f"with {args.jobs} job(s)"
+    print(f"sweep: {progress.total} runs {where}", file=sys.stderr)
+
+    def report(row):
+        progress.update()
+        err = f" ({row['error']})" if row.get("error") else ""
+        print(f"sweep: {progress.text()}{err}", file=sys.stderr, flush=True)
+
+    try:
+        rows = run_sweep(sweep, n_jobs=args.jobs, dask_address=args.dask, on_result=report)
+    except (ParameterError, DataError) as e:
+        print(f"robust-subspace-lab sweep: {e}", file=sys.stderr)
+        return 1
+    write_csv(args.out, rows, sweep.swept_names)
+    print(f"sweep: wrote {len(rows)} rows to {args.out}", file=sys.stderr)
+    return 0

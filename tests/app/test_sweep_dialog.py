@@ -1,0 +1,88 @@
+"""The Sweep dialog and the results browser: a tiny sweep fills the table as runs finish, the plot
+has one line per method, Cancel stops it, a double-click asks to open the run."""
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore
+
+from robust_subspace_lab.app.results_browser import ResultsBrowser, SORT_ROLE
+from robust_subspace_lab.app.sweep_dialog import SweepDialog
+from robust_subspace_lab.core import sweep as core_sweep
+from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec
+
+DATA = DataSpec(size=(20, 20))
+
+
+@pytest.fixture
+def dialog(qtbot):
+    dlg = SweepDialog(DATA, CorruptionSpec("rectangles"), methods=("pca", "pca-gm"))
+    qtbot.addWidget(dlg)
+    dlg.show()
+    return dlg
+
+
+def test_dialog_runs_a_tiny_sweep_into_the_browser(dialog, qtbot):
+    dialog.set_grid_text("p", "0.2, 1.0")
+    dialog.set_grid_text("max_iter", "20")
+    dialog.seeds_spin.setValue(2)
+    assert dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running and dialog.browser.model.rowCount() == 6, timeout=30000)
+    assert dialog.progress.value() == dialog.progress.maximum() == 6
+    assert dialog.status.text().startswith("done: 6 runs")
+    b = dialog.browser
+    assert "p" in b.model.columns and "reconstruction_error" in b.model.columns
+    qtbot.waitUntil(lambda: set(b.lines) == {"pca", "pca-gm"})     # one line per method
+    assert b.metric_combo.currentText() == "reconstruction_error" and b.param_combo.currentText() == "p"
+    # the PCA-GM line: the mean over the 2 seeds at p = 0.2 and 1.0 (core.sweep.aggregate)
+    x, y = b.lines["pca-gm"].getData()
+    agg = core_sweep.aggregate(b.rows, "p", "reconstruction_error")["pca-gm"]
+    assert list(x) == [0.2, 1.0] and list(y) == pytest.approx(list(agg["mean"]))
+
+
+def test_bad_grid_value_is_named_and_nothing_runs(dialog):
+    dialog.set_grid_text("p", "0.5, 2")
+    assert not dialog.start()
+    assert "p" in dialog.last_error and not dialog.running
+    assert dialog.browser.model.rowCount() == 0
+
+
+def test_cancel_stops_the_sweep_and_keeps_the_finished_runs(dialog, qtbot):
+    dialog.set_methods(["pca-gm"])
+    dialog.set_grid_text("p", "0.1, 0.3, 0.5, 0.7, 0.9")
+    dialog.seeds_spin.setValue(30)                                  # 150 runs (seconds of work)
+    qtbot.mouseClick(dialog.run_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.browser.model.rowCount() >= 2, timeout=30000)
+    qtbot.mouseClick(dialog.cancel_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
+    n = dialog.browser.model.rowCount()
+    assert 2 <= n < 150
+    assert dialog.status.text().startswith(f"cancelled: {n} of 150")
+    assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
+
+
+def test_browser_sorts_numbers_filters_and_opens_a_run(qtbot, tmp_path):
+    rows = [{"method": m, "p": p, "seed": s, "n_iter": 3, "converged": True, "seconds": 0.1,
+             "reconstruction_error": float(e), "error": ""}
+            for (m, p, s, e) in [("pca-gm", 0.5, 1, 10), ("pca-gm", 0.5, 2, 9), ("rpca-om", None, 1, 100),
+                                 ("pca-gm", 1.0, 1, 2)]]
+    b = ResultsBrowser()
+    qtbot.addWidget(b)
+    b.set_rows(rows, swept=["p"])
+    col = b.model.columns.index("reconstruction_error")
+    b.table.sortByColumn(col, QtCore.Qt.SortOrder.AscendingOrder)
+    values = [b.proxy.index(i, col).data(SORT_ROLE) for i in range(b.proxy.rowCount())]
+    assert values == [2.0, 9.0, 10.0, 100.0]                       # numerically, not as text
+    b.filter_edit.setText("RPCA")
+    assert b.proxy.rowCount() == 1
+    b.filter_edit.setText("")
+    # rpca-om has no p: a flat baseline at its mean; pca-gm: the means over the seeds
+    b.redraw()
+    assert set(b.lines) == {"pca-gm", "rpca-om"}
+    assert list(b.lines["pca-gm"].getData()[1]) == [9.5, 2.0]
+    assert list(b.lines["rpca-om"].getData()[1]) == [100.0, 100.0]
+    with qtbot.waitSignal(b.open_run_requested) as blocker:
+        b.table.doubleClicked.emit(b.proxy.index(0, 0))
+    assert blocker.args[0]["reconstruction_error"] == 2.0
+    b.export_csv(str(tmp_path / "out.csv"))
+    back = core_sweep.read_csv(tmp_path / "out.csv")
+    assert [r["reconstruction_error"] for r in back] == [10.0, 9.0, 100.0, 2.0]
