@@ -66,6 +66,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..interrupt import checkpoint
+
 __all__ = ["lipschitz", "wnls", "mu_update", "weighted_objective", "Scratch", "WNLSResult",
            "HESSIAN_MAX_ENTRIES"]
 
@@ -75,9 +77,19 @@ __all__ = ["lipschitz", "wnls", "mu_update", "weighted_objective", "Scratch", "W
 POWER_STEPS = 1
 
 
+#: :class:`Scratch` keeps work arrays of at most this many entries (16 MB) between calls; larger
+#: ones are allocated for each use and freed after it, so a run on large data holds no work array
+#: of the data's size (nor the per-unit Hessian stacks) between its steps.
+SCRATCH_MAX_ENTRIES = 1 << 21
+#: Entries per block of rows of the blockwise products (``Q ∘ X`` of :func:`_hessians`; 8 MB,
+#: large enough for the products with F to run at full speed).
+BLOCK = 1 << 20
+
+
 class Scratch:
     """Reusable work arrays of one NMF run (allocating 400 × 1024 temporaries costs ~8× the
-    arithmetic done in them, page faults). Not shared between threads: :meth:`borrow` hands out
+    arithmetic done in them, page faults), up to :data:`SCRATCH_MAX_ENTRIES` entries each.
+    Not shared between threads: :meth:`borrow` hands out
     the cached arrays to one caller at a time and fresh ones to a concurrent caller."""
 
     def __init__(self):
@@ -101,6 +113,9 @@ class Scratch:
             yield lambda name, shape: np.empty(shape)
 
     def _get(self, name: str, shape: tuple) -> np.ndarray:
+        if int(np.prod(shape)) > SCRATCH_MAX_ENTRIES:   # large: fresh, freed after use
+            self._arrays.pop(name, None)
+            return np.empty(shape)
         arr = self._arrays.get(name)
         if arr is None or arr.shape != tuple(shape):
             arr = self._arrays[name] = np.empty(shape)
@@ -237,8 +252,10 @@ def _hessians(X, F, Q, side, get):
     ``b = (Q∘X) Fᵀ``. Right: the same with Qᵀ and the rows of F.
 
     K, the packed product and M come from ``get``, one set per side (their shapes differ), so
-    a run keeps them between steps (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays
-    every call cost page faults, measured +40 % on this function."""
+    a run keeps them between steps while each has at most :data:`SCRATCH_MAX_ENTRIES` entries
+    (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays every call cost page faults,
+    measured +40 % on this function. Larger ones are made for the call and freed after it.
+    ``Q ∘ X`` is formed one block of rows at a time (no array of the data's size)."""
     r = F.shape[0] if side == "left" else F.shape[1]
     iu, ju, full = _triangle(r)
     p = iu.size
@@ -261,11 +278,25 @@ def _hessians(X, F, Q, side, get):
     units = A.shape[0]
     Mt = get("hess_Mt_" + side, (units, p))
     np.matmul(A, K, out=Mt)
+    checkpoint()
     M = get("hess_M_" + side, (units, r, r))
     np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
-    T = get("hess_T", X.shape)
-    np.multiply(Q, X, out=T)
-    b = T @ F.T if side == "left" else T.T @ F
+    # b = (Q∘X)Fᵀ (left) or (Q∘X)ᵀF (right), one block of rows of X at a time (one block, as
+    # one product, when X is small: the same values as before)
+    n, d = X.shape
+    rows = n if X.size <= SCRATCH_MAX_ENTRIES else max(1, BLOCK // max(d, 1))
+    b = np.empty((units, r))
+    for i in range(0, n, rows):
+        checkpoint()
+        sl = slice(i, min(i + rows, n))
+        T = get("hess_T", X[sl].shape)
+        np.multiply(Q[sl], X[sl], out=T)
+        if side == "left":
+            np.matmul(T, F.T, out=b[sl])
+        elif i == 0:
+            np.matmul(T.T, F[sl], out=b)
+        else:
+            b += T.T @ F[sl]
     return M, b
 
 
@@ -314,7 +345,8 @@ def _use_hessian(X, F, side, max_iter) -> bool:
 
 def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
          Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
-         tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto") -> WNLSResult:
+         tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto",
+         gram: tuple | None = None) -> WNLSResult:
     """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (paper 003 Algorithm 1).
 
     Parameters
@@ -333,6 +365,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         products with F, no r² memory; Lipschitz bounds by :func:`lipschitz`), or ``"auto"``
         (:func:`_use_hessian`). Same gradients up to round-off; the two Lipschitz bounds differ
         by a few %, so the iterates differ slightly (both are Algorithm 1 with a safe step).
+    gram : for the unweighted problem (Q and row_weights None) the products ``(Gm, C)`` of the
+        Gram form when the caller has them: left ``(F Fᵀ, X Fᵀ)``, right ``(Fᵀ F, Xᵀ F)``.
 
     Returns
     -------
@@ -344,7 +378,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     if Q is not None and route == "auto":
         route = "hessian" if _use_hessian(X, F, side, max_iter) else "residual"
     if Q is None:
-        Gm, C, w = _gram(X, F, side, row_weights)
+        Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         lam = float(np.linalg.eigvalsh(Gm)[-1]) if Gm.size else 0.0
         L = np.full(m, max(lam, 0.0)) if w is None else np.maximum(w, 0.0) * max(lam, 0.0)
 
@@ -412,6 +446,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     pgn0 = None
     k = 0
     while k < max_iter:
+        checkpoint()
         grad(Zu, G)
         # projected gradient at the search point: ∇ where z > 0, min(0, ∇) where z <= 0, i.e.
         # ∇ where (z > 0 or ∇ < 0) and 0 elsewhere (a product with the mask: np.copyto(where=)
@@ -449,18 +484,19 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
 
 def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left",
               Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
-              get=None) -> np.ndarray:
+              get=None, gram: tuple | None = None) -> np.ndarray:
     """One (weighted) multiplicative update of Y for the WNLS problem (X >= 0 required).
 
     Left: ``Y ← Y ∘ ((Q∘X) Fᵀ) / ((Q∘(YF)) Fᵀ)``; right: ``Y ← Y ∘ (Fᵀ(Q∘X)) / (Fᵀ(Q∘(FY)))``
     (Lee & Seung 2001 with weights; paper 003 §3.7 'MUR'). Guard: where the denominator is 0 (no
     weight reaches that variable) Y is kept, instead of the code's ``+eps`` which would send it
-    to 0. A majorise–minimise step: the weighted objective never increases.
+    to 0. A majorise–minimise step: the weighted objective never increases. ``gram``: as for
+    :func:`wnls` (unweighted problem only).
     """
     get = get or _fresh
     Yu = _units(np.asarray(Y, dtype=float), side)
     if Q is None:
-        Gm, C, w = _gram(X, F, side, row_weights)
+        Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         num, den = C, Yu @ Gm                               # w cancels on the left side
     else:
         T = get("mu_T", X.shape)

@@ -1,0 +1,542 @@
+"""The NMF family's shared loop: its state, the half-quadratic (HQ) iteration, and plain NMF.
+
+Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
+Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495). Section, equation, claim and
+algorithm numbers below refer to that paper (claims: the project's list of its checkable claims).
+
+Orientation (translated once here)
+----------------------------------
+The paper factorises V (m features × n samples) ≈ W H with W ∈ ℝ₊^{m×r} the basis and
+H ∈ ℝ₊^{r×n} the coefficients. Here X = Vᵀ has shape (n_samples, n_features), one flattened
+image per row, grey levels 0–255, and (scikit-learn's NMF convention)::
+
+    X ≈ H_ours @ components_        H_ours = Hᵀ (n_samples, r),  components_ = Wᵀ (r, n_features)
+
+``components_`` (``State.components``) are the basis images, ``transform(X)`` /
+``State.coefficients`` the non-negative coefficients. The paper's H-step (one column of V per
+sample) is our coefficient step, one *row* of X per sample; its W-step (one row of V per pixel)
+is our basis step, one *column* of X per pixel. After every iteration each basis row is scaled
+to unit ℓ2 norm and the coefficients get the inverse scale, so the product is unchanged (paper
+003 Lemma 1 assumes unit-norm bases; the authors' code scales to max 1, §3.3(c)); a basis row
+that became entirely 0 is replaced by the uniform unit row 1/√d with zero coefficients (product
+unchanged), so every state has unit-norm rows.
+
+One loop for every method (half-quadratic, HQ)
+----------------------------------------------
+Each method is a weight function of the residual E = X − H W plus the same loop (paper 003
+Algorithm 2, eqs. 12–14): with the weights Q computed from the current residual,
+
+1. coefficient step ``min_{H>=0} ½ Σ Q ∘ (X − H W)²``;
+2. (TC-NMF, option) refresh Q from the new residual (Algorithm 2 line 7);
+3. basis step ``min_{W>=0} ½ Σ Q ∘ (X − H W)²``;
+4. normalise, then compute the residual, the method's scale (γ, c, δ, μ) and the weights Q
+   for the next iteration (the state's ``entry_weights`` are the weights of its own residual,
+   used by the next step: the authors' code order, §3.3(a)).
+
+Steps 1 and 3 are weighted NLS problems solved by the shared solver of
+:mod:`core.methods._wnls`: ``solver="nesterov"`` (default) runs Nesterov's optimal gradient
+method, paper 003 Algorithm 1, on all samples (pixels) at once — no Python loop over samples
+or pixels: every unit's r × r Hessian ``W D_j Wᵀ`` is built by one matrix product (or, for large r,
+the gradient is formed from the weighted residual each iteration) — with step 1/L, L a batched
+Collatz–Wielandt upper bound of the spectral norm ``‖W D_j Wᵀ‖₂`` after a few power steps (see
+:func:`core.methods._wnls.lipschitz`), stopping rule (15) with ε₁ = 1e-2, divided by 10 (down to
+the paper's floor 1e-3) once a solve needs at most 10 iterations (the NeNMF trick of the
+authors' code), and at most ``inner_max_iter`` iterations (default 30; the authors' code runs
+at least 20 and at most 500. Rule (15) at 1e-2 needs ~40 iterations on the faces and ~100 on
+benchmarks/bench_nmf.py's data, so the cap usually binds and the tolerance never tightens.
+Measured with TC-NMF: a cap of 20 reached rule (16) in 20–50 % less time on the faces at the same
+relative error, but took 1.4× longer on the benchmark data (131 against 106 outer iterations,
+higher final objective), so 30 stays); ``solver="mu"`` makes one weighted
+multiplicative update per factor (Lee & Seung; the rule the baselines of §5.5 use). Both are
+descent steps for the weighted problem, so for *frozen* weight parameters (γ, τ, c, ...) every
+step is a majorise–minimise step of the method's objective (claim 3).
+
+Memory and per-step work (issue 12). A run keeps no work array of the data's size between
+steps (:class:`core.methods._wnls.Scratch` keeps only small ones), and a state holds only its
+weights (and mask, sparse part): ``fitted`` = HW is formed when first read (:data:`LAZY`). A
+step forms the residual X − HW one block of rows at a time (HW never whole; the entries fitted
+above max X, for the range rules, found in the same pass) and each method turns it into its
+weights in place; everything else that reads all entries (``Q ∘ X``, TC-NMF's refreshed weights,
+the objectives, Nagy's γ, the three-sigma thresholds, the medians of Huber- and L1-NMF) goes by
+blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weights`), never
+sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
+the next residual. Plain NMF's objective comes from the basis step's Gram products. Measured on
+10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF run peaks at ~2.5× the data's
+bytes, the previous state included (was ~9.7×), and holds ~1.2× between steps (was ~7.4×).
+Data of at most 2²¹ entries (the built-in faces and digits) take the direct routes
+(whole-array products and ``np.partition``), with the iterates they always had; the blockwise
+routes give the same values up to round-off (tests/core/test_nmf_scale.py).
+
+Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
+``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
+
+State of every method (:class:`NMFState`)
+-----------------------------------------
+* ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
+* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
+* ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels), computed
+  when first read (:data:`LAZY`): a step forms the residual by blocks of rows and never HW whole;
+* ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on
+  truncated entries for TC-NMF), or None (plain NMF, L2,1-NMF);
+* ``sample_weights`` (n,): per-sample mean of Q divided by its largest value (floored at
+  :data:`SAMPLE_WEIGHT_FLOOR` so that log-scale views stay finite), or L2,1-NMF's per-sample
+  weights, or None (plain NMF); ``details["mean weight"]``: the raw per-sample means of Q;
+* ``details["truncated"]`` (TC-NMF): bool (n, d), the entries with weight exactly 0;
+  ``sparse_part``: S (RNMF-L1);
+* ``objective``: the method's own objective (each class says which); ``converged``: rule (16)
+  of paper 003, ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` (the paper: ``|J_0 − J_t|``, the
+  same for a decreasing objective), checked from iteration
+  :data:`MIN_ITER` on, tol 1e-5 by default (the authors' code: from 20, tol 1e-4).
+
+Bad input is refused by ``start`` before any work: negative entries (:class:`DataError` giving
+their number and the minimum, suggesting to clip at 0), all-zero data, NaN/inf, n_components >=
+min(n_samples, n_features), parameters out of range (:class:`ParameterError` naming them). A NaN
+or infinity met while iterating raises :class:`SolverError`.
+"""
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sklearn.utils.validation import check_is_fitted
+
+from .. import convergence
+from ..base import SteppableEstimator
+from ..params import ParamSpec, register
+from ..errors import SolverError
+from ..linalg import one_blas_thread
+from ._specs import N_COMPONENTS
+from ._wnls import Scratch, mu_update, wnls
+from .nmf_state import LAZY, NMFState, check_nonnegative
+from .nmf_weights import row_blocks
+
+__all__ = ["NMFState", "NMF", "check_nonnegative"]
+
+# ----------------------------------------------------------------------------- constants
+#: Rule (16) is checked from this iteration on.
+MIN_ITER = 10
+#: Rule (15): starting relative tolerance ε₁ (authors' code), its floor (paper: max{ε₁, 1e-3}),
+#: and the iteration count at or below which a factor's tolerance is divided by 10.
+INNER_TOL = 1e-2
+INNER_TOL_MIN = 1e-3
+INNER_FAST = 10
+#: Residuals with |E| <= ZERO_RESIDUAL × max(X) count as exact fits: they carry no information
+#: on the noise scale and are left out of Nagy's estimate, the three-sigma rule and Huber's
+#: median (extraction §8 "robust fallbacks"). Without this, data with large exactly fitted
+#: regions (the black background of digits: more than half of the residuals exactly 0) would
+#: give γ → 0, median |E| = 0 and a three-sigma threshold of 0, i.e. every other entry truncated.
+ZERO_RESIDUAL = 1e-9
+#: Smallest reported sample weight (a fully truncated sample would otherwise get 0, whose log
+#: the weight views cannot draw); the raw value is in ``details["mean weight"]``.
+SAMPLE_WEIGHT_FLOOR = 1e-6
+#: Divergence guard: a fit whose reconstruction exceeds max(X) + DIVERGE_FACTOR × (max X − min X)
+#: raises SolverError (no data value explains it; entries with weight 0 are no longer held).
+DIVERGE_FACTOR = 4.0
+#: Problems with at most this many entries run each iteration on one BLAS thread: their products
+#: are too small to gain from threads, and on a busy 2-core machine threaded OpenBLAS made a
+#: 100 × 625 TC-NMF run 3× slower (1.37 s vs 0.49 s for 50 iterations). Same rule as
+#: :data:`core.methods.convex.ONE_THREAD_MAX_ENTRIES`.
+ONE_THREAD_MAX_ENTRIES = 250_000
+
+# ----------------------------------------------------------------------------- parameter specs
+NMF_MAX_ITER = ParamSpec(
+    "max_iter", "max iter", "int", 500,
+    "stop after this many iterations if the stopping rule is not met first (at tol 1e-5 every "
+    "NMF method met it within 500 on the built-in faces and digits)",
+    low=1, high=100000, slider=(1, 2000))
+NMF_TOL = ParamSpec(
+    "tol", "tol", "float", 1e-5,
+    "stop when the last objective change is below tol × the largest change since iteration 0 "
+    "(paper 003 rule 16; checked from iteration 10). The authors' code uses 1e-4, which stopped "
+    "multiplicative-update NMF 3 % above scikit-learn's objective and left TC-NMF's coefficients "
+    "1–2 % from their own weighted solution",
+    low=0.0, scale="log", slider=(1e-8, 1e-1))
+SOLVER = ParamSpec(
+    "solver", "solver", "choice", "nesterov",
+    "weighted NLS solver for each factor: Nesterov's optimal gradient method (paper 003 "
+    "Algorithm 1) or one multiplicative update (Lee–Seung)",
+    choices=("nesterov", "mu"))
+INNER_MAX_ITER = ParamSpec(
+    "inner_max_iter", "inner iter", "int", 30,
+    "at most this many Nesterov iterations per factor and step (rule 15 usually stops earlier)",
+    low=1, high=10000, slider=(1, 200))
+RANDOM_STATE = ParamSpec(
+    "random_state", "seed", "int", 0,
+    "seed of the random non-negative initialisation (same seed, same run)",
+    low=0, slider=(0, 100))
+COMMON = [N_COMPONENTS, NMF_MAX_ITER, NMF_TOL]
+INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
+
+
+
+# ----------------------------------------------------------------------------- shared loop
+@dataclass
+class _Ctx:
+    """Data shared by every state of one run (not copied): X, its scale, work arrays."""
+
+    X: np.ndarray
+    zero: float                      # ZERO_RESIDUAL × max(X)
+    xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
+    xmax: float = 0.0
+    sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
+    scratch: Scratch = field(default_factory=Scratch)
+
+
+@dataclass
+class _Eval:
+    """What a method computes from a new iterate (its residual)."""
+
+    objective: float
+    entry_weights: np.ndarray | None = None
+    sample_weights: np.ndarray | None = None
+    row_weights: np.ndarray | None = None          # per-sample HQ weights (L2,1)
+    scalars: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)
+    sparse_part: np.ndarray | None = None
+
+
+def _mean_weights(Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q."""
+    raw = Q.mean(axis=1)
+    top = float(raw.max())
+    sw = raw / top if top > 0 else np.ones_like(raw)
+    return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
+
+
+class _NMFBase(SteppableEstimator):
+    """The HQ loop shared by every NMF method (see the module docstring). Subclasses implement
+    :meth:`_evaluate` (objective and weights of an iterate) and may override :meth:`_target`,
+    :meth:`_hq_weights` and :meth:`_refresh`. Its constructor takes the parameters of the
+    plain baselines (NMF, L1-, Huber-, CIM-, L2,1-NMF); TC-NMF and RNMF-L1 define their own."""
+
+    def __init__(self, n_components: int = 10, max_iter: int = 500, tol: float = 1e-5,
+                 solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
+        self.n_components = n_components
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.inner_max_iter = inner_max_iter
+        self.random_state = random_state
+
+    # ---------------------------------------------------------------- hooks
+    def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
+        """Objective, weights and scalars of the iterate with reconstruction P and residual
+        E = X − P. E is a fresh array owned by the callee, which may overwrite it (TC-NMF turns
+        it into E² and then into its weights Q in place: no other array of the data's size).
+        P is a :class:`_RowProduct` (HW read by blocks of rows, never whole; ``P.above``: the
+        entries fitted above max X)."""
+        raise NotImplementedError   # pragma: no cover
+
+    def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
+        return ctx.X
+
+    def _hq_weights(self, state: NMFState):
+        """(Q, per-sample weights) for the two weighted NLS steps of ``state``'s next iteration."""
+        return state.entry_weights, state.details.get("row weights")
+
+    def _refresh(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, state: NMFState, get):
+        """Weights for the basis step from the residual ``X − H W`` after the coefficient step
+        (H new, W the state's), or None to keep the state's weights."""
+        return None
+
+    def _reweigher(self, ctx: _Ctx, ev: _Eval):
+        """The state's frozen HQ weight function for ``transform`` (:class:`_Reweigh`), or None
+        when the coefficient step is unweighted (NMF, L2,1-NMF)."""
+        return None
+
+    # ---------------------------------------------------------------- init and helpers
+    def _init_factors(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Uniform [0, 1) random H₀ (n, r) and W₀ (r, d) from ``random_state`` (the authors' code:
+        rand), both scaled by √s so that the mean of H₀W₀ equals the median of X (the mean of X
+        when the median is 0); the code scales the max of W₀H₀ to median(V)."""
+        n, d = X.shape
+        r = int(self.n_components)
+        rng = np.random.default_rng(int(self.random_state))
+        H = rng.random((n, r))
+        W = rng.random((r, d))
+        target = float(np.median(X))
+        target = target if target > 0 else float(X.mean())
+        s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
+        return H * s, W * s
+
+    @staticmethod
+    def _normalise(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        norms = np.sqrt(np.einsum("kd,kd->k", W, W))
+        dead = ~(norms > 0)
+        H = H * np.where(dead, 0.0, norms)[None, :]
+        W = W / np.where(dead, 1.0, norms)[:, None]
+        if dead.any():
+            W[dead] = 1.0 / np.sqrt(W.shape[1])
+        return np.ascontiguousarray(H), np.ascontiguousarray(W)
+
+    def _check_range(self, iteration: int, top: float, ctx: _Ctx):
+        """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
+        limit = ctx.xmax + DIVERGE_FACTOR * (ctx.xmax - ctx.xmin)
+        if top > limit:
+            raise SolverError(
+                f"{self.name} diverged at iteration {iteration}: the fitted values reach "
+                f"{top:.4g}, far above the data's range [{ctx.xmin:.4g}, {ctx.xmax:.4g}] (limit "
+                f"{limit:.4g}). Cause: entries whose weights fell to (about) 0 are no longer held "
+                "by the data, so the factors drift there; try solver='mu', more components' "
+                "worth of data, or another method.")
+
+    def _fail(self, iteration: int, what: str):
+        raise SolverError(f"{self.name} stopped at iteration {iteration}: {what} contain NaN or "
+                          "infinity. The data may hold extreme values; try other parameters.")
+
+    def _residual(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
+        """``E = X − HW`` into ``out`` (or a fresh array) one block of rows at a time, HW never
+        whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H and W carrying the
+        flat indices of the entries fitted above max X (found in the same pass)."""
+        X = ctx.X
+        d = X.shape[1]
+        E = np.empty(X.shape) if out is None else out
+        top = -np.inf
+        above = []
+        for rows in row_blocks(*X.shape):
+            Pb = H[rows] @ W
+            top = max(top, float(Pb.max()))
+            if top > ctx.xmax:
+                idx = np.flatnonzero(Pb > ctx.xmax)
+                if idx.size:
+                    above.append(idx + rows.start * d)
+            np.subtract(X[rows], Pb, out=E[rows])
+        above = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
+        return E, top, _RowProduct(H, W, above)
+
+    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
+                    counts: dict, tols: tuple, fitted_max: float | None = None) -> NMFState:
+        scalars = dict(ev.scalars)
+        scalars.update(counts)
+        details = dict(ev.details)
+        details["inner tol"] = tols
+        if ev.row_weights is not None:
+            details["row weights"] = ev.row_weights
+        fields = dict(components=W, entry_weights=ev.entry_weights,
+                      sample_weights=ev.sample_weights, scalars=scalars, details=details,
+                      fitted=P, sparse_part=ev.sparse_part, coefficients=H,
+                      reweigh=self._reweigher(ctx, ev))
+        if prev is None:
+            state = NMFState(method=self.name, iteration=0, objective=ev.objective,
+                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
+                             _ctx=ctx, **fields)
+            state.__dict__["_fitted_max"] = fitted_max
+            return state
+        hist = prev.objective_history
+        J = ev.objective
+        # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
+        # for a decreasing run): with γ, τ, δ or c re-estimated the objective's scale changes,
+        # and TC-NMF on the 550-block faces ended *above* J_0, so |J_0 − J_t| was ~0.2 % of
+        # its range and the rule was not met in 500 iterations
+        span = max(abs(max(hist) - J), abs(min(hist) - J))
+        converged = (prev.iteration + 1 >= MIN_ITER
+                     and abs(J - hist[-1]) <= float(self.tol) * span)
+        state = self._next_state(prev, objective=J, converged=bool(converged), **fields)
+        state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
+        return state
+
+    def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
+        """One factor update; returns (Y, iterations). ``gram``: the unweighted problem's
+        (FᵀF, XᵀF) of the basis step when the caller already has them."""
+        if self.solver == "mu":
+            return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
+                             gram=gram), 1
+        res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
+        return res.Y, res.n_iter
+
+    @staticmethod
+    def _next_tol(tol: float, k: int) -> float:
+        return max(tol / 10.0, INNER_TOL_MIN) if k <= INNER_FAST else tol
+
+    # ---------------------------------------------------------------- stepping
+    @staticmethod
+    def _threads(X: np.ndarray):
+        return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
+
+    def _start(self, X: np.ndarray) -> NMFState:
+        check_nonnegative(X)
+        ctx = _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
+                   xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+        H, W = self._normalise(*self._init_factors(X))
+        with self._threads(X), ctx.scratch.borrow() as get:
+            E, top, P = self._residual(ctx, H, W)
+            ev = self._evaluate(ctx, P, E, None, get)
+        return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
+                                (INNER_TOL, INNER_TOL), fitted_max=top)
+
+    def _step(self, state: NMFState) -> NMFState:
+        ctx: _Ctx = state._ctx
+        t = state.iteration + 1
+        H, W = np.array(state.coefficients), np.array(state.components)
+        Q, rw = self._hq_weights(state)
+        tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
+        with self._threads(ctx.X), ctx.scratch.borrow() as get:
+            T = self._target(ctx, state)
+            # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
+            H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
+            if not np.all(np.isfinite(H)):
+                self._fail(t, "the coefficients")
+            if self._gram_objective:
+                return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
+            Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
+            # basis step (paper's W-step): columns of X
+            W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
+            del T
+            if not np.all(np.isfinite(W)):
+                self._fail(t, "the basis images")
+            H, W = self._normalise(H, W)
+            # the residual goes into the refreshed weights' memory (no longer needed, already
+            # mapped: a fresh array of the data's size costs its page faults) or a fresh array
+            E, top, P = self._residual(ctx, H, W, out=Qr)
+            del Qr
+            self._check_range(t, top, ctx)
+            ev = self._evaluate(ctx, P, E, state, get)
+        if self.solver == "mu":
+            tols = (tol_h, tol_w)
+        else:
+            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
+        return self._make_state(ctx, H, W, ev, state, LAZY, {"k_H": k_h, "k_W": k_w}, tols,
+                                fitted_max=top)
+
+    #: Plain Frobenius NMF: the objective from Gram products and ``fitted`` left lazy
+    #: (:meth:`_gram_step`).
+    _gram_objective = False
+
+    def _gram_step(self, state, H, W, k_h, tol_h, tol_w, get):
+        """The basis step and the new state of plain NMF without forming HW: the basis step's
+        products ``G = HᵀH`` and ``C = XᵀH`` also give the objective,
+        ``½‖X − HW‖² = ½(‖X‖² − 2⟨Cᵀ, W⟩ + ⟨G, WWᵀ⟩)`` (clipped at 0 against cancellation),
+        and ``fitted`` is computed only when something reads it."""
+        ctx: _Ctx = state._ctx
+        t = state.iteration + 1
+        G, C = H.T @ H, ctx.X.T @ H
+        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C))
+        if not np.all(np.isfinite(W)):
+            self._fail(t, "the basis images")
+        cross = float(np.einsum("dr,rd->", C, W))
+        quad = float(np.einsum("ab,ab->", G, W @ W.T))
+        objective = 0.5 * max(ctx.sq_norm - 2.0 * cross + quad, 0.0)
+        H, W = self._normalise(H, W)
+        if self.solver == "mu":
+            tols = (tol_h, tol_w)
+        else:
+            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
+        return self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
+                                {"k_H": k_h, "k_W": k_w}, tols)
+
+    def start(self, X) -> NMFState:
+        """As :meth:`core.base.SteppableEstimator.start` (validation, then the initial state),
+        with ``fitted`` left lazy: the base's ``dataclasses.replace`` of the initial state
+        formed it (the same HW is formed again on first read)."""
+        state = super().start(X)
+        state.__dict__["_fitted"] = LAZY
+        return state
+
+    def _check_state(self, state) -> None:
+        """The base class's checks; with ``fitted`` still lazy, the finiteness of the factors
+        stands for it, and the range check uses max HW as the step found it (or, when the step
+        did not, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only
+        when that exceeds the limit."""
+        if not state.fitted_is_lazy:
+            return super()._check_state(state)
+        arrays = {"the components": state.components, "the coefficients": state.coefficients,
+                  "the mean": state.mean, "a sample weight": state.sample_weights,
+                  "an entry weight": state.entry_weights, "the sparse part": state.sparse_part}
+        convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
+        lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
+        width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
+        top = state.__dict__.get("_fitted_max")
+        if top is None:
+            top = float((state.coefficients.max(axis=0) @ state.components).max())
+        if top > hi + convergence.RANGE_MARGIN * width:
+            convergence.check_within_range(self.name, state.iteration, state.fitted,
+                                           state._data_range)
+
+    # ---------------------------------------------------------------- sklearn-style API
+    def fit(self, X, y=None):
+        """Run to the stopping rule; sets ``components_`` (r, d), ``coefficients_`` (n, r),
+        ``mean_`` (zeros), ``sample_weights_``, ``n_iter_``, ``objective_``,
+        ``objective_history_``, ``state_``."""
+        super().fit(X)
+        self.coefficients_ = np.array(self.state_.coefficients)
+        return self
+
+    def transform(self, X, weighted: bool = True) -> np.ndarray:
+        """Non-negative coefficients (n, r) of X (n, d) with the learned basis fixed: the
+        method's own reweighted problem with its scale parameters frozen (``weighted=True``), or
+        unweighted NNLS (``weighted=False``); see :meth:`NMFState.transform` (stopping rule:
+        relative change of the coefficients below 1e-6, at most 200 rounds). On the training
+        data it reproduces ``coefficients_``."""
+        check_is_fitted(self, "state_")
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        check_nonnegative(X)
+        return self.state_.transform(X, weighted)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True       # NMF needs X >= 0 (refused with DataError)
+        return tags
+
+    def inverse_transform(self, H) -> np.ndarray:
+        """``H @ components_`` (n, d) for coefficients H (n, r)."""
+        return self._check_coordinates(H, self.components_) @ self.components_
+
+
+class _RowProduct:
+    """``H @ W`` (n, d) read by blocks of rows, never formed whole: ``P[rows] = H[rows] @ W``
+    for a slice of rows (what :meth:`_NMFBase._evaluate` gets as P). ``above``: the flat
+    indices of the entries fitted above max X (the range rules of TC- and CIM-NMF)."""
+
+    def __init__(self, H: np.ndarray, W: np.ndarray, above: np.ndarray):
+        self.H, self.W, self.above = H, W, above
+        self.shape = (H.shape[0], W.shape[1])
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        return self.H[rows] @ self.W
+
+
+def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
+                **extra) -> _Eval:
+    sw, raw = _mean_weights(Q)
+    det = {"mean weight": raw}
+    det.update(details or {})
+    return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
+                 details=det, **extra)
+
+
+
+
+# ============================================================================= Frobenius NMF
+@register(
+    key="nmf", name="NMF", family="NMF",
+    reference="Lee & Seung, NIPS 2001 (multiplicative updates); Guan et al., IEEE TSP 2012 (NeNMF), "
+              "the L2-NMF baseline of paper 003 §5.5",
+    summary="Standard NMF, min ‖X − HW‖²_F: one Lee–Seung multiplicative update or one Nesterov "
+            "NLS solve per factor and step. Every entry weighs the same.",
+    params=[*COMMON, *INNER],
+)
+class NMF(_NMFBase):
+    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
+
+    ``solver="nesterov"`` (default; paper 003's L2-NMF is NeNMF): each factor solved by the
+    shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
+    at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
+    per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value).
+
+    State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
+    Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
+    X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
+    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
+    :class:`NMFState`.
+    """
+
+    _gram_objective = True
+
+    def _evaluate(self, ctx, P, E, prev, get):                 # (the initial state only)
+        return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
+
+
