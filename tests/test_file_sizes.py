@@ -18,7 +18,6 @@ ONE_CONCEPT = {
 #: longer modules being split now by other helpers, or new on main and not yet reviewed (the reason
 #: next to each); each entry leaves the list when its file is split.
 PENDING = {
-    "core/methods/nmf.py": "pending: being split by another helper (issue 11, point 7)",
     "app/regression/views.py": "pending: several regression views in one file; to split with the view "
                                "registry planned in docs/architecture.md",
 }
