@@ -26,6 +26,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robust_subspace_lab.core import catalogue, corruption, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
+from . import session_io
+from .export_menu import ExportMenu
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
@@ -112,6 +114,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})}))
         self.data_jobs = DataJobs(self.pool, self)
         self._closing = False
+        self.session_error = ""          # why the last Open session failed ("" if it did not)
 
         self.workspaces = [cls(self.pool, session=self.session, data_jobs=self.data_jobs, delay=self._delay)
                            for cls in WORKSPACES]
@@ -231,6 +234,11 @@ class MainWindow(QtWidgets.QMainWindow):
         act = m_file.addAction("&Save screenshot…", self.choose_screenshot)
         act.setShortcut(QtGui.QKeySequence.Save)
         m_file.addSeparator()
+        act = m_file.addAction("Open s&ession…", self.choose_open_session)
+        act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+O"))
+        act = m_file.addAction("Save sessio&n…", self.choose_save_session)
+        act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+S"))
+        m_file.addSeparator()
         act = m_file.addAction("&Quit", self.close)
         # QKeySequence.Quit is empty on Windows and some desktops: Ctrl+Q everywhere
         act.setShortcuts([QtGui.QKeySequence("Ctrl+Q")] +
@@ -243,6 +251,10 @@ class MainWindow(QtWidgets.QMainWindow):
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
             a = m_run.addAction(text, slot)
             a.setShortcut(QtGui.QKeySequence(key))
+        self.export_menu = ExportMenu(self)
+        menu.addMenu(self.export_menu)
+        m_tools = menu.addMenu("&Tools")
+        m_tools.addAction("&Sweep…", self.open_sweep)
         self.presets_menu = m_pre = menu.addMenu("&Presets")
         papers: dict[str, QtWidgets.QMenu] = {}
         for pre in presets.PRESETS:
@@ -555,6 +567,98 @@ class MainWindow(QtWidgets.QMainWindow):
         if path:
             ok = self.save_screenshot(path)
             self.statusBar().showMessage(f"Saved {path}" if ok else f"Could not save {path}", 10000)
+
+    # ================================================================== sessions
+    def save_session(self, path) -> bool:
+        """Save the session to ``path`` (see :mod:`app.session_io`); False, with a message, on error."""
+        try:
+            session_io.save_session(self, path)
+        except session_io.SessionFileError as exc:
+            self._session_message(str(exc))
+            return False
+        self.statusBar().showMessage(f"Saved the session to {path}", 10000)
+        return True
+
+    def open_session(self, path, interactive: bool = True) -> bool:
+        """Open the session file ``path``; on error say why (a message box when ``interactive``,
+        always the status bar and :attr:`session_error`) and change nothing."""
+        self.session_error = ""
+        try:
+            warnings = session_io.open_session(self, path)
+        except session_io.SessionFileError as exc:
+            self.session_error = str(exc)
+            self._session_message(str(exc), interactive)
+            return False
+        if warnings:
+            self._session_message("; ".join(warnings), interactive, warning=True)
+        else:
+            self.statusBar().showMessage(f"Opened the session {path}", 10000)
+        self._session_saved_state = None
+        return True
+
+    def _session_message(self, text: str, interactive: bool = True, warning: bool = False) -> None:
+        self.statusBar().showMessage(text, 15000)
+        if interactive:
+            icon = QtWidgets.QMessageBox.Warning if warning else QtWidgets.QMessageBox.Critical
+            box = QtWidgets.QMessageBox(icon, "Session", text, parent=self)
+            box.setModal(False)
+            box.show()
+            self.session_box = box
+
+    def choose_save_session(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save the session", "session.rsl",
+                                                        "Robust Subspace Lab sessions (*.rsl)")
+        if path:
+            self.save_session(path)
+
+    def choose_open_session(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open a session", "",
+                                                        "Robust Subspace Lab sessions (*.rsl);;All files (*)")
+        if path:
+            self.open_session(path)
+
+    # ================================================================== sweeps
+    def open_sweep(self):
+        """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
+        columns' methods; a run opened from its results browser opens as a new column."""
+        from .sweep_dialog import SweepDialog
+
+        methods = tuple(dict.fromkeys(c.key for c in self.columns))
+        dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
+        dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
+        dlg.setModal(False)
+        dlg.show()
+        self.sweep_dialog = dlg
+        return dlg
+
+    def sweep_rows(self) -> list:
+        """The rows of the sweep dialog's results (saved with the session), if any."""
+        dlg = getattr(self, "sweep_dialog", None)
+        rows = getattr(getattr(dlg, "browser", None), "rows", None)
+        rows = rows() if callable(rows) else rows
+        return list(rows or getattr(self, "saved_sweep_rows", []) or [])
+
+    def open_sweep_run(self, dlg, row: dict):
+        """Open the sweep run ``row`` as a new column: its method and parameters on its data
+        and corruption (seeds included), stepped to its iteration count."""
+        task = dlg.browser.sweep.task_for(row)
+        ws = self.subspace
+        data, corr = task.data_for_seed()
+        if data.is_toy:
+            if data != self.session.data and not ws.load_toy(data.name, dict(data.options)):
+                return None
+        elif corr != self.session.corruption or data != self.session.data:
+            old = self.session.corruption
+            self.session.set_corruption(corr)
+            if not ws._load(data):
+                self.session.set_corruption(old)
+                return None
+        col = ws.add_column(task.method, dict(task.params))
+        self.wait_idle()
+        steps = int(row.get("n_iter") or 0)
+        if steps > 0:
+            col.runner.step(steps)
+        return col
 
     # ================================================================== closing
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
