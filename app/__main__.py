@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_pyqtgraph()
 
     win = MainWindow(folder=args.folder, size=args.size, methods=methods,
-                     corruption_key=args.corruption)
+                     corruption_key=args.corruption, autosave=not args.screenshot)
     regression = (args.workspace == "regression" or args.regression_data or args.regression_method
                   or args.regression_corruption or args.test_cleaning)
     if regression:

@@ -62,6 +62,8 @@ FRAME_MS = 33
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
 DEFAULT_SPEED = "5 it/s"
+#: autosave period (ms) when the session changed
+AUTOSAVE_MS = 60_000
 
 
 #: the workspaces (tabs), left to right; each is built as
@@ -94,11 +96,15 @@ class MainWindow(QtWidgets.QMainWindow):
     method_params : catalogue key → parameters of its column (default: the default lesson's
         k = 5 and p = 0.3 where a method has them).
     speed : one of the labels of :data:`SPEEDS`.
+    autosave : save the session every :data:`AUTOSAVE_MS` when it changed (to
+        :func:`app.session_io.autosave_file`), offer to recover an autosave left by a crash on
+        start, and remove it on a clean exit (the command line turns it on, not ``--screenshot``).
     """
 
     def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
                  corruption_key: str | None = None, corruption_params: dict | None = None,
-                 speed: str = DEFAULT_SPEED, method_params: dict | None = None, parent=None):
+                 speed: str = DEFAULT_SPEED, method_params: dict | None = None, autosave: bool = False,
+                 parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
         self.setWindowTitle("Robust Subspace Lab")
@@ -141,6 +147,16 @@ class MainWindow(QtWidgets.QMainWindow):
         # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.
         gc.collect()
         gc.freeze()
+
+        self.autosave_enabled = autosave
+        self._autosaved = None            # the payload last autosaved (JSON text)
+        self.recover_box = None
+        self._autosave_timer = QtCore.QTimer(self)
+        self._autosave_timer.setInterval(AUTOSAVE_MS)
+        self._autosave_timer.timeout.connect(self.autosave)
+        if autosave:
+            self._offer_recovery()
+            self._autosave_timer.start()
 
     # ================================================================== the subspace workspace's
     # values and requests, kept on the window for scripts and tests (the window holds none)
@@ -617,6 +633,47 @@ class MainWindow(QtWidgets.QMainWindow):
         if path:
             self.open_session(path)
 
+    # ================================================================== autosave
+    def autosave(self) -> bool:
+        """Save the session to :func:`session_io.autosave_file` if it changed since the last
+        autosave (atomically). True if written."""
+        import json
+
+        if self._closing or self.busy:
+            return False
+        text = json.dumps(session_io.session_payload(self), sort_keys=True, default=str)
+        if text == self._autosaved:
+            return False
+        try:
+            session_io.save_session(self, session_io.autosave_file())
+        except session_io.SessionFileError as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
+            return False
+        self._autosaved = text
+        return True
+
+    def _offer_recovery(self) -> None:
+        """An autosave exists only after a crash (a clean exit removes it): offer to recover it
+        (a non-blocking box with Recover / Discard)."""
+        path = session_io.autosave_file()
+        if not path.is_file():
+            return
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Question, "Recover the last session?",
+                                    "Robust Subspace Lab did not close cleanly last time. Recover the "
+                                    "session it autosaved?", parent=self)
+        self.recover_button = box.addButton("Recover", QtWidgets.QMessageBox.AcceptRole)
+        self.discard_button = box.addButton("Discard", QtWidgets.QMessageBox.RejectRole)
+        box.setModal(False)
+        box.buttonClicked.connect(lambda b, p=path: self._recovery_chosen(b, p))
+        box.show()
+        self.recover_box = box
+
+    def _recovery_chosen(self, button, path) -> None:
+        if button is self.recover_button:
+            self.open_session(path)
+        else:
+            path.unlink(missing_ok=True)
+
     # ================================================================== sweeps
     def open_sweep(self):
         """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
@@ -672,6 +729,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
         self._frame_timer.stop()
+        self._autosave_timer.stop()
+        if self.autosave_enabled:      # a clean exit: nothing to recover
+            session_io.autosave_file().unlink(missing_ok=True)
         self.data_jobs.shutdown()
         for ws in self.workspaces:
             ws.shutdown()
