@@ -28,6 +28,7 @@ from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from . import session_io
 from .export_menu import ExportMenu
+from .undo import UndoRecorder
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
@@ -148,6 +149,8 @@ class MainWindow(QtWidgets.QMainWindow):
         gc.collect()
         gc.freeze()
 
+        #: Edit ▸ Undo / Redo of parameter, method, data and corruption changes (from here on)
+        self.undo_recorder = UndoRecorder(self.subspace, self.undo_stack)
         self.autosave_enabled = autosave
         self._autosaved = None            # the payload last autosaved (JSON text)
         self.recover_box = None
@@ -262,6 +265,14 @@ class MainWindow(QtWidgets.QMainWindow):
                           if k != QtGui.QKeySequence("Ctrl+Q")])
         act.setShortcutContext(QtCore.Qt.ApplicationShortcut)
         self.quit_action = act
+        self.undo_stack = QtGui.QUndoStack(self)
+        m_edit = menu.addMenu("&Edit")
+        self.undo_action = act = self.undo_stack.createUndoAction(self, "&Undo")
+        act.setShortcut(QtGui.QKeySequence.Undo)
+        m_edit.addAction(act)
+        self.redo_action = act = self.undo_stack.createRedoAction(self, "&Redo")
+        act.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
+        m_edit.addAction(act)
         m_run = menu.addMenu("&Run")
         for text, key, slot in (("Step", "F10", self.step_all), ("Run", "F5", self.run_all),
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):

@@ -21,6 +21,7 @@ window stays as it was.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -108,6 +109,18 @@ def open_session(win, path, timeout: float = 120.0) -> list[str]:
         if saved and storage.folder_hash(data.name) != saved:
             warnings.append(f"the folder {data.name} changed since the session was saved: "
                             "the results may differ")
+    recorder = getattr(win, "undo_recorder", None)
+    with recorder.paused() if recorder is not None else contextlib.nullcontext():
+        _rebuild(win, data, corr, columns, timeout)
+    if recorder is not None:
+        recorder.stack.clear()                 # the opened session is the new starting point
+    rows = payload.get("sweep")
+    if rows:
+        win.saved_sweep_rows = list(rows)
+    return warnings
+
+
+def _rebuild(win, data, corr, columns, timeout) -> None:
     ws = win.subspace
     old_corr = win.session.corruption
     if data.kind == TOY:
@@ -132,7 +145,3 @@ def open_session(win, path, timeout: float = 120.0) -> list[str]:
             col.follow_live()
             col.runner.step(iteration - max(col.runner.iteration, 0))
     win.wait_idle(timeout)
-    rows = payload.get("sweep")
-    if rows:
-        win.saved_sweep_rows = list(rows)
-    return warnings
