@@ -122,3 +122,41 @@ def test_autosave_is_written_recovered_and_removed_on_a_clean_exit(make_window, 
     new.recover_button.click()
     qtbot.waitUntil(lambda: not new.busy and [c.key for c in new.columns] == ["pca-gm"], timeout=15000)
     assert new.columns[0].runner.params["p"] == 0.6
+
+
+def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_column(make_window, qtbot, tmp_path):
+    """Tools ▸ Sweep… on the window's data with its columns' methods; Cancel halfway keeps the
+    finished rows, the session saves them, and a row opens as a new column at the run's
+    iteration with the run's parameters, on the data re-drawn from its seed."""
+    from robust_subspace_lab.core import sweep as core_sweep
+
+    win = make_window(methods=("pca-gm",), size=(20, 20))
+    titles = [a.text().replace("&", "") for a in win.menuBar().actions()]
+    assert "Tools" in titles
+    dlg = win.open_sweep()
+    assert dlg.browser is not None
+    dlg.set_grid_text("p", "0.1, 0.3, 0.5, 0.7, 0.9")
+    dlg.set_grid_text("max_iter", "6")
+    dlg.seeds_spin.setValue(30)                                     # 150 runs: cancelled long before
+    assert dlg.start()
+    qtbot.waitUntil(lambda: dlg.browser.model.rowCount() >= 2, timeout=30000)
+    dlg.cancel_button.click()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=30000)
+    n = dlg.browser.model.rowCount()
+    assert 2 <= n < 150
+    path = tmp_path / "s.rsl"
+    assert win.save_session(path)
+    payload, _ = storage.read_session_file(path)
+    assert len(payload["sweep"]) == n
+
+    row = dlg.browser.model.row(1)
+    dlg.browser.open_run_requested.emit(row)
+    qtbot.waitUntil(lambda: len(win.columns) == 2 and not win.busy, timeout=30000)
+    qtbot.waitUntil(lambda: win.columns[1].runner.iteration == int(row["n_iter"]) and not win.busy,
+                    timeout=30000)
+    col = win.columns[1]
+    task = dlg.browser.sweep.task_for(row)
+    assert col.key == "pca-gm" and col.runner.params["p"] == pytest.approx(row["p"])
+    data, states = core_sweep.replay(task)
+    assert np.array_equal(win.data.X, data.X)
+    assert col.runner.states[-1].objective == pytest.approx(states[-1].objective, rel=1e-9)
