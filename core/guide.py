@@ -109,7 +109,7 @@ GUIDE: dict[str, str] = {
     "rr": (
         "Robust Regression (Huang, Cabral & De la Torre 2016) learns T from inputs X = D + E: D "
         "low-rank (the cleaned inputs), E sparse (the errors removed), minimising "
-        "η‖Y − T[D; 1]‖² + ‖D‖* + λ‖E‖₁ + γ‖T‖². Watch the D | E images: the occlusions move into "
+        "η‖Y − T[D; 1]‖² + ‖D‖* + λ‖E‖₁ + α‖T‖². Watch the D | E images: the occlusions move into "
         "E while the regressor is learned from D only."),
     "rr-missing": "RR with missing inputs (NaN): E is unpenalised on the missing entries, which D fills in.",
     "rlda": (
@@ -118,7 +118,7 @@ GUIDE: dict[str, str] = {
         "images (D) keeps the occlusions out of the discriminant."),
     "rlda-missing": "RLDA with missing inputs (NaN), filled from the low-rank D.",
     "lsr": "Least-squares regression: the non-robust baseline; every input error goes into T.",
-    "ridge": "Ridge regression: least squares with γ‖T‖²; shrinks T but does not clean the inputs.",
+    "ridge": "Ridge regression: least squares with α‖T‖²; shrinks T but does not clean the inputs.",
     "lda": "Least-squares LDA: regression on class indicators, no cleaning.",
     "tls": "Total least squares: errors in the inputs allowed, but Gaussian (not sparse) ones.",
     "rpca-lsr": "Two steps: PCP cleans the inputs without looking at the targets, then least squares.",

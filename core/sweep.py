@@ -89,7 +89,7 @@ METRIC_NAMES: dict[str, str] = {
 }
 
 #: the methods' own seed parameters (set to the task's seed unless fixed or swept)
-_METHOD_SEEDS = ("random_state", "seed")
+_METHOD_SEEDS = ("random_state",)
 
 
 # ------------------------------------------------------------------------------------ values

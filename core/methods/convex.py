@@ -21,12 +21,20 @@ for checks.
 Singular value thresholding. Every iteration needs ``SVT_τ(A) = U(Σ − τI)₊Vᵀ`` of an
 n × d matrix. It is computed with the exact thin SVD (LAPACK ``gesdd``) unless the matrix is
 large (``min(n, d) >= PARTIAL_SVD_MIN_DIM``) and the predicted number of singular values above τ
-is small (``<= PARTIAL_SVD_MAX_FRACTION × min(n, d)``): then only the leading k singular triplets
-are computed (``scipy.sparse.linalg.svds``, ARPACK, converged to machine precision), with the
-predicted-rank strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + a
-margin; if all k computed singular values exceed τ, k is doubled and the partial SVD repeated
-(or the exact SVD is used once k exceeds the limit). Only singular values <= τ are left
-uncomputed, and SVT sets them to zero, so the result is the exact SVT up to round-off.
+is small (``<= PARTIAL_SVD_MAX_FRACTION × min(n, d)``): then only the leading singular triplets
+are computed (:func:`core.prox.partial_svd`: block subspace iteration with Rayleigh–Ritz,
+warm-started from the previous iteration's right singular subspace, iterated until the
+residuals ``‖Av − σu‖`` of the triplets above τ are <= 1e-10·σ₁), with the predicted-rank
+strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + 1 + an oversampling of
+10; if fewer than 5 of the k computed singular values fall below τ, the block is enlarged and
+the iteration resumed (or the exact SVD is used once k exceeds the limit). Only singular values
+<= τ are left uncomputed, and SVT sets them to zero, so the result is the exact SVT up to
+round-off (tests/core/test_partial_svd.py: within 1e-8 relative). See
+:func:`core.prox.svt_predicted` for the rule.
+
+Precision. float32 data are processed in float32 (the iterates, the SVD, the fitted parts);
+the stopping rule's ``tol`` is then at least 10 × float32's machine epsilon (1.2e-6).
+(The estimators' ``start`` receives float64 today: ``core.base`` converts every input.)
 """
 from __future__ import annotations
 
@@ -43,8 +51,9 @@ from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
-from ..prox import (ONE_THREAD_MAX_ENTRIES, row_shrink, soft_threshold, spectral_norm, svt, svt_predicted,
-                    top_right_vector)
+from .. import interrupt
+from ..prox import (ONE_THREAD_MAX_ENTRIES, leading_triplet, row_shrink, soft_threshold, soft_threshold_inplace,
+                    svt, svt_predicted, top_right_vector)
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for
@@ -56,6 +65,8 @@ from ._specs import MAX_ITER, TOL
 #: against the minimum 1.28e5): the penalty is then 255 times too stiff. Also used for Outlier
 #: Pursuit ("the same ALM without b").
 MU0_ALM = 0.1
+#: The predicted rank of the first SVT (Lin, Chen & Ma 2010 start with sv = 10).
+K_PRED0 = 10
 MU_MAX_ALM = 1e8
 #: Lin, Chen & Ma 2010 (inexact ALM for PCP): µ₀ = PCP_MU0_FACTOR / ‖X‖₂, µ_max = µ₀ × 1e7.
 PCP_MU0_FACTOR = 1.25
@@ -100,6 +111,7 @@ class _Iterate:
     mu: float               # µ for the next iteration
     k_pred: int             # predicted number of singular triplets for the next SVT
     factors: tuple | None   # (U_r(Σ_r − τ), V_rᵀ): Z / L of this iterate as factors (None: 0)
+    subspace: np.ndarray | None = None  # (k, d) right singular block warm-starting the next partial SVD
 
     def low_rank(self) -> np.ndarray:
         if self.factors is None:
@@ -122,6 +134,30 @@ CENTER_DOC = ("subtract the ℓ2 mean of the samples first and add it back to th
               "(False: run on the raw data)")
 
 
+def _check_finite(est, A: np.ndarray, iteration: int) -> None:
+    """SolverError unless every entry of A is finite (one reduction, no boolean temporary: a sum
+    of finite values is finite unless they reach ~1e308, far beyond any data this accepts)."""
+    if not math.isfinite(float(np.einsum("ij->", A))):
+        est._fail(iteration, "the matrix to threshold")
+
+
+def _previous_low_rank(state: State, it: "_Iterate") -> np.ndarray | None:
+    """The low-rank part L of ``state`` (None for 0): ``fitted − mean`` (``fitted`` itself when the
+    mean is 0, no copy), else the product of its factors."""
+    if it.factors is None:
+        return None
+    if not np.any(state.mean):
+        return state.fitted
+    return it.low_rank()
+
+
+def _tol_floor(dtype) -> float:
+    """The smallest primal residual the ALM can reach in ``dtype``: 0 for float64 (``tol`` rules),
+    10 × machine epsilon (1.2e-6) for float32, where a ``tol`` of 1e-7 is never met (measured: PCP
+    on 1000 digits ran to max_iter = 500 in float32, 140 iterations in float64)."""
+    return 0.0 if np.dtype(dtype) == np.float64 else 10.0 * float(np.finfo(dtype).eps)
+
+
 def _fro(A: np.ndarray) -> float:
     """‖A‖_F without BLAS (see ONE_THREAD_MAX_ENTRIES)."""
     return math.sqrt(float(np.einsum("ij,ij->", A, A)))
@@ -131,6 +167,8 @@ class _InexactALM(SteppableEstimator):
     """Common code: state assembly, the NaN guard and the stopping rule (primal residual < tol)."""
 
     _partial_svd_allowed = True
+    #: float32 data are solved in float32 (tolerance floored at 1.2e-6, see the stopping rule)
+    preserves_float32 = True
 
     # ----------------------------------------------------------------- rank cap
     def _rank_cap(self) -> int | None:
@@ -219,7 +257,7 @@ class _InexactALM(SteppableEstimator):
                           "The data may hold extreme values; rescale it (e.g. to grey levels 0–255).")
 
     def _make_run(self, X: np.ndarray, center: bool) -> _Run:
-        offset = X.mean(axis=0) if center else np.zeros(X.shape[1])
+        offset = X.mean(axis=0) if center else np.zeros(X.shape[1], dtype=X.dtype)
         Xa = X - offset if center else X
         norm = _fro(Xa)
         if not math.isfinite(norm):
@@ -232,11 +270,16 @@ class _InexactALM(SteppableEstimator):
 
     def _state(self, prev: State | None, *, run: _Run, dual, mu, k_pred, low_rank, factors, sparse, mean,
                components, rank, mu_used, residual, objective, sparse_norms,
-               dual_residual=1.0) -> State:
+               dual_residual=1.0, subspace=None) -> State:
         n = run.X.shape[0]
-        fitted = low_rank + mean if low_rank is not None else np.broadcast_to(mean, run.X.shape).copy()
+        if low_rank is None:
+            fitted = np.broadcast_to(mean, run.X.shape).copy()
+        elif np.any(mean):
+            fitted = low_rank + mean
+        else:                      # no offset: the reconstruction is the low-rank part itself
+            fitted = low_rank
         ctx = _Iterate(run=run, dual=_frozen(dual), mu=mu, k_pred=k_pred,
-                       factors=factors)
+                       factors=factors, subspace=subspace)
         # The dual residual compares two iterates: at iteration 0 (no step yet) it is shown as 1.
         scalars = {"rank": int(rank), "μ": float(mu_used), "primal residual": float(residual),
                    "dual residual": float(dual_residual)}
@@ -244,7 +287,7 @@ class _InexactALM(SteppableEstimator):
             components=components, mean=mean, sample_weights=None, sparse_part=sparse,
             fitted=fitted, details={"outlier score": _frozen(np.asarray(sparse_norms, dtype=float).reshape(n))},
             scalars=scalars,
-            converged=bool(residual < float(self.tol)), _ctx=ctx)
+            converged=bool(residual < max(float(self.tol), _tol_floor(run.X.dtype))), _ctx=ctx)
         if prev is None:
             return State(method=self.name, iteration=0, objective=float(objective),
                          objective_history=(float(objective),), **fields)
@@ -347,7 +390,7 @@ class PCP(_InexactALM):
     def _first(self, X: np.ndarray) -> State:
         run = self._make_run(X, bool(self.center))
         Xa, lam = run.X, self._lambda(X)
-        norm2 = spectral_norm(Xa)
+        norm2, v1 = leading_triplet(Xa)
         if norm2 > 0:
             dual = Xa / max(norm2, float(np.abs(Xa).max()) / lam)
             mu = PCP_MU0_FACTOR / norm2
@@ -355,33 +398,46 @@ class PCP(_InexactALM):
             dual, mu = np.zeros_like(Xa), 1.0
         run = replace(run, mu0=mu, mu_max=PCP_MU_MAX_RATIO * mu)
         residual = _fro(Xa) / run.norm_X
-        comps = top_right_vector(Xa) if norm2 > 0 else np.eye(1, X.shape[1])
-        return self._state(None, run=run, dual=dual, mu=mu, k_pred=max(5, int(0.01 * min(X.shape))),
+        comps = v1 * orientation(v1)[:, None] if norm2 > 0 else np.eye(1, X.shape[1], dtype=X.dtype)
+        return self._state(None, run=run, dual=dual, mu=mu, k_pred=K_PRED0,
                            low_rank=None, factors=None, sparse=np.zeros_like(Xa), mean=run.offset,
                            components=comps, rank=0, mu_used=mu, residual=residual, objective=0.0,
                            sparse_norms=np.zeros(len(X)))
 
     def _iterate(self, state: State) -> State:
+        # Memory-bound at scale (10,000 × 4096: each full-size pass ~0.1 s): the steps below are
+        # written in place, with as few full-size temporaries as the immutable states allow.
         it: _Iterate = state._ctx
-        run, mu, Y, L = it.run, it.mu, it.dual, it.low_rank()
+        run, mu, Y = it.run, it.mu, it.dual
         X, lam, k = run.X, self._lambda(run.X), state.iteration + 1
-        P = X + Y / mu
-        S = soft_threshold(P - L, lam / mu)
-        A = P - S
-        if not np.isfinite(A).all():
-            self._fail(k, "the matrix to threshold")
-        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap())
-        L_prev, L = L, res.matrix()
-        R = X - L - S
-        Y = Y + mu * R
-        dual_res = mu * _fro(L - L_prev) / max(_fro(Y), 1e-300)
+        L_prev = _previous_low_rank(state, it)
+        P = Y / mu
+        P += X                                         # P = X + Y/µ
+        S = P - L_prev if L_prev is not None else P.copy()
+        l1 = soft_threshold_inplace(S, lam / mu)       # S = shrink_{λ/µ}(X − L + Y/µ)
+        P -= S                                         # A = X − S + Y/µ, thresholded below
+        _check_finite(self, P, k)
+        interrupt.checkpoint()
+        res = svt_predicted(P, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
+        del P
+        L = res.matrix()
+        interrupt.checkpoint()
+        R = X - L
+        R -= S                                         # R = X − L − S
         residual = _fro(R) / run.norm_X
-        objective = res.nuclear + lam * float(np.abs(S).sum())
+        R *= mu
+        R += Y                                         # Y ← Y + µR
+        Y = R
+        D = L - L_prev if L_prev is not None else L
+        dual_res = mu * _fro(D) / max(_fro(Y), 1e-300)
+        del D
+        objective = res.nuclear + lam * l1
         return self._state(state, run=run, dual=Y, mu=min(float(self.rho) * mu, run.mu_max), k_pred=res.k_next,
                            low_rank=L, factors=(res.left, res.right), sparse=S, mean=run.offset,
                            components=res.components,
                            rank=res.rank, mu_used=mu, residual=residual, objective=objective,
-                           sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res)
+                           sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res,
+                           subspace=res.subspace)
 
 
 # =========================================================================== Outlier Pursuit / CRPCA-OM
@@ -403,52 +459,61 @@ class _L21ALM(_InexactALM):
         Xa = run.X
         # Paper 001 Algorithm 3: E = 0, Λ = 0, µ = µ₀. Iteration 0 shows Z = 0 with the b the
         # first step will compute (the mean of the rows, CRPCA-OM) or b = 0 (Outlier Pursuit).
-        b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1])
+        b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1], dtype=X.dtype)
         C = Xa - b
         residual = _fro(C) / run.norm_X
-        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1])
+        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1], dtype=X.dtype)
         return self._state(None, run=run, dual=np.zeros_like(Xa), mu=run.mu0,
-                           k_pred=max(5, int(0.01 * min(X.shape))), low_rank=None, factors=None,
+                           k_pred=K_PRED0, low_rank=None, factors=None,
                            sparse=np.zeros_like(Xa), mean=run.offset + b, components=comps, rank=0,
                            mu_used=run.mu0, residual=residual, objective=0.0,
                            sparse_norms=np.zeros(len(X)))
 
     def _iterate(self, state: State) -> State:
+        # In place where the immutable states allow (see PCP._iterate).
         it: _Iterate = state._ctx
         run, mu, Lam = it.run, it.mu, it.dual
         X, gamma, k = run.X, float(self.gamma), state.iteration + 1
-        E = state.sparse_part
-        P = X + Lam / mu
+        E_prev = state.sparse_part
+        P = Lam / mu
+        P += X                                         # P = X + Λ/µ
         # 1. (b, Z) ← argmin ½‖X̃ − 1bᵀ − Z‖² + (γ/µ)‖Z‖_*, X̃ = X − E + Λ/µ  (eq. 32, Theorem 3)
-        Xt = P - E
+        A = P - E_prev
         if self._optimal_mean:
-            b = Xt.mean(axis=0)
-            A = Xt - b
+            b = A.mean(axis=0)
+            A -= b
         else:
-            b = np.zeros(X.shape[1])
-            A = Xt
-        if not np.isfinite(A).all():
-            self._fail(k, "the matrix to threshold")
-        res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap())
+            b = np.zeros(X.shape[1], dtype=X.dtype)
+        _check_finite(self, A, k)
+        interrupt.checkpoint()
+        res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
+        del A
         Z = res.matrix()
+        interrupt.checkpoint()
         # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
-        T = P - Z
+        P -= Z
         if self._optimal_mean:
-            T -= b
-        E, e_norms = row_shrink(T, 1.0 / mu)
+            P -= b
+        E, e_norms = row_shrink(P, 1.0 / mu, overwrite=True)
         # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E);  4. µ ← min(ρµ, µ_max)
-        R = X - Z - E
+        R = X - Z
+        R -= E
         if self._optimal_mean:
             R -= b
-        Lam = Lam + mu * R
-        dual_res = mu * _fro(E - state.sparse_part) / max(_fro(Lam), 1e-300)
         residual = _fro(R) / run.norm_X
+        R *= mu
+        R += Lam
+        Lam = R
+        D = E - E_prev
+        dual_res = mu * _fro(D) / max(_fro(Lam), 1e-300)
+        del D
         objective = float(e_norms.sum()) + gamma * res.nuclear
         return self._state(state, run=run, dual=Lam, mu=min(float(self.rho) * mu, run.mu_max),
                            k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
                            mean=run.offset + b,
                            components=res.components, rank=res.rank, mu_used=mu, residual=residual,
-                           objective=objective, sparse_norms=e_norms, dual_residual=dual_res)
+                           objective=objective, sparse_norms=e_norms, dual_residual=dual_res,
+                           subspace=res.subspace)
 
 
 _L21_STATE_DOC = """

@@ -10,11 +10,12 @@ ALM iteration at a time (T is the least-squares fit to the current low-rank part
 one trial per step. Samples are rows (see :mod:`core.regression._base`); every T is
 (n_outputs, n_features + 1) with the intercept last.
 
-Scale of ``gamma`` (Ridge, RANSAC, LDA): the ridge is ``gamma · n · v_X · mean(diag WᵀW)``
+Scale of ``alpha`` (α; Ridge, RANSAC, LDA; scikit-learn's name for a ridge penalty, e.g.
+:class:`sklearn.linear_model.Ridge`): the ridge is ``alpha · n · v_X · mean(diag WᵀW)``
 (``v_X`` the mean variance of the features): a fraction of the average diagonal entry of the
 centred Gram matrix, and the bias column of ``[X, c1]`` is the constant ``c = s_X`` (the RMS of
 X; so the intercept is penalised like a feature of the data's scale). RR with λ → ∞ (E = 0,
-D = X) gives Ridge with ``gamma = γ/η`` (RLDA: LDA likewise).
+D = X) gives Ridge with ``alpha = γ/η`` (RLDA: LDA likewise).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from ._base import (Problem, RegressionEstimator, RegressionState, class_weighti
                     frozen, t_step, thin_singular_values)
 from .estimators import REFERENCE, RULE
 
-GAMMA_RIDGE = ParamSpec("gamma", "γ", "float", 1e-3,
+ALPHA_RIDGE = ParamSpec("alpha", "α", "float", 1e-3,
                         "ridge on T as a fraction of the average diagonal of the centred Gram matrix "
                         "(n·mean feature variance)",
                         low=0.0, low_open=True, scale="log", slider=(1e-8, 1.0))
@@ -57,8 +58,8 @@ def _report(T: np.ndarray, c: float) -> np.ndarray:
     return out
 
 
-def _ridge_fit(X: np.ndarray, Y: np.ndarray, gamma_rel: float, weights=None) -> np.ndarray:
-    """T (p, d + 1) of ridge regression on [X, c1] with γ = gamma_rel·n·s_X²·mean(diag M), intercept
+def _ridge_fit(X: np.ndarray, Y: np.ndarray, alpha_rel: float, weights=None) -> np.ndarray:
+    """T (p, d + 1) of ridge regression on [X, c1] with α = alpha_rel·n·s_X²·mean(diag M), intercept
     last (actual scale). ``weights``: (W, P, s) of :func:`class_weighting` or None."""
     n = X.shape[0]
     c = _scale(X)
@@ -68,7 +69,7 @@ def _ridge_fit(X: np.ndarray, Y: np.ndarray, gamma_rel: float, weights=None) -> 
     else:
         W, P, s = weights
         mean_M = float(np.mean(np.diag(W.T @ W)))
-    T = t_step(_augment(X, c), Y, gamma_rel * n * feature_variance(X) * mean_M, P, s)
+    T = t_step(_augment(X, c), Y, alpha_rel * n * feature_variance(X) * mean_M, P, s)
     return _report(T, c)
 
 
@@ -132,18 +133,18 @@ class LeastSquares(_OneStep):
     key="ridge", name="Ridge", family="regression", task="regression",
     reference=REFERENCE + ": Algorithm 1's initialisation (extraction §5.7)",
     summary="Ridge regression on [X, 1]; RR's starting point and its λ → ∞ limit.",
-    params=(GAMMA_RIDGE,),
+    params=(ALPHA_RIDGE,),
 )
 class Ridge(_OneStep):
-    """Ridge regression: ``T = Yᵀ[X, c1]([X, c1]ᵀ[X, c1] + γI)⁻¹`` (samples as rows), the paper's
-    Alg. 1 initialisation with its product order corrected. ``gamma`` > 0 is relative (module
-    docstring). State: D = X, E = 0, objective ``½‖Y − [X, 1]Tᵀ‖² + γ/2‖T‖²`` (internal T)."""
+    """Ridge regression: ``T = Yᵀ[X, c1]([X, c1]ᵀ[X, c1] + αI)⁻¹`` (samples as rows), the paper's
+    Alg. 1 initialisation with its product order corrected. ``alpha`` > 0 is relative (module
+    docstring). State: D = X, E = 0, objective ``½‖Y − [X, 1]Tᵀ‖² + α/2‖T‖²`` (internal T)."""
 
-    def __init__(self, gamma: float = 1e-3):
-        self.gamma = gamma
+    def __init__(self, alpha: float = 1e-3):
+        self.alpha = alpha
 
     def _start(self, prob: Problem) -> RegressionState:
-        T = _ridge_fit(prob.X, prob.Y, float(self._params["gamma"]))
+        T = _ridge_fit(prob.X, prob.Y, float(self._params["alpha"]))
         obj = 0.5 * fro(prob.Y - prob.X @ T[:, :-1].T - T[:, -1]) ** 2
         return self._state(prob, T, objective=obj)
 
@@ -154,25 +155,25 @@ class Ridge(_OneStep):
     reference=REFERENCE + ": eq. (5) (LS-LDA of De la Torre's least-squares framework)",
     summary="Least-squares LDA: ridge regression of the class indicators weighted by "
             "(YYᵀ)^(-1/2); labels by nearest class mean (or 1-NN) in the output space.",
-    params=(replace(GAMMA_RIDGE, default=3.0), RULE),
+    params=(replace(ALPHA_RIDGE, default=3.0), RULE),
 )
 class LDA(_OneStep):
     """LS-LDA (paper 004 eq. (5)): ``min_T ‖(YYᵀ)^{-1/2}(Y − T[X; 1ᵀ])‖²`` (paper orientation),
-    here ``min ‖(Y − [X, c1]Tᵀ)Wᵀ‖² + γ‖T‖²`` with Y the 0/1 indicators (n, c) and
-    ``W = (YᵀY)^{-1/2}``; RLDA's λ → ∞ limit. A ridge (``gamma`` > 0, relative) is needed when
+    here ``min ‖(Y − [X, c1]Tᵀ)Wᵀ‖² + α‖T‖²`` with Y the 0/1 indicators (n, c) and
+    ``W = (YᵀY)^{-1/2}``; RLDA's λ → ∞ limit. A ridge (``alpha`` > 0, relative) is needed when
     n_samples < n_features. ``fit(X, y)`` with labels y; ``predict`` returns labels by ``rule``
     (see :class:`~core.regression.RLDA`). Every class needs >= 2 samples. The default
-    ``gamma = 3`` equals RLDA's default γ/η (the same T-ridge as RLDA's λ → ∞ limit)."""
+    ``alpha = 3`` equals RLDA's default γ/η (the same T-ridge as RLDA's λ → ∞ limit)."""
 
     _classifier = True
 
-    def __init__(self, gamma: float = 3.0, rule: str = "mean"):
-        self.gamma = gamma
+    def __init__(self, alpha: float = 3.0, rule: str = "mean"):
+        self.alpha = alpha
         self.rule = rule
 
     def _start(self, prob: Problem) -> RegressionState:
         weights = class_weighting(prob.Y)
-        T = _ridge_fit(prob.X, prob.Y, float(self._params["gamma"]), weights)
+        T = _ridge_fit(prob.X, prob.Y, float(self._params["alpha"]), weights)
         R = (prob.Y - prob.X @ T[:, :-1].T - T[:, -1]) @ weights[0].T
         return self._state(prob, T, objective=0.5 * fro(R) ** 2)
 
@@ -308,8 +309,8 @@ RANSAC_PARAMS = (
     ParamSpec("threshold", "τ", "float", 1.0,
               "inlier threshold as a multiple of the median residual norm ‖y_i − ŷ_i‖ of the "
               "all-sample fit", low=0.0, low_open=True, scale="log", slider=(0.05, 10.0)),
-    GAMMA_RIDGE,
-    ParamSpec("seed", "seed", "int", 0, "random seed (same seed, same subsets)", low=0, slider=(0, 100)),
+    ALPHA_RIDGE,
+    ParamSpec("random_state", "seed", "int", 0, "random seed (same seed, same subsets)", low=0, slider=(0, 100)),
 )
 
 
@@ -325,9 +326,9 @@ class RANSAC(RegressionEstimator):
 
     Rule, all documented choices (the paper tuned its own "to obtain the best testing error"):
 
-    * scale: ``s = median_i ‖y_i − ŷ_i‖`` of the ridge fit to all samples (``gamma``);
+    * scale: ``s = median_i ‖y_i − ŷ_i‖`` of the ridge fit to all samples (``alpha``);
     * each trial (one ``step``) draws ``subset_size`` samples without replacement
-      (trial k uses ``numpy.random.default_rng([seed, k])``, so stepping again from a kept state
+      (trial k uses ``numpy.random.default_rng([random_state, k])``, so stepping again from a kept state
       replays the same subsets; size 0 = ``min(d + 2, max(2, n // 2))``), fits ridge on
       them, and counts the inliers ``‖y_i − ŷ_i‖ <= threshold · s``; the best trial has the most
       inliers, ties broken by the smaller sum of inlier residuals;
@@ -340,12 +341,12 @@ class RANSAC(RegressionEstimator):
     """
 
     def __init__(self, n_trials: int = 100, subset_size: int = 0, threshold: float = 1.0,
-                 gamma: float = 1e-3, seed: int = 0):
+                 alpha: float = 1e-3, random_state: int = 0):
         self.n_trials = n_trials
         self.subset_size = subset_size
         self.threshold = threshold
-        self.gamma = gamma
-        self.seed = seed
+        self.alpha = alpha
+        self.random_state = random_state
 
     def finished(self, state: RegressionState) -> bool:
         return state.converged
@@ -356,7 +357,7 @@ class RANSAC(RegressionEstimator):
 
     def _make(self, prob, prev, extra, best):
         inliers, score = best
-        T = _ridge_fit(prob.X[inliers], prob.Y[inliers], float(self._params["gamma"]))
+        T = _ridge_fit(prob.X[inliers], prob.Y[inliers], float(self._params["alpha"]))
         sv, comps = thin_singular_values(prob.X) if prev is None else (prev.singular_values, prev.components)
         r = self._residuals(prob, T)
         trial = extra["trial"]
@@ -375,7 +376,7 @@ class RANSAC(RegressionEstimator):
         m = int(prm["subset_size"]) or min(d + 2, max(2, n // 2))
         if m > n:
             raise DataError(f"subset_size = {m} exceeds the number of samples ({n})")
-        T_all = _ridge_fit(prob.X, prob.Y, float(prm["gamma"]))
+        T_all = _ridge_fit(prob.X, prob.Y, float(prm["alpha"]))
         r = self._residuals(prob, T_all)
         tau = float(prm["threshold"]) * float(np.median(r))
         inl = r <= tau
@@ -388,9 +389,9 @@ class RANSAC(RegressionEstimator):
         prob = state._ctx.problem
         extra = dict(state._ctx.extra)
         best = extra.pop("best")
-        rng = np.random.default_rng([int(self._params["seed"]), extra["trial"]])   # trial k: same subset on replay
+        rng = np.random.default_rng([int(self._params["random_state"]), extra["trial"]])   # trial k: same subset on replay
         idx = rng.choice(prob.X.shape[0], size=extra["m"], replace=False)
-        T = _ridge_fit(prob.X[idx], prob.Y[idx], float(self._params["gamma"]))
+        T = _ridge_fit(prob.X[idx], prob.Y[idx], float(self._params["alpha"]))
         r = self._residuals(prob, T)
         inl = r <= extra["tau"]
         score = (int(inl.sum()), -float(r[inl].sum()))

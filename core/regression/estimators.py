@@ -50,6 +50,7 @@ from scipy import linalg
 from ..params import ParamSpec, register
 from ..errors import ParameterError, SolverError
 from ..linalg import one_blas_thread, orientation
+from .. import interrupt
 from ..prox import ONE_THREAD_MAX_ENTRIES, soft_threshold, spectral_norm, svt_predicted, thin_svd
 from ._base import (RULES, Problem, RegressionEstimator, RegressionState, class_weighting,
                     feature_variance, fro, frozen, t_step)
@@ -255,13 +256,15 @@ def clean_test(X_te: np.ndarray, D: np.ndarray, lam: float, *, weight: str = "ba
     mu_max = MU_MAX_RATIO_TEST * mu
     v0 = np.random.default_rng(0).standard_normal(min(n_te, n))
     k_pred = max(5, int(0.01 * min(n_te, n)))
+    start = None                         # warm start of the partial SVD (previous singular subspace)
     history = []
     residual, it = float("inf"), 0
     ctx = one_blas_thread() if n_te * max(n, d) <= ONE_THREAD_MAX_ENTRIES else nullcontext()
     with ctx:
         for it in range(1, int(max_iter) + 1):
-            res = svt_predicted(Zt + Y2 / mu, 1.0 / mu, k_pred, v0)
-            k_pred = res.k_next
+            interrupt.checkpoint()
+            res = svt_predicted(Zt + Y2 / mu, 1.0 / mu, k_pred, v0, start=start)
+            k_pred, start = res.k_next, res.subspace
             J = res.matrix()
             rhs = (X_te - E + Y1 / mu) @ Dt.T + J - Y2 / mu
             Zt = linalg.cho_solve(chol, rhs.T, check_finite=False).T
@@ -325,6 +328,7 @@ class _Iter:
     k_pred: int
     T: np.ndarray       # (p, d + 1) internal T (bias column multiplies c)
     E_full: np.ndarray  # (n, d) E including its free values at missing entries
+    subspace: np.ndarray | None = None   # (k, d) warm start of the next partial SVD
 
     @property
     def problem(self) -> Problem:
@@ -472,7 +476,9 @@ class _RRBase(RegressionEstimator):
         if not np.all(np.isfinite(Zc)):
             raise SolverError(f"{self.name} stopped at iteration {state.iteration + 1}: the matrix to "
                               "threshold is NaN or infinite; rescale the data or change the parameters")
-        res = svt_predicted(Zc, 1.0 / beta, it.k_pred, run.v0)
+        interrupt.checkpoint()
+        res = svt_predicted(Zc, 1.0 / beta, it.k_pred, run.v0, start=it.subspace)
+        interrupt.checkpoint()
         D = res.matrix()
         # (4) E-step with the fresh D; unpenalised (free) at missing entries (RR-Missing, §3.7)
         Q = X - D + it.G1 / mu1
@@ -492,7 +498,7 @@ class _RRBase(RegressionEstimator):
         tol = float(self._params["tol"])
         ctx = _Iter(run=run, Dh=frozen(Dh), G1=frozen(G1), G2=frozen(G2),
                     mu1=min(run.rho * mu1, run.mu_max1), mu2=min(run.rho * mu2, run.mu_max2),
-                    k_pred=res.k_next, T=frozen(T), E_full=frozen(E))
+                    k_pred=res.k_next, T=frozen(T), E_full=frozen(E), subspace=res.subspace)
         scalars = self._scalars(run, mu1, mu2, r1, r2, res.rank, E_obs, fit, res.nuclear)
         return self._new_state(state, objective=objective, D=frozen(D), E=frozen(E_obs),
                                T=frozen(self._report_T(run, T)), singular_values=frozen(sv),

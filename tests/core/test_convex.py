@@ -201,19 +201,19 @@ def test_crpca_om_beats_outlier_pursuit_on_occluded_faces(occluded_001, gamma):
 
 
 def test_partial_svd_matches_exact_svd(monkeypatch, rng):
-    """The rank-predicted partial SVD (ARPACK) gives the same iterates as the exact thin SVD."""
+    """The rank-predicted partial SVD (block subspace iteration) gives the same iterates as the exact thin SVD."""
     X = low_rank_data(rng, n=200, d=300, rank=3, outlier_rows=15)
     monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 10**9)
     exact = {cls: run(cls(), X)[-1] for cls in (PCP, CRPCAOM)}
     calls = []
-    original = prox.partial_svd
+    original = prox._block_svd
 
-    def counting(A, k, v0):
+    def counting(A, k, start, **kw):
         calls.append(k)
-        return original(A, k, v0)
+        return original(A, k, start, **kw)
 
     monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 100)
-    monkeypatch.setattr(prox, "partial_svd", counting)
+    monkeypatch.setattr(prox, "_block_svd", counting)
     for cls, ref in exact.items():
         calls.clear()
         got = run(cls(), X)[-1]

@@ -23,10 +23,7 @@ from robust_subspace_lab.core.methods.rspca import RSPCA
 ROOT = Path(__file__).resolve().parents[2]
 
 #: catalogue keys whose estimator still takes ``seed``, with the reason (keep this short).
-PENDING_SEED = {
-    "ransac": "core/regression/baselines.py is being edited by another helper (ridge gamma -> alpha); "
-              "its seed becomes random_state there",
-}
+PENDING_SEED: dict[str, str] = {}
 
 METHODS = catalogue.methods(None)
 

@@ -82,11 +82,11 @@ def test_lambda_to_infinity_gives_ridge(rng):
     st = run(RR(lam=1e8, eta=10.0, gamma=0.5, tol=1e-10), X, Y)[-1]
     assert np.abs(st.E).max() == 0.0
     assert rel(st.D, X) < 1e-8
-    ridge = Ridge(gamma=0.05).fit(X, Y)
+    ridge = Ridge(alpha=0.05).fit(X, Y)
     assert rel(st.T, ridge.T_) < 1e-6
     y = np.repeat(np.arange(4), 10)
     st = run(RLDA(lam=1e8, eta=2.0, gamma=1.0, tol=1e-10), X, y)[-1]
-    assert rel(st.T, LDA(gamma=0.5).fit(X, y).T_) < 1e-6
+    assert rel(st.T, LDA(alpha=0.5).fit(X, y).T_) < 1e-6
 
 
 # ---------------------------------------------------------------- claim 11: each block step is exact
@@ -219,7 +219,7 @@ def test_rlda_vs_lda_on_digits_with_black_squares_finding():
         states = run(rlda, data.X_train, data.targets_train)
         rlda._set_fitted(states[-1])
         acc_r.append(rlda.score(data.X_test, data.targets_test))
-        acc_l.append(LDA(gamma=rlda.gamma / rlda.eta).fit(data.X_train, data.targets_train)
+        acc_l.append(LDA(alpha=rlda.gamma / rlda.eta).fit(data.X_train, data.targets_train)
                      .score(data.X_test, data.targets_test))
     assert np.mean(acc_r) >= np.mean(acc_l) - 0.02, (acc_r, acc_l)
     assert any(r > l for r, l in zip(acc_r, acc_l)), (acc_r, acc_l)
@@ -366,7 +366,7 @@ def test_baselines_on_exact_linear_data(rng):
     X = rng.standard_normal((50, 4)) * 10 + 50
     T = rng.standard_normal((2, 5))
     Y = X @ T[:, :4].T + T[:, 4]
-    for est in (LeastSquares(), Ridge(gamma=1e-12), TLS(), RANSAC(n_trials=5, gamma=1e-12)):
+    for est in (LeastSquares(), Ridge(alpha=1e-12), TLS(), RANSAC(n_trials=5, alpha=1e-12)):
         est.fit(X, Y)
         assert rel(est.T_, T) < 1e-6, type(est).__name__
     states = list(RPCALS(max_iter=3).iterate(X, Y))
@@ -381,7 +381,7 @@ def test_ransac_rejects_gross_outliers(rng):
     T = rng.standard_normal((1, 4))
     Y = X @ T[:, :3].T + T[:, 3] + 0.01 * rng.standard_normal((60, 1))
     Y[:10] += 20.0
-    est = RANSAC(n_trials=30, threshold=0.5, seed=1)
+    est = RANSAC(n_trials=30, threshold=0.5, random_state=1)
     states = list(est.iterate(X, Y))
     best = states[-1]
     assert not best.details["inliers"][:10].any() and best.details["inliers"][10:].mean() > 0.8
