@@ -24,6 +24,7 @@ from typing import Callable, Iterable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption, presets
+from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from . import session_io
@@ -122,6 +123,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.data_jobs = DataJobs(self.pool, self)
         self._closing = False
         self.session_error = ""          # why the last Open session failed ("" if it did not)
+        self.session_box = None          # the last session message box
 
         self.workspaces = [cls(self.pool, session=self.session, data_jobs=self.data_jobs, delay=self._delay)
                            for cls in WORKSPACES]
@@ -694,6 +696,16 @@ class MainWindow(QtWidgets.QMainWindow):
         methods = tuple(dict.fromkeys(c.key for c in self.columns))
         dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
+        saved = getattr(self, "saved_sweep", None)
+        if saved:                       # the results of an opened session
+            from robust_subspace_lab.core.sweep import Sweep
+
+            rows, spec = saved
+            try:
+                sweep = Sweep.from_dict(spec) if spec else None
+            except (KeyError, TypeError, ValueError, ParameterError):
+                sweep = None
+            dlg.browser.set_rows(rows, sweep=sweep)
         dlg.setModal(False)
         dlg.show()
         self.sweep_dialog = dlg
@@ -704,7 +716,17 @@ class MainWindow(QtWidgets.QMainWindow):
         dlg = getattr(self, "sweep_dialog", None)
         rows = getattr(getattr(dlg, "browser", None), "rows", None)
         rows = rows() if callable(rows) else rows
-        return list(rows or getattr(self, "saved_sweep_rows", []) or [])
+        saved = getattr(self, "saved_sweep", None)
+        return list(rows or (saved[0] if saved else []))
+
+    def sweep_spec(self) -> dict | None:
+        """The sweep behind :meth:`sweep_rows` (plain data), if known."""
+        dlg = getattr(self, "sweep_dialog", None)
+        sweep = getattr(getattr(dlg, "browser", None), "sweep", None)
+        if sweep is not None:
+            return sweep.to_dict()
+        saved = getattr(self, "saved_sweep", None)
+        return saved[1] if saved else None
 
     def open_sweep_run(self, dlg, row: dict):
         """Open the sweep run ``row`` as a new column: its method and parameters on its data

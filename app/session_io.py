@@ -9,7 +9,8 @@ from it:
 * ``columns`` — the subspace columns left to right: ``{"method", "params", "iteration"}``;
 * ``folder_hash`` — for a folder data source, :func:`core.session.storage.folder_hash` of the
   folder when saved (opening says so when the folder changed since);
-* ``sweep`` — the rows of the sweep results shown in the Sweep dialog, if any.
+* ``sweep`` — the rows of the sweep results shown in the Sweep dialog, if any, and
+  ``sweep_spec`` — that sweep (:meth:`core.sweep.Sweep.to_dict`), so that its runs can be reopened.
 
 The states are not stored: opening loads and corrupts the same data (same seeds), starts each
 column with the same method and parameters and steps it to the saved iteration; the solvers are
@@ -52,11 +53,18 @@ def session_payload(win) -> dict:
                             "iteration": int(c.runner.iteration)} for c in ws.columns]}
     data = win.session.data
     if data.kind == FOLDER and os.path.isdir(data.name):
-        payload["folder_hash"] = storage.folder_hash(data.name)
+        cached = getattr(win, "_folder_hash", None)          # hashed once per data source loaded
+        if cached is None or cached[0] is not data:
+            win._folder_hash = cached = (data, storage.folder_hash(data.name))
+        payload["folder_hash"] = cached[1]
     rows = getattr(win, "sweep_rows", None)
     rows = rows() if callable(rows) else rows
     if rows:
         payload["sweep"] = _plain(list(rows))
+        spec = getattr(win, "sweep_spec", None)
+        spec = spec() if callable(spec) else spec
+        if spec:
+            payload["sweep_spec"] = _plain(spec)
     return payload
 
 
@@ -115,8 +123,7 @@ def open_session(win, path, timeout: float = 120.0) -> list[str]:
     if recorder is not None:
         recorder.stack.clear()                 # the opened session is the new starting point
     rows = payload.get("sweep")
-    if rows:
-        win.saved_sweep_rows = list(rows)
+    win.saved_sweep = (list(rows), payload.get("sweep_spec")) if rows else None
     return warnings
 
 

@@ -149,6 +149,12 @@ def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_colum
     payload, _ = storage.read_session_file(path)
     assert len(payload["sweep"]) == n
 
+    other = make_window(methods=("pca",), size=(20, 20))            # the results come back with the session
+    assert other.open_session(path, interactive=False), other.session_error
+    dlg2 = other.open_sweep()
+    assert dlg2.browser.model.rowCount() == n and dlg2.browser.sweep is not None
+    assert dlg2.browser.sweep.task_for(dlg2.browser.model.row(1)) == dlg.browser.sweep.task_for(dlg.browser.model.row(1))
+
     row = dlg.browser.model.row(1)
     dlg.browser.open_run_requested.emit(row)
     qtbot.waitUntil(lambda: len(win.columns) == 2 and not win.busy, timeout=30000)
@@ -160,3 +166,29 @@ def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_colum
     data, states = core_sweep.replay(task)
     assert np.array_equal(win.data.X, data.X)
     assert col.runner.states[-1].objective == pytest.approx(states[-1].objective, rel=1e-9)
+
+
+def test_a_folder_session_is_checked_by_content_hash(make_window, qtbot, tmp_path):
+    """A folder is saved by path and content hash: unchanged it opens silently; changed, it
+    opens with a warning that names the folder."""
+    from skimage.io import imsave
+
+    folder = tmp_path / "imgs"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(12):
+        imsave(folder / f"img{i:02d}.png", rng.integers(0, 256, size=(16, 16), dtype=np.uint8),
+               check_contrast=False)
+    win = make_window(methods=("pca",), folder=str(folder))
+    assert win.session.data.kind == "folder"
+    path = tmp_path / "s.rsl"
+    assert win.save_session(path)
+    payload, _ = storage.read_session_file(path)
+    assert payload["folder_hash"] == storage.folder_hash(folder)
+
+    other = make_window(methods=("pca",), size=(16, 16))
+    assert other.open_session(path) and other.session.data.name == str(folder)
+    assert other.session_box is None or not other.session_box.isVisible()
+    imsave(folder / "img00.png", np.zeros((16, 16), dtype=np.uint8), check_contrast=False)
+    assert other.open_session(path)
+    assert other.session_box.isVisible() and "changed" in other.session_box.text()
