@@ -30,6 +30,7 @@ from robust_subspace_lab.core import catalogue
 from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.session import FOLDER, TOY, CorruptionSpec, DataSpec
 from robust_subspace_lab.core.session import storage
+from robust_subspace_lab.core.session.run import validated
 from robust_subspace_lab.core.session.storage import SessionFileError
 
 __all__ = ["session_payload", "save_session", "read_session", "open_session", "SessionFileError",
@@ -93,7 +94,8 @@ def read_session(path) -> tuple[DataSpec, CorruptionSpec, list[tuple[str, dict, 
             info = catalogue.get(c["method"])
             if info.task != "subspace":
                 raise ParameterError(f"method {c['method']!r} is not a subspace method")
-            columns.append((info.key, dict(c.get("params") or {}), int(c.get("iteration", -1))))
+            params = validated(info, dict(c.get("params") or {}))      # ParameterError names a bad value
+            columns.append((info.key, params, int(c.get("iteration", -1))))
     except (KeyError, TypeError, AttributeError, ValueError, ParameterError, DataError) as exc:
         raise SessionFileError(f"{name} is damaged: {exc}") from None
     if not columns:

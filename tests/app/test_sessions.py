@@ -74,7 +74,7 @@ def _newer(path):
         zf.writestr("session.json", text)
 
 
-@pytest.mark.parametrize("kind", ["garbage", "truncated", "newer", "bad-method"])
+@pytest.mark.parametrize("kind", ["garbage", "truncated", "newer", "bad-method", "bad-parameter"])
 def test_a_broken_or_newer_session_file_is_refused_and_nothing_changes(make_window, tmp_path, kind):
     win = make_window(methods=("pca",), size=(24, 24))
     path = tmp_path / "bad.rsl"
@@ -88,7 +88,10 @@ def test_a_broken_or_newer_session_file_is_refused_and_nothing_changes(make_wind
             path.write_bytes(path.read_bytes()[:40])
         else:
             payload, _ = storage.read_session_file(path)
-            payload["columns"][0]["method"] = "no-such-method"
+            if kind == "bad-method":
+                payload["columns"][0]["method"] = "no-such-method"
+            else:
+                payload["columns"][0]["params"]["n_components"] = -3
             storage.write_session_file(path, payload)
     before = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.columns],
               win.columns[0].runner.iteration, win.data)
