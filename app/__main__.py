@@ -115,7 +115,7 @@ def _running_qapplication():
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["sweep"]:                    # batch sweeps: no window, Qt never imported
-        from robust_subspace_lab.core.sweep import cli
+        from robust_subspace_lab.core.sweep_io import cli
         return cli(argv[1:])
     args = build_parser().parse_args(argv)
     if args.screenshot:

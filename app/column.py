@@ -379,6 +379,14 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._slider_choice[self._group_key] = name
         self._show_slider(name)
 
+    def set_method(self, key: str, params: dict | None = None) -> bool:
+        """Use method ``key`` with ``params`` over its defaults (as the method combo and the
+        parameter tree would); False, with the reason shown, when a value is refused."""
+        self._apply_timer.stop()
+        ok = self.runner.set_method(key, params)
+        self._sync_controls()
+        return ok
+
     def _on_method_combo(self, index: int) -> None:
         if self._syncing or index < 0:
             return

@@ -31,6 +31,7 @@ from .session_io import SessionActions
 from .undo import UndoRecorder
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
+from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from .views import configure_pyqtgraph
 from .worker import DataJobs
@@ -69,7 +70,7 @@ AUTOSAVE_MS = 60_000
 
 #: the workspaces (tabs), left to right; each is built as
 #: ``cls(pool, session=..., data_jobs=..., delay=...)`` and implements :class:`app.workspace.Workspace`
-WORKSPACES = (SubspaceWorkspace, RegressionWorkspace)
+WORKSPACES = (SubspaceWorkspace, RegressionWorkspace, PlaygroundWorkspace)
 
 #: the opening window: the "default-lesson" preset of paper 000 (its note says why these values)
 LESSON = presets.get("default-lesson")

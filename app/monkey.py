@@ -34,8 +34,8 @@ __all__ = ["Monkey", "Findings", "resident_mb", "peak_resident_mb"]
 
 #: text of controls the monkey leaves alone: they open native file dialogs or quit
 AVOID = re.compile(r"open folder|choose|browse|quit|save|export|…|\.\.\.", re.IGNORECASE)
-#: "nan" as a word (not "nano", not "financial")
-NAN = re.compile(r"(?<![A-Za-z])nan(?![A-Za-z])", re.IGNORECASE)
+#: "nan" shown as a value (a word: not "nano", "financial"; not "(NaN)", which names missing entries)
+NAN = re.compile(r"(?<![A-Za-z(])nan(?![A-Za-z)])", re.IGNORECASE)
 #: window sizes tried: a small laptop, a common desktop, a tall narrow window
 SIZES = ((1366, 768), (1600, 1000), (1024, 900), (1920, 1080))
 

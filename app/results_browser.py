@@ -24,7 +24,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from robust_subspace_lab.core import sweep as core_sweep
+from robust_subspace_lab.core import sweep as core_sweep, sweep_io
 
 __all__ = ["ResultsModel", "ResultsProxy", "ResultsBrowser", "SORT_ROLE"]
 
@@ -57,7 +57,7 @@ class ResultsModel(QtCore.QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[dict] = []
         self._swept: list[str] = []
-        self._cols: list[str] = core_sweep.columns([], [])
+        self._cols: list[str] = sweep_io.columns([], [])
 
     # -- content
     @property
@@ -72,7 +72,7 @@ class ResultsModel(QtCore.QAbstractTableModel):
         self.beginResetModel()
         self._rows = [dict(r) for r in rows]
         self._swept = list(swept)
-        self._cols = core_sweep.columns(self._rows, self._swept)
+        self._cols = sweep_io.columns(self._rows, self._swept)
         self.endResetModel()
 
     def add_row(self, row: Mapping[str, Any]) -> None:
@@ -80,7 +80,7 @@ class ResultsModel(QtCore.QAbstractTableModel):
         if any(k not in self._cols for k in row):          # a new metric: the columns change
             self.beginResetModel()
             self._rows.append(row)
-            self._cols = core_sweep.columns(self._rows, self._swept)
+            self._cols = sweep_io.columns(self._rows, self._swept)
             self.endResetModel()
             return
         n = len(self._rows)
@@ -251,7 +251,7 @@ class ResultsBrowser(QtWidgets.QWidget):
 
     def export_csv(self, path: str) -> None:
         """Write every run to ``path`` (:func:`core.sweep.write_csv`). OSError on failure."""
-        core_sweep.write_csv(path, self.model.rows, self._swept)
+        sweep_io.write_csv(path, self.model.rows, self._swept)
 
     # ------------------------------------------------------------------ plot
     def _refresh_choices(self) -> None:
@@ -283,7 +283,7 @@ class ResultsBrowser(QtWidgets.QWidget):
         metric, param = self.metric_combo.currentText(), self.param_combo.currentText()
         if not metric or not param:
             return
-        agg = core_sweep.aggregate(self.model.rows, param, metric)
+        agg = sweep_io.aggregate(self.model.rows, param, metric)
         xs_all = [x for a in agg.values() for x in a["x"]]
         numeric = all(isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
                       for x in xs_all)

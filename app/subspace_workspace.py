@@ -266,10 +266,17 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 self.set_corruption(pre.corruption, dict(pre.corruption_params))
         if not ok:
             return False
-        old = list(self.columns)
-        for method, params in pre.methods:
-            self.add_column(method, dict(params))
-        for col in old:
+        # the columns there are take the preset's first methods (building a column's plots holds
+        # the GUI thread ~0.25 s); new ones are built one per event-loop turn, so the window
+        # keeps drawing in between
+        kept = list(self.columns)
+        for i, (method, params) in enumerate(pre.methods):
+            if i < len(kept):
+                kept[i].set_method(method, dict(params))
+            else:
+                QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ExcludeUserInputEvents)
+                self.add_column(method, dict(params))
+        for col in kept[len(pre.methods):]:
             self.remove_column(col)
         return True
 

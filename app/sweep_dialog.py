@@ -22,7 +22,7 @@ import threading
 from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue
-from robust_subspace_lab.core import sweep as core_sweep
+from robust_subspace_lab.core import sweep as core_sweep, sweep_io
 from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec
 
@@ -213,7 +213,7 @@ class SweepDialog(QtWidgets.QDialog):
             own = {s.name: s for s in info.params}
             methods.append(core_sweep.MethodGrid(key, {}, {n: core_sweep.parse_value(own[n], t)
                                                            for n, t in fixed.items() if n in own}))
-        return core_sweep.build_sweep(self.data, self.corruption, methods, grids,
+        return sweep_io.build_sweep(self.data, self.corruption, methods, grids,
                                       self.seeds_spin.value(), self.base_seed_spin.value())
 
     @property

@@ -21,8 +21,6 @@ PENDING = {
     "core/methods/nmf.py": "pending: being split by another helper (issue 11, point 7)",
     "app/regression/views.py": "pending: several regression views in one file; to split with the view "
                                "registry planned in docs/architecture.md",
-    "core/sweep.py": "pending: new on main (parameter sweeps: grid, tasks, runner, result rows); its "
-                     "owner to split or justify as one concept",
 }
 
 

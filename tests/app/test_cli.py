@@ -38,9 +38,9 @@ def test_screenshot_subprocess(tmp_path):
     """``python -m robust_subspace_lab`` as a user runs it (own QApplication, offscreen set by the app)."""
     out = tmp_path / "sub.png"
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    proc = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out), "--steps", "1",
+    proc = subprocess.run([sys.executable, "-m", "robust_subspace_lab", "--screenshot", str(out), "--steps", "1",
                            "--methods", "pca-gm,rpca-om"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert out.stat().st_size > 10000
 
@@ -82,7 +82,7 @@ def test_sweep_subcommand_on_a_dask_scheduler_writes_the_same_rows(tmp_path):
 
     import csv
 
-    from robust_subspace_lab.core import sweep as sw
+    from robust_subspace_lab.core import sweep_io as sw
 
     distributed = pytest.importorskip("distributed")
     args = sw.build_parser().parse_args(SWEEP_ARGS[1:] + ["--out", "-"])     # the same sweep, in process

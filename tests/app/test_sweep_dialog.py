@@ -7,7 +7,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.app.results_browser import ResultsBrowser, SORT_ROLE
 from robust_subspace_lab.app.sweep_dialog import SweepDialog
-from robust_subspace_lab.core import sweep as core_sweep
+from robust_subspace_lab.core import sweep_io
 from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec
 
 DATA = DataSpec(size=(20, 20))
@@ -35,7 +35,7 @@ def test_dialog_runs_a_tiny_sweep_into_the_browser(dialog, qtbot):
     assert b.metric_combo.currentText() == "reconstruction_error" and b.param_combo.currentText() == "p"
     # the PCA-GM line: the mean over the 2 seeds at p = 0.2 and 1.0 (core.sweep.aggregate)
     x, y = b.lines["pca-gm"].getData()
-    agg = core_sweep.aggregate(b.rows, "p", "reconstruction_error")["pca-gm"]
+    agg = sweep_io.aggregate(b.rows, "p", "reconstruction_error")["pca-gm"]
     assert list(x) == [0.2, 1.0] and list(y) == pytest.approx(list(agg["mean"]))
 
 
@@ -84,5 +84,5 @@ def test_browser_sorts_numbers_filters_and_opens_a_run(qtbot, tmp_path):
         b.table.doubleClicked.emit(b.proxy.index(0, 0))
     assert blocker.args[0]["reconstruction_error"] == 2.0
     b.export_csv(str(tmp_path / "out.csv"))
-    back = core_sweep.read_csv(tmp_path / "out.csv")
+    back = sweep_io.read_csv(tmp_path / "out.csv")
     assert [r["reconstruction_error"] for r in back] == [10.0, 9.0, 100.0, 2.0]

@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 
-from robust_subspace_lab.core import catalogue, interrupt, metrics, sweep as sw
+from robust_subspace_lab.core import catalogue, interrupt, metrics, sweep as sw, sweep_io
 from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec, prepare
 
@@ -16,8 +16,8 @@ SIZE = (20, 20)
 
 def _sweep(n_seeds=3, methods=None, grids=(("p", ("0.1", "0.5", "1.0")),)) -> sw.Sweep:
     """The issue's command (faces, rectangles, pca-gm, p = 0.1, 0.5, 1.0, 3 seeds) on 20×20 faces."""
-    methods = methods or [sw.parse_method("pca-gm:max_iter=30")]
-    return sw.build_sweep(DataSpec(size=SIZE), sw.parse_corruption("rectangles"), methods, list(grids),
+    methods = methods or [sweep_io.parse_method("pca-gm:max_iter=30")]
+    return sweep_io.build_sweep(DataSpec(size=SIZE), sweep_io.parse_corruption("rectangles"), methods, list(grids),
                           n_seeds=n_seeds)
 
 
@@ -39,11 +39,11 @@ def test_issue_command_gives_nine_rows_with_the_columns(tmp_path):
     rows = sw.run_sweep(s)
     assert len(rows) == 9
     path = tmp_path / "results.csv"
-    cols = sw.write_csv(path, rows, s.swept_names)
+    cols = sweep_io.write_csv(path, rows, s.swept_names)
     for c in ("method", "p", "seed", "n_iter", "converged", "seconds", "reconstruction_error", "outlier_auc"):
         assert c in cols
     assert cols[:2] == ["method", "p"]
-    back = sw.read_csv(path)
+    back = sweep_io.read_csv(path)
     assert [(r["method"], r["p"], r["seed"]) for r in back] == [
         ("pca-gm", p, seed) for p in (0.1, 0.5, 1.0) for seed in s.seeds]
     assert all(isinstance(r["converged"], bool) and r["n_iter"] >= 1 for r in back)
@@ -73,17 +73,17 @@ def test_seeds_redraw_the_corruption_and_repeat_exactly():
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")   # PCA-GM's inner robust mean
 def test_max_iter_stop_is_not_converged_and_no_nan():
-    s = _sweep(n_seeds=1, methods=[sw.parse_method("pca-gm:max_iter=1,tol=1e-12")], grids=(("p", ("0.2",)),))
+    s = _sweep(n_seeds=1, methods=[sweep_io.parse_method("pca-gm:max_iter=1,tol=1e-12")], grids=(("p", ("0.2",)),))
     (row,) = sw.run_sweep(s)
     assert row["converged"] is False and row["n_iter"] == 1 and row["error"] == ""
 
 
 def test_methods_without_the_swept_parameter_run_once_per_seed():
-    s = _sweep(n_seeds=2, methods=[sw.parse_method("pca"), sw.parse_method("pca-gm:max_iter=20")])
+    s = _sweep(n_seeds=2, methods=[sweep_io.parse_method("pca"), sweep_io.parse_method("pca-gm:max_iter=20")])
     rows = sw.run_sweep(s, n_jobs=2)
     assert [r["method"] for r in rows] == ["pca"] * 2 + ["pca-gm"] * 6
     assert "p" not in rows[0] and "p" in rows[2]                   # PCA has no p
-    agg = sw.aggregate(rows, "p", "reconstruction_error")
+    agg = sweep_io.aggregate(rows, "p", "reconstruction_error")
     assert list(agg["pca-gm"]["x"]) == [0.1, 0.5, 1.0] and list(agg["pca-gm"]["n"]) == [2, 2, 2]
     assert agg["pca"]["x"].size == 0 and agg["pca"]["n"][0] == 2
     # p = 1 is plain PCA (paper 000): the same error as PCA on the same seeds
@@ -96,9 +96,9 @@ def test_bad_values_are_refused_before_any_run():
     with pytest.raises(ParameterError, match="nope"):
         _sweep(grids=(("nope", ("1",)),))
     with pytest.raises(ParameterError, match="fraction"):
-        sw.parse_corruption("rectangles:fraction=2")
+        sweep_io.parse_corruption("rectangles:fraction=2")
     with pytest.raises(ParameterError, match="max_iter"):
-        sw.parse_method("pca-gm:max_iter=x")
+        sweep_io.parse_method("pca-gm:max_iter=x")
     with pytest.raises(ParameterError, match="regression"):
         sw.Sweep(DataSpec(), CorruptionSpec(), (sw.MethodGrid("rr"),)).validate()
 
@@ -161,18 +161,18 @@ def test_replay_recomputes_the_states_of_a_row():
 
 
 def test_text_inputs_are_typed_by_their_paramspecs(tmp_path):
-    c = sw.parse_corruption("rectangles:fraction=0.3,content=black")
+    c = sweep_io.parse_corruption("rectangles:fraction=0.3,content=black")
     assert c.key == "rectangles" and dict(c.params) == {"fraction": 0.3, "content": "black"}
-    m = sw.parse_method("rspca:pca_start=false,k_nonzero=50")
+    m = sweep_io.parse_method("rspca:pca_start=false,k_nonzero=50")
     assert m.fixed == {"pca_start": False, "k_nonzero": 50}
-    assert sw.parse_grid("p=0.1, 0.5") == ("p", ["0.1", "0.5"])
-    assert sw.parse_data("digits").name == "digits"
-    assert sw.parse_data(str(tmp_path)).kind == "folder"
-    assert sw.parse_data("toy:line").kind == "toy"
+    assert sweep_io.parse_grid("p=0.1, 0.5") == ("p", ["0.1", "0.5"])
+    assert sweep_io.parse_data("digits").name == "digits"
+    assert sweep_io.parse_data(str(tmp_path)).kind == "folder"
+    assert sweep_io.parse_data("toy:line").kind == "toy"
     with pytest.raises(ParameterError, match="content"):
-        sw.parse_corruption("rectangles:content=green")
+        sweep_io.parse_corruption("rectangles:content=green")
     with pytest.raises(ParameterError, match="--data"):
-        sw.parse_data(str(tmp_path / "missing"))
+        sweep_io.parse_data(str(tmp_path / "missing"))
 
 
 def test_a_toy_is_redrawn_per_seed_and_the_method_seed_follows_the_run_seed():
