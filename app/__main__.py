@@ -81,8 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="regression workspace: apply the test-time cleaning (Alg. 2) in the Test section")
     p.add_argument("--screenshot", metavar="PATH",
                    help="open offscreen, run --steps iterations, save a PNG of the window to PATH and exit")
-    p.add_argument("--steps", type=int, default=5, metavar="N",
-                   help="iterations to run before --screenshot (default 5)")
+    p.add_argument("--steps", type=int, default=None, metavar="N",
+                   help="iterations to run before --screenshot (default 5; 0 with --session)")
+    p.add_argument("--session", metavar="FILE",
+                   help="open this session file (.rsl: data, corruption, columns, iterations; File ▸ Open session)")
+    p.add_argument("--save-session", metavar="FILE",
+                   help="with --screenshot: save the window's session to FILE after the steps")
+    p.add_argument("--print-metrics", action="store_true",
+                   help="with --screenshot: print each column's method, iteration and metrics as JSON lines")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
                    help="give up --screenshot after this long (default 120)")
     return p
@@ -114,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.steps is None:
+        args.steps = 0 if args.session else 5
+    if args.save_session and not args.screenshot:
+        print("robust-subspace-lab: --save-session needs --screenshot (File ▸ Save session in the window)",
+              file=sys.stderr)
+        return 2
     if args.steps < 0:
         print("robust-subspace-lab: --steps must be >= 0", file=sys.stderr)
         return 2
@@ -166,12 +178,20 @@ def main(argv: list[str] | None = None) -> int:
     configure_pyqtgraph()
 
     win = MainWindow(folder=args.folder, size=args.size, methods=methods,
-                     corruption_key=args.corruption)
+                     corruption_key=args.corruption, autosave=not args.screenshot)
     regression = (args.workspace == "regression" or args.regression_data or args.regression_method
                   or args.regression_corruption or args.test_cleaning)
     if regression:
         win.open_regression(source=args.regression_data, method=args.regression_method,
                             corruption_key=args.regression_corruption, test_cleaning=args.test_cleaning)
+    if args.session:
+        win.wait_idle(args.timeout)
+        if not win.open_session(args.session, interactive=not args.screenshot):
+            print(f"robust-subspace-lab: {win.session_error}", file=sys.stderr)
+            if args.screenshot:
+                win.close()
+                win.deleteLater()
+                return 1
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:
@@ -201,11 +221,36 @@ def _screenshot(win, args) -> int:
         for line in win.current_workspace.errors():
             print(f"robust-subspace-lab: {line}", file=sys.stderr)
             code = 1
+        if args.print_metrics:
+            _print_metrics(win)
+        if args.save_session and not win.save_session(args.save_session):
+            print(f"robust-subspace-lab: could not save the session to {args.save_session}", file=sys.stderr)
+            code = 1
         return _save(win, args, win.current_workspace.summary()) or code
     finally:
         win.close()
         win.deleteLater()
         QtWidgets.QApplication.processEvents()
+
+
+def _print_metrics(win) -> None:
+    """One JSON line per column: method, parameters, iteration and the newest snapshot's metrics."""
+    import json
+    import math
+
+    def plain(v):
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            return str(v)
+        return f if math.isfinite(f) else str(f)
+
+    for col in win.columns:
+        snap = col.runner.snapshot()
+        metrics = {str(k): plain(v) for k, v in (snap.metrics.items() if snap is not None else ())}
+        print("metrics " + json.dumps({"method": col.key, "iteration": col.runner.iteration,
+                                       "params": {k: str(v) for k, v in col.runner.params.items()},
+                                       "metrics": metrics}, sort_keys=True))
 
 
 def _regression_screenshot(win, args) -> int:

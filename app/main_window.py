@@ -26,6 +26,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robust_subspace_lab.core import catalogue, corruption, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
+from .export_menu import ExportMenu
+from .session_io import SessionActions
+from .undo import UndoRecorder
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
@@ -61,6 +64,8 @@ FRAME_MS = 33
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
 DEFAULT_SPEED = "5 it/s"
+#: autosave period (ms) when the session changed
+AUTOSAVE_MS = 60_000
 
 
 #: the workspaces (tabs), left to right; each is built as
@@ -79,7 +84,7 @@ def _lesson_params(key: str) -> dict:
     return {k: v for k, v in merged.items() if k in names}
 
 
-class MainWindow(QtWidgets.QMainWindow):
+class MainWindow(SessionActions, QtWidgets.QMainWindow):
     """Robust Subspace Lab main window.
 
     Parameters
@@ -93,11 +98,15 @@ class MainWindow(QtWidgets.QMainWindow):
     method_params : catalogue key → parameters of its column (default: the default lesson's
         k = 5 and p = 0.3 where a method has them).
     speed : one of the labels of :data:`SPEEDS`.
+    autosave : save the session every :data:`AUTOSAVE_MS` when it changed (to
+        :func:`app.session_io.autosave_file`), offer to recover an autosave left by a crash on
+        start, and remove it on a clean exit (the command line turns it on, not ``--screenshot``).
     """
 
     def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
                  corruption_key: str | None = None, corruption_params: dict | None = None,
-                 speed: str = DEFAULT_SPEED, method_params: dict | None = None, parent=None):
+                 speed: str = DEFAULT_SPEED, method_params: dict | None = None, autosave: bool = False,
+                 parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
         self.setWindowTitle("Robust Subspace Lab")
@@ -113,6 +122,8 @@ class MainWindow(QtWidgets.QMainWindow):
                                CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})}))
         self.data_jobs = DataJobs(self.pool, self)
         self._closing = False
+        self.session_error = ""          # why the last Open session failed ("" if it did not)
+        self.session_box = None          # the last session message box
 
         self.workspaces = [cls(self.pool, session=self.session, data_jobs=self.data_jobs, delay=self._delay)
                            for cls in WORKSPACES]
@@ -139,6 +150,10 @@ class MainWindow(QtWidgets.QMainWindow):
         # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.
         gc.collect()
         gc.freeze()
+
+        #: Edit ▸ Undo / Redo of parameter, method, data and corruption changes (from here on)
+        self.undo_recorder = UndoRecorder(self.subspace, self.undo_stack)
+        self._start_autosave(autosave, AUTOSAVE_MS)
 
     # ================================================================== the subspace workspace's
     # values and requests, kept on the window for scripts and tests (the window holds none)
@@ -232,6 +247,7 @@ class MainWindow(QtWidgets.QMainWindow):
         act = m_file.addAction("&Save screenshot…", self.choose_screenshot)
         act.setShortcut(QtGui.QKeySequence.Save)
         m_file.addSeparator()
+        self._add_session_actions(m_file)
         act = m_file.addAction("&Quit", self.close)
         # QKeySequence.Quit is empty on Windows and some desktops: Ctrl+Q everywhere
         act.setShortcuts([QtGui.QKeySequence("Ctrl+Q")] +
@@ -239,11 +255,16 @@ class MainWindow(QtWidgets.QMainWindow):
                           if k != QtGui.QKeySequence("Ctrl+Q")])
         act.setShortcutContext(QtCore.Qt.ApplicationShortcut)
         self.quit_action = act
+        self._build_edit_menu(menu)
         m_run = menu.addMenu("&Run")
         for text, key, slot in (("Step", "F10", self.step_all), ("Run", "F5", self.run_all),
                                 ("Pause", "F6", self.pause_all), ("Reset", "Ctrl+R", self.reset_all)):
             a = m_run.addAction(text, slot)
             a.setShortcut(QtGui.QKeySequence(key))
+        self.export_menu = ExportMenu(self)
+        menu.addMenu(self.export_menu)
+        m_tools = menu.addMenu("&Tools")
+        m_tools.addAction("&Sweep…", self.open_sweep)
         self.presets_menu = m_pre = menu.addMenu("&Presets")
         papers: dict[str, QtWidgets.QMenu] = {}
         for pre in presets.PRESETS:
@@ -569,6 +590,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
         self._frame_timer.stop()
+        self._stop_autosave()
         self.data_jobs.shutdown()
         for ws in self.workspaces:
             ws.shutdown()

@@ -66,6 +66,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
     status = QtCore.Signal(str)
     activity = QtCore.Signal()
+    #: a column was added (the undo recorder tracks its changes)
+    column_added = QtCore.Signal(object)
 
     def __init__(self, pool: QtCore.QThreadPool, session: Session | None = None,
                  data_jobs: DataJobs | None = None, delay: Callable[[], float] | None = None, parent=None):
@@ -169,6 +171,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         if self.data is not None:
             col.runner.set_data(self.data)
         self.session.attach(col.runner.model)
+        self.column_added.emit(col)
         return col
 
     def remove_column(self, col: MethodColumn) -> None:

@@ -1,0 +1,354 @@
+"""Saving and opening sessions in the app (File ▸ Save session… / Open session…), and autosave.
+
+The file itself (a versioned ZIP with ``session.json``, written atomically) is
+:mod:`core.session.storage`; this module decides what goes in it and how a window is rebuilt
+from it:
+
+* ``session`` — :meth:`core.session.Session.to_dict` (data source, corruption with its seed,
+  every run's method, parameters and iteration);
+* ``columns`` — the subspace columns left to right: ``{"method", "params", "iteration"}``;
+* ``folder_hash`` — for a folder data source, :func:`core.session.storage.folder_hash` of the
+  folder when saved (opening says so when the folder changed since);
+* ``sweep`` — the rows of the sweep results shown in the Sweep dialog, if any, and
+  ``sweep_spec`` — that sweep (:meth:`core.sweep.Sweep.to_dict`), so that its runs can be reopened.
+
+The states are not stored: opening loads and corrupts the same data (same seeds), starts each
+column with the same method and parameters and steps it to the saved iteration; the solvers are
+deterministic given their seeds, so the same states (and metrics) come back.
+
+Opening validates everything before changing anything: a file that is not a session, is broken,
+or comes from a newer version raises :class:`~core.session.storage.SessionFileError` and the
+window stays as it was.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from robust_subspace_lab.core import catalogue
+from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.session import FOLDER, TOY, CorruptionSpec, DataSpec
+from robust_subspace_lab.core.session import storage
+from robust_subspace_lab.core.session.run import validated
+from robust_subspace_lab.core.session.storage import SessionFileError
+
+__all__ = ["SessionActions", "session_payload", "save_session", "read_session", "open_session", "SessionFileError",
+           "AUTOSAVE_ENV"]
+
+#: environment variable naming the autosave file (tests); default :func:`storage.autosave_path`
+AUTOSAVE_ENV = "ROBUST_SUBSPACE_LAB_AUTOSAVE"
+
+
+def autosave_file() -> Path:
+    """Where autosave writes: ``$ROBUST_SUBSPACE_LAB_AUTOSAVE`` if set, else :func:`storage.autosave_path`."""
+    given = os.environ.get(AUTOSAVE_ENV)
+    return Path(given) if given else storage.autosave_path()
+
+
+def session_payload(win) -> dict:
+    """The plain data saved for window ``win`` (see the module docstring)."""
+    ws = win.subspace
+    payload = {"session": win.session.to_dict(),
+               "columns": [{"method": c.runner.setting()[0].key, "params": _plain(c.runner.setting()[1]),
+                            "iteration": int(c.runner.iteration)} for c in ws.columns]}
+    data = win.session.data
+    if data.kind == FOLDER and os.path.isdir(data.name):
+        cached = getattr(win, "_folder_hash", None)          # hashed once per data source loaded
+        if cached is None or cached[0] is not data:
+            win._folder_hash = cached = (data, storage.folder_hash(data.name))
+        payload["folder_hash"] = cached[1]
+    rows = getattr(win, "sweep_rows", None)
+    rows = rows() if callable(rows) else rows
+    if rows:
+        payload["sweep"] = _plain(list(rows))
+        spec = getattr(win, "sweep_spec", None)
+        spec = spec() if callable(spec) else spec
+        if spec:
+            payload["sweep_spec"] = _plain(spec)
+    return payload
+
+
+def _plain(value):
+    from robust_subspace_lab.core.session.spec import _plain as plain
+    return plain(value)
+
+
+def save_session(win, path) -> Path:
+    """Write ``win``'s session to ``path`` atomically. Raises :class:`SessionFileError`."""
+    return storage.write_session_file(path, session_payload(win))
+
+
+def read_session(path) -> tuple[DataSpec, CorruptionSpec, list[tuple[str, dict, int]], dict]:
+    """``(data, corruption, columns, payload)`` from the session file ``path``, every part
+    checked (known method keys, valid specs). Raises :class:`SessionFileError` saying why."""
+    payload, _arrays = storage.read_session_file(path)
+    name = Path(path).name
+    try:
+        sess = payload["session"]
+        data = DataSpec.from_dict(sess.get("data") or {})
+        corr = CorruptionSpec.from_dict(sess.get("corruption") or {})
+        corr.spec                                  # unknown corruption → ParameterError
+        columns = []
+        for c in payload.get("columns") or ():
+            info = catalogue.get(c["method"])
+            if info.task != "subspace":
+                raise ParameterError(f"method {c['method']!r} is not a subspace method")
+            params = validated(info, dict(c.get("params") or {}))      # ParameterError names a bad value
+            columns.append((info.key, params, int(c.get("iteration", -1))))
+    except (KeyError, TypeError, AttributeError, ValueError, ParameterError, DataError) as exc:
+        raise SessionFileError(f"{name} is damaged: {exc}") from None
+    if not columns:
+        raise SessionFileError(f"{name} is damaged: it holds no method column")
+    return data, corr, columns, payload
+
+
+def open_session(win, path, timeout: float = 120.0) -> list[str]:
+    """Rebuild ``win`` from the session file ``path``: data and corruption (background jobs,
+    waited for), the columns with their methods and parameters, each stepped to its saved
+    iteration. Returns warnings (e.g. the folder changed since the session was saved).
+
+    Raises :class:`SessionFileError` (nothing changed) when the file cannot be read, or when its
+    data cannot be loaded (the data shown are kept)."""
+    data, corr, columns, payload = read_session(path)
+    warnings = []
+    if data.kind == FOLDER:
+        if not os.path.isdir(data.name):
+            raise SessionFileError(f"the session's folder {data.name} does not exist")
+        saved = payload.get("folder_hash")
+        if saved and storage.folder_hash(data.name) != saved:
+            warnings.append(f"the folder {data.name} changed since the session was saved: "
+                            "the results may differ")
+    recorder = getattr(win, "undo_recorder", None)
+    with recorder.paused() if recorder is not None else contextlib.nullcontext():
+        _rebuild(win, data, corr, columns, timeout)
+    if recorder is not None:
+        recorder.stack.clear()                 # the opened session is the new starting point
+    rows = payload.get("sweep")
+    win.saved_sweep = (list(rows), payload.get("sweep_spec")) if rows else None
+    return warnings
+
+
+def _rebuild(win, data, corr, columns, timeout) -> None:
+    ws = win.subspace
+    old_corr = win.session.corruption
+    if data.kind == TOY:
+        ok = ws.load_toy(data.name, dict(data.options))
+        if ok:
+            win.session.set_corruption(corr)
+            ws.data_panel.show_corruption(corr.key, corr.values())
+    else:
+        win.session.set_corruption(corr)
+        ok = ws._load(data)
+        if not ok:
+            win.session.set_corruption(old_corr)
+    if not ok:
+        raise SessionFileError(f"could not load the session's data: {ws.last_error or 'cancelled'}")
+    old = list(ws.columns)
+    new = [ws.add_column(key, params) for key, params, _ in columns]
+    for col in old:
+        ws.remove_column(col)
+    win.wait_idle(timeout)
+    for col, (_, _, iteration) in zip(new, columns):
+        if iteration > col.runner.iteration:
+            col.follow_live()
+            col.runner.step(iteration - max(col.runner.iteration, 0))
+    win.wait_idle(timeout)
+
+
+class SessionActions:
+    """The main window's session, autosave and sweep actions (a mixin of :class:`app.main_window.MainWindow`:
+    it uses the window's ``session``, ``subspace``, ``columns``, ``statusBar``, ``busy``, ``wait_idle``)."""
+
+    # ================================================================== menus
+    def _add_session_actions(self, m_file) -> None:
+        """File ▸ Open session… (Ctrl+Shift+O) and Save session… (Ctrl+Shift+S)."""
+        act = m_file.addAction("Open s&ession…", self.choose_open_session)
+        act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+O"))
+        act = m_file.addAction("Save sessio&n…", self.choose_save_session)
+        act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+S"))
+        m_file.addSeparator()
+
+    def _build_edit_menu(self, menu) -> None:
+        """Edit ▸ Undo (Ctrl+Z) / Redo (Ctrl+Shift+Z, Ctrl+Y) of :attr:`undo_stack` (see :mod:`app.undo`)."""
+        self.undo_stack = QtGui.QUndoStack(self)
+        m_edit = menu.addMenu("&Edit")
+        self.undo_action = act = self.undo_stack.createUndoAction(self, "&Undo")
+        act.setShortcut(QtGui.QKeySequence.Undo)
+        m_edit.addAction(act)
+        self.redo_action = act = self.undo_stack.createRedoAction(self, "&Redo")
+        act.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
+        m_edit.addAction(act)
+
+    # ================================================================== autosave timer
+    def _start_autosave(self, enabled: bool, period_ms: int) -> None:
+        self.autosave_enabled = enabled
+        self._autosaved = None            # the payload last autosaved (JSON text)
+        self.recover_box = None
+        self._autosave_timer = QtCore.QTimer(self)
+        self._autosave_timer.setInterval(period_ms)
+        self._autosave_timer.timeout.connect(self.autosave)
+        if enabled:
+            self._offer_recovery()
+            self._autosave_timer.start()
+
+    def _stop_autosave(self) -> None:
+        self._autosave_timer.stop()
+        if self.autosave_enabled:      # a clean exit: nothing to recover
+            autosave_file().unlink(missing_ok=True)
+
+    # ================================================================== sessions
+    def save_session(self, path) -> bool:
+        """Save the session to ``path`` (see :mod:`app.session_io`); False, with a message, on error."""
+        try:
+            save_session(self, path)
+        except SessionFileError as exc:
+            self._session_message(str(exc))
+            return False
+        self.statusBar().showMessage(f"Saved the session to {path}", 10000)
+        return True
+
+    def open_session(self, path, interactive: bool = True) -> bool:
+        """Open the session file ``path``; on error say why (a message box when ``interactive``,
+        always the status bar and :attr:`session_error`) and change nothing."""
+        self.session_error = ""
+        try:
+            warnings = open_session(self, path)
+        except SessionFileError as exc:
+            self.session_error = str(exc)
+            self._session_message(str(exc), interactive)
+            return False
+        if warnings:
+            self._session_message("; ".join(warnings), interactive, warning=True)
+        else:
+            self.statusBar().showMessage(f"Opened the session {path}", 10000)
+        self._session_saved_state = None
+        return True
+
+    def _session_message(self, text: str, interactive: bool = True, warning: bool = False) -> None:
+        self.statusBar().showMessage(text, 15000)
+        if interactive:
+            icon = QtWidgets.QMessageBox.Warning if warning else QtWidgets.QMessageBox.Critical
+            box = QtWidgets.QMessageBox(icon, "Session", text, parent=self)
+            box.setModal(False)
+            box.show()
+            self.session_box = box
+
+    def choose_save_session(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save the session", "session.rsl",
+                                                        "Robust Subspace Lab sessions (*.rsl)")
+        if path:
+            self.save_session(path)
+
+    def choose_open_session(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open a session", "",
+                                                        "Robust Subspace Lab sessions (*.rsl);;All files (*)")
+        if path:
+            self.open_session(path)
+
+    # ================================================================== autosave
+    def autosave(self) -> bool:
+        """Save the session to :func:`autosave_file` if it changed since the last
+        autosave (atomically). True if written."""
+        import json
+
+        if self._closing or self.busy:
+            return False
+        text = json.dumps(session_payload(self), sort_keys=True, default=str)
+        if text == self._autosaved:
+            return False
+        try:
+            save_session(self, autosave_file())
+        except SessionFileError as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
+            return False
+        self._autosaved = text
+        return True
+
+    def _offer_recovery(self) -> None:
+        """An autosave exists only after a crash (a clean exit removes it): offer to recover it
+        (a non-blocking box with Recover / Discard)."""
+        path = autosave_file()
+        if not path.is_file():
+            return
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Question, "Recover the last session?",
+                                    "Robust Subspace Lab did not close cleanly last time. Recover the "
+                                    "session it autosaved?", parent=self)
+        self.recover_button = box.addButton("Recover", QtWidgets.QMessageBox.AcceptRole)
+        self.discard_button = box.addButton("Discard", QtWidgets.QMessageBox.RejectRole)
+        box.setModal(False)
+        box.buttonClicked.connect(lambda b, p=path: self._recovery_chosen(b, p))
+        box.show()
+        self.recover_box = box
+
+    def _recovery_chosen(self, button, path) -> None:
+        if button is self.recover_button:
+            self.open_session(path)
+        else:
+            path.unlink(missing_ok=True)
+
+    # ================================================================== sweeps
+    def open_sweep(self):
+        """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
+        columns' methods; a run opened from its results browser opens as a new column."""
+        from .sweep_dialog import SweepDialog
+
+        methods = tuple(dict.fromkeys(c.key for c in self.columns))
+        dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
+        dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
+        saved = getattr(self, "saved_sweep", None)
+        if saved:                       # the results of an opened session
+            from robust_subspace_lab.core.sweep import Sweep
+
+            rows, spec = saved
+            try:
+                sweep = Sweep.from_dict(spec) if spec else None
+            except (KeyError, TypeError, ValueError, ParameterError):
+                sweep = None
+            dlg.browser.set_rows(rows, sweep=sweep)
+        dlg.setModal(False)
+        dlg.show()
+        self.sweep_dialog = dlg
+        return dlg
+
+    def sweep_rows(self) -> list:
+        """The rows of the sweep dialog's results (saved with the session), if any."""
+        dlg = getattr(self, "sweep_dialog", None)
+        rows = getattr(getattr(dlg, "browser", None), "rows", None)
+        rows = rows() if callable(rows) else rows
+        saved = getattr(self, "saved_sweep", None)
+        return list(rows or (saved[0] if saved else []))
+
+    def sweep_spec(self) -> dict | None:
+        """The sweep behind :meth:`sweep_rows` (plain data), if known."""
+        dlg = getattr(self, "sweep_dialog", None)
+        sweep = getattr(getattr(dlg, "browser", None), "sweep", None)
+        if sweep is not None:
+            return sweep.to_dict()
+        saved = getattr(self, "saved_sweep", None)
+        return saved[1] if saved else None
+
+    def open_sweep_run(self, dlg, row: dict):
+        """Open the sweep run ``row`` as a new column: its method and parameters on its data
+        and corruption (seeds included), stepped to its iteration count."""
+        task = dlg.browser.sweep.task_for(row)
+        ws = self.subspace
+        data, corr = task.data_for_seed()
+        if data.is_toy:
+            if data != self.session.data and not ws.load_toy(data.name, dict(data.options)):
+                return None
+        elif corr != self.session.corruption or data != self.session.data:
+            old = self.session.corruption
+            self.session.set_corruption(corr)
+            if not ws._load(data):
+                self.session.set_corruption(old)
+                return None
+        col = ws.add_column(task.method, dict(task.params))
+        self.wait_idle()
+        steps = int(row.get("n_iter") or 0)
+        if steps > 0:
+            col.runner.step(steps)
+        return col
+
