@@ -8,6 +8,7 @@ for every pixel) and resets the column to iteration 0 with the new setting.
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -86,6 +87,8 @@ def _fmt_metric(name: str, value) -> str:
         v = float(value)
     except (TypeError, ValueError):
         return html.escape(str(value))
+    if not math.isfinite(v):          # core leaves undefined metrics out; never show NaN
+        return "<span style='color:#777;font-weight:normal'>undefined</span>"
     if "AUC" in name:
         return f"{v:.3f}"
     if "°" in name:

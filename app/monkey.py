@@ -34,8 +34,9 @@ __all__ = ["Monkey", "Findings", "resident_mb", "peak_resident_mb"]
 
 #: text of controls the monkey leaves alone: they open native file dialogs or quit
 AVOID = re.compile(r"open folder|choose|browse|quit|save|export|…|\.\.\.", re.IGNORECASE)
-#: "nan" shown as a value (a word: not "nano", "financial"; not "(NaN)", which names missing entries)
-NAN = re.compile(r"(?<![A-Za-z(])nan(?![A-Za-z)])", re.IGNORECASE)
+#: NaN shown as a value: Python and numpy format it as lowercase "nan" ("= nan", "nan %"); "NaN" in
+#: prose ("entries removed (NaN)", "refuse NaN") names missing entries and is not a finding
+NAN = re.compile(r"(?<![A-Za-z])nan(?![A-Za-z])|[=:]\s*NaN\b")
 #: window sizes tried: a small laptop, a common desktop, a tall narrow window
 SIZES = ((1366, 768), (1600, 1000), (1024, 900), (1920, 1080))
 
@@ -121,7 +122,7 @@ class Monkey:
 
     def _check_texts(self) -> None:
         for text in self._texts():
-            if text and NAN.search(re.sub(r"<[^>]+>", "", text)):
+            if text and NAN.search(re.sub(r"<[^>]+>", "", text).replace("&nbsp;", " ")):
                 self.findings.nan_texts.append(f"after {self._current!r}: {text[:200]}")
 
     # ------------------------------------------------------------------ actions

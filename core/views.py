@@ -276,7 +276,8 @@ def nmf_metrics(state: State, data: Corrupted, rel: float, clustering: bool = Tr
         both = int(np.count_nonzero(cut & data.mask))
         out[CAUGHT] = 100.0 * both / int(np.count_nonzero(data.mask))
         n_cut = int(np.count_nonzero(cut))
-        out[PRECISION] = 100.0 * both / n_cut if n_cut else float("nan")
+        if n_cut:                      # undefined (0/0) while nothing is truncated: not shown
+            out[PRECISION] = 100.0 * both / n_cut
     out.update(clustering_scores(state, data, compute=clustering))
     return out
 
