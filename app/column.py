@@ -433,12 +433,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         """Redraw if the runner or the scrubber changed since the last frame. Returns True if drawn."""
         states = self.runner.states
         n = len(states)
-        blocked = self.scrubber.blockSignals(True)
-        self.scrubber.setRange(0, max(n - 1, 0))
-        if self._follow and n:
-            self.scrubber.setValue(n - 1)
-        self.scrubber.blockSignals(blocked)
-        index = self.scrubber.value() if n else -1
+        index = self._sync_scrubber()
         key = (self.runner.version, index)
         if key == self._drawn_key and not force:
             return False

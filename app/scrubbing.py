@@ -47,6 +47,17 @@ class FollowsIterations:
         self.scrubber.setValue(index)
         self._on_scrub(self.scrubber.value())
 
+    def _sync_scrubber(self) -> int:
+        """Stretch the slider over the states kept (to the newest while following); the index of
+        the state to draw, -1 when there is none."""
+        n = len(self.runner.states)
+        blocked = self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, max(n - 1, 0))
+        if self._follow and n:
+            self.scrubber.setValue(n - 1)
+        self.scrubber.blockSignals(blocked)
+        return self.scrubber.value() if n else -1
+
     def _on_scrub(self, value: int) -> None:
         n = len(self.runner.states)
         self._follow = n == 0 or value >= n - 1

@@ -417,6 +417,25 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
 SQ_DIST_ROWS = 256
 
 
+def pca_subspace(X: np.ndarray, center: np.ndarray, k: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The top-``k`` principal subspace of X about ``center`` with every sample weighing 1 (the
+    PCA start of the reweighted methods): ``(components (k, d), projections (n, k), gram)``, by
+    the route :func:`subspace_route` chooses (the centred n × n Gram matrix, kept for the later
+    weighted steps, is formed only on the Gram route, else None);
+    cancellable at the block iterations (:func:`core.interrupt.checkpoint`)."""
+    from . import interrupt
+
+    gram = None
+    if subspace_route(*X.shape, k) == "gram":
+        Xc = X - center
+        gram = Xc @ Xc.T
+        del Xc
+    comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=center, gram=gram,
+                                       checkpoint=interrupt.checkpoint)
+    return comps, proj, gram
+
+
 def sq_distances(X: np.ndarray, m: np.ndarray | None = None) -> np.ndarray:
     """Squared distances ``‖x_i − m‖²`` (n_samples,) of the rows of X to m (to 0 if m is None),
     in X's dtype, computed :data:`SQ_DIST_ROWS` rows at a time: the same numbers as

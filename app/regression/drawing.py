@@ -97,12 +97,7 @@ class WorkspaceDrawing:
         (the window's frame timer calls this ~30 times a second). True if drawn."""
         states = self.runner.states
         n = len(states)
-        blocked = self.scrubber.blockSignals(True)
-        self.scrubber.setRange(0, max(n - 1, 0))
-        if self._follow and n:
-            self.scrubber.setValue(n - 1)
-        self.scrubber.blockSignals(blocked)
-        index = self.scrubber.value() if n else -1
+        index = self._sync_scrubber()
         key = (self.runner.version, index, self._test_version, self.test_clean)
         if key == self._drawn_key and not force:
             return False

@@ -6,7 +6,7 @@ import numpy as np
 from .. import convergence, interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import (positive_floor, residual_sq, sq_distances, subspace_route, thin_product_threads,
+from ..linalg import (pca_subspace, positive_floor, residual_sq, sq_distances, thin_product_threads,
                       weighted_subspace)
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
@@ -158,13 +158,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         m, n_mean_iter = state.mean, state.iteration
         sq = sq_distances(X, m)
         k = int(self.n_components)
-        gram = None
-        if subspace_route(*X.shape, k) == "gram":
-            Xc = X - m
-            gram = Xc @ Xc.T
-            del Xc
-        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=m, gram=gram,
-                                           checkpoint=interrupt.checkpoint)
+        comps, proj, gram = pca_subspace(X, m, k)
         e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)
         beta, J = self._weights(e, delta)

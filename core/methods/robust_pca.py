@@ -6,7 +6,7 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
+from ..linalg import pca_subspace, residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
@@ -77,13 +77,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
         mean = X.mean(axis=0)
         sq = sq_distances(X, mean)
         k = int(self.n_components)
-        gram = None
-        if subspace_route(*X.shape, k) == "gram":
-            Xc = X - mean
-            gram = Xc @ Xc.T
-            del Xc
-        comps, _, proj = weighted_subspace(X, np.ones(len(X), dtype=X.dtype), k, center=mean, gram=gram,
-                                           checkpoint=interrupt.checkpoint)
+        comps, proj, gram = pca_subspace(X, mean, k)
         r = np.sqrt(residual_sq(sq, proj).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
