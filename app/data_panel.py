@@ -207,8 +207,8 @@ class DataPanel(QtWidgets.QWidget):
             "numbers (rank, μ, δ, …), chosen in the combo.<br>"
             "<b>E (sparse part)</b>: the outliers a low-rank + sparse method separates.<br>"
             "<b>Toy examples</b>: 2-D points with the learned directions through the mean.<br>"
-            "<b>Error (eq. 14)</b>: distance of the reconstructions to the <i>clean</i> images "
-            "(grey levels; lower is better). NMF: relative error ‖X_clean − WH‖ / ‖X_clean‖.<br>"
+            "<b>Error</b>: distance of the reconstructions to the <i>clean</i> images "
+            "(grey levels; lower is better; Oh &amp; Kwak 2016, eq. 14). NMF: relative error ‖X_clean − WH‖ / ‖X_clean‖.<br>"
             "<b>Residual</b>: corrupted − reconstruction (blue −, red +).")
         text.setWordWrap(True)
         text.setStyleSheet("color: #333; font-size: 8pt;")

@@ -84,7 +84,10 @@ GUIDE: dict[str, str] = {
         "ln(1 + (E/γ)²) and ignores errors above a threshold τ. The per-pixel weight is "
         "Q = 1/(1 + (E/γ)²): ½ where |E| = γ, and exactly 0 on truncated pixels (red). It wins on "
         "extreme outliers (blocks above the grey range); on mild noise the three-sigma truncation "
-        "can also cut good pixels, and plain NMF may do better. " + _NMF_VIEWS),
+        "can also cut good pixels, and plain NMF may do better. The objective curve can rise: "
+        "γ and the truncated set are re-estimated every iteration, and only for a fixed γ and "
+        "threshold is each step guaranteed not to increase the cost (Guan et al. 2019, §3). "
+        + _NMF_VIEWS),
     "cauchy-nmf": (
         "Cauchy NMF: Truncated Cauchy NMF without truncation. The weight Q = 1/(1 + (E/γ)²) never "
         "reaches 0: large errors are down-weighted, never ignored. " + _NMF_VIEWS),
