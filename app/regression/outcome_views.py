@@ -1,0 +1,329 @@
+"""The regression workspace's views of the outcome: the learned regressor and the test set.
+
+* :class:`CoefficientsView`   T for inputs that are no images: bars, with the true T* when known
+* :class:`TestSamplesView`    test samples: clean | input | cleaned Dₜₑ | outliers Eₜₑ, with their
+                              predicted and true label or targets
+* :class:`ConfusionView`      test confusion matrix (classification)
+* :class:`PredictionView`     predicted against true test targets (regression)
+
+Registered with the training-side views in :data:`app.regression.views.REGISTERED`.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from ..views._common import COLORS, LINE_COLORS, View, _arrays, _Mosaic, _style_plot
+from .view_style import (_DIVERGING, _missing_rgba, _note,
+                         _title)
+
+__all__ = ["CoefficientsView", "TestSamplesView", "ConfusionView", "PredictionView"]
+
+
+class CoefficientsView(pg.PlotWidget, View):
+    """T for inputs that are no images (the 3-D example): one bar per entry, grouped by output
+    (the last of each group is the intercept), with the true T* as black × when it is known."""
+
+    title = "Regressor coefficients"
+    tasks = frozenset({"regression"})
+    name = "coefficients_view"
+
+    TITLE = "Regressor T"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "", "value")
+        _title(plot, self.TITLE)
+        plot.hideButtons()
+        plot.setMouseEnabled(x=False, y=False)
+        self.bars = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=0.7, pen=None,
+                                    brush=pg.mkBrush(*COLORS["curve"], 200))
+        self.truth = pg.ScatterPlotItem(pxMode=True, symbol="x", size=11, pen=pg.mkPen("#111111", width=2),
+                                        brush=pg.mkBrush("#111111"))
+        plot.addItem(self.bars)
+        plot.addItem(self.truth)
+        plot.addLine(y=0, pen=pg.mkPen((120, 120, 120), width=1))
+        self.snapshot = None
+        self._key = None
+
+    def show_snapshot(self, snap, T_true=None, scored=None) -> None:
+        """``T_true`` (p, q) the true regressor or None; ``scored`` the columns of T the data
+        score (``RegressionData.scored_columns``; the others of T* are drawn grey)."""
+        self.snapshot = snap
+        plot = self.getPlotItem()
+        if snap is None:
+            self.bars.setOpts(x=np.zeros(0), height=np.zeros(0))
+            self.truth.setData([], [])
+            return
+        T = np.column_stack([snap.coef, snap.intercept])
+        p, q = T.shape
+        x = (np.arange(p)[:, None] * (q + 1) + np.arange(q)[None, :]).ravel().astype(float)
+        self.bars.setOpts(x=x, height=T.ravel())
+        known = T_true is not None and np.shape(T_true) == T.shape
+        if known:
+            cols = set(range(q)) if scored is None else set(scored)
+            grey = np.array([[j not in cols for j in range(q)]] * p).ravel()
+            brushes = [pg.mkBrush("#aaaaaa") if g else pg.mkBrush("#111111") for g in grey]
+            pens = [pg.mkPen("#aaaaaa", width=2) if g else pg.mkPen("#111111", width=2) for g in grey]
+            self.truth.setData(x, np.asarray(T_true, dtype=float).ravel(), brush=brushes, pen=pens)
+        else:
+            self.truth.setData([], [])
+        key = (p, q, tuple(snap.output_names), known, None if scored is None else tuple(scored))
+        if key != self._key:
+            self._key = key
+            feats = [f"x{j + 1}" for j in range(q - 1)] + ["1"]
+            major = [(i * (q + 1) + (q - 1) / 2, "") for i in range(p)]
+            minor = [(i * (q + 1) + j, f"{snap.output_names[i] if i < len(snap.output_names) else i}·{feats[j]}"
+                      if j == 0 else feats[j]) for i in range(p) for j in range(q)]
+            plot.getAxis("bottom").setTicks([major, minor])
+            plot.setXRange(-0.8, p * (q + 1) - 0.2, padding=0)
+            unscored = known and scored is not None and len(set(scored)) < q - 1
+            title = self.TITLE + _note("bars" + ("; ×: true T*" if known else "")
+                                       + (" (grey: not scored by RAE_T)" if unscored else ""))
+            _title(plot, title)
+        vals = T.ravel() if not known else np.concatenate([T.ravel(), np.asarray(T_true).ravel()])
+        lo, hi = min(float(vals.min()), 0.0), max(float(vals.max()), 0.0)
+        d = 0.08 * (hi - lo) if hi > lo else 1.0
+        plot.setYRange(lo - d, hi + d, padding=0)
+
+    def drawn(self) -> np.ndarray:
+        return np.asarray(self.bars.opts["height"])
+
+    def export_data(self, snapshot) -> dict:
+        """coef (n_outputs, n_features) and intercept (n_outputs,): the regressor T."""
+        if snapshot is None or snapshot.coef is None:
+            return {}
+        return _arrays(coef=snapshot.coef, intercept=snapshot.intercept)
+
+
+# =========================================================================== test set
+class TestSamplesView(_Mosaic, View):
+    """Some test samples (rows): clean | test input | cleaned Dₜₑ | outliers Eₜₑ (the last two
+    with test-time cleaning on), and left of each row the prediction and the truth (green when a
+    predicted label is right, red when wrong). Grey levels 0–255; Eₜₑ ±128 on blue–white–red;
+    missing input entries magenta."""
+
+    title = "Test samples"
+    tasks = frozenset({"regression"})
+    name = "test_view"
+
+    __test__ = False
+    TITLE = "Test samples"
+    HEADERS = ("clean", "test input", "cleaned Dₜₑ", "outliers Eₜₑ")
+    TOP = 0.35
+    LEFT = 1.7
+
+    def __init__(self, n_rows: int = 4, parent=None):
+        super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * 4, parent=parent)
+        self._lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
+        self._luts_for = None
+        self._set_luts(4)
+        font = QtGui.QFont()
+        font.setPointSizeF(8.0)
+        self.headers, self.captions, self.overlays = [], [], []
+        for name in self.HEADERS:
+            t = pg.TextItem(name, color="#444444", anchor=(0.5, 1.0))
+            t.setFont(font)
+            self.vb.addItem(t, ignoreBounds=True)
+            self.headers.append(t)
+        for _ in range(n_rows):
+            t = pg.TextItem("", color="#444444", anchor=(1.0, 0.5))
+            t.setFont(font)
+            self.vb.addItem(t, ignoreBounds=True)
+            self.captions.append(t)
+            ov = pg.ImageItem(axisOrder="row-major")
+            ov.setZValue(1)
+            ov.setVisible(False)
+            self.vb.addItem(ov)
+            self.overlays.append(ov)
+        self.n_rows = n_rows
+        self.caption_texts: list[str] = []
+
+    def _placed(self, shape) -> None:
+        h, w = shape
+        for c, t in enumerate(self.headers):
+            if c < self.cols:
+                t.setPos(self.tile_rect(0, c).center().x(), -0.04 * h)
+            t.setVisible(c < self.cols)
+        for r, (t, ov) in enumerate(zip(self.captions, self.overlays)):
+            rect = self.tile_rect(r, 0)
+            t.setPos(-0.08 * w, rect.center().y())
+            ov.setPos(self.tile_rect(r, 1).topLeft())
+
+    def _set_luts(self, cols: int) -> None:
+        if self._luts_for == cols:
+            return
+        self._luts_for = cols
+        for i, img in enumerate(self.items):
+            img.setLookupTable(self._lut if i % cols == 3 else None)
+
+    def show_rows(self, rows, captions=(), colors=(), missing=None, title: str | None = None) -> None:
+        """``rows`` (k, c, h, w) with c = 2 (clean | input) or 4 (… | Dₜₑ | Eₜₑ), or None;
+        ``captions``/``colors`` one per row; ``missing`` (k, h, w) bool or None."""
+        k = 0 if rows is None else min(len(rows), self.n_rows)
+        cols = self.cols if rows is None else rows.shape[1]
+        if k:
+            self._set_luts(cols)
+            self._layout(rows.shape[2:], self.n_rows, cols)
+        self.caption_texts = []
+        for r in range(self.n_rows):
+            for c in range(cols):
+                img = self.items[r * cols + c]
+                if r < k:
+                    img.setImage(rows[r, c], levels=(-128.0, 128.0) if c == 3 else (0.0, 255.0),
+                                 autoLevels=False)
+                img.setVisible(r < k)
+            text = captions[r] if r < k and r < len(captions) else ""
+            color = colors[r] if r < k and r < len(colors) else "#444444"
+            self.captions[r].setText(text, color=color)
+            if r < k:
+                self.caption_texts.append(text)
+            ov = self.overlays[r]
+            show = r < k and missing is not None and r < len(missing) and bool(np.any(missing[r]))
+            if show:
+                ov.setImage(_missing_rgba(np.asarray(missing[r], dtype=bool)), autoLevels=False, levels=(0, 255))
+            ov.setVisible(show)
+        for i in range(self.n_rows * cols, len(self.items)):
+            self.items[i].setVisible(False)
+        if title is not None and title != self.title.text:
+            self.title.setText(title)
+
+    def drawn(self, row: int, col: int) -> np.ndarray:
+        return self.items[row * self.cols + col].image
+
+    def export_data(self, snapshot) -> dict:
+        """The test outputs, targets and predicted labels of the snapshot."""
+        if snapshot is None:
+            return {}
+        return _arrays(test_outputs=snapshot.test_outputs, Y_test=snapshot.Y_test,
+                       test_predictions=snapshot.test_predictions)
+
+
+class ConfusionView(pg.PlotWidget, View):
+    """Test confusion matrix: rows the true class, columns the predicted one, counts written in
+    the cells (white → blue by count)."""
+
+    title = "Test confusion matrix"
+    tasks = frozenset({"regression"})
+    name = "confusion_view"
+
+    TITLE = "Test predictions"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "predicted", "true")
+        _title(plot, self.TITLE)
+        plot.showGrid(x=False, y=False)
+        plot.invertY(True)
+        plot.setAspectLocked(True)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
+        plot.addItem(self.image)
+        self.texts: list[pg.TextItem] = []
+        self.counts = None
+        self._key = None
+
+    def show_counts(self, counts: np.ndarray | None, names=(), title: str = "") -> None:
+        plot = self.getPlotItem()
+        self.counts = counts
+        for t in self.texts:
+            plot.removeItem(t)
+        self.texts = []
+        if counts is None:
+            self.image.clear()
+            return
+        c = counts.shape[0]
+        self.image.setImage(counts.astype(float), levels=(0.0, max(float(counts.max()), 1.0)), autoLevels=False)
+        if c <= 15:
+            font = QtGui.QFont()
+            font.setPointSizeF(7.5 if c > 8 else 8.5)
+            top = max(float(counts.max()), 1.0)
+            for i in range(c):
+                for j in range(c):
+                    if counts[i, j]:
+                        t = pg.TextItem(str(int(counts[i, j])), anchor=(0.5, 0.5),
+                                        color="w" if counts[i, j] > 0.55 * top else "#222222")
+                        t.setFont(font)
+                        t.setPos(j + 0.5, i + 0.5)
+                        plot.addItem(t)
+                        self.texts.append(t)
+        key = (c, tuple(names))
+        if key != self._key:
+            self._key = key
+            ticks = [[(k + 0.5, str(n)) for k, n in enumerate(names)]]
+            plot.getAxis("bottom").setTicks(ticks)
+            plot.getAxis("left").setTicks(ticks)
+            plot.setRange(xRange=(0, c), yRange=(0, c), padding=0.02)
+        if title:
+            _title(plot, title)
+
+    def export_data(self, snapshot) -> dict:
+        """counts (classes, classes) as drawn (true label by row, predicted by column)."""
+        return {} if self.counts is None else {"counts": np.asarray(self.counts)}
+
+
+class PredictionView(pg.PlotWidget, View):
+    """Predicted against true test targets, one colour per output, and the line y = x."""
+
+    title = "Test predictions against the truth"
+    tasks = frozenset({"regression"})
+    name = "prediction_view"
+
+    TITLE = "Test predictions against the truth"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        plot = self.getPlotItem()
+        _style_plot(plot, self.TITLE, "true target", "predicted")
+        _title(plot, self.TITLE)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.hideButtons()
+        self.legend = plot.addLegend(offset=(4, 4), labelTextSize="7.5pt", verSpacing=-8,
+                                     brush=pg.mkBrush(255, 255, 255, 200))
+        self.diagonal = plot.plot([], [], pen=pg.mkPen((120, 120, 120), width=1, style=QtCore.Qt.DashLine))
+        self.points: list[pg.ScatterPlotItem] = []
+        self._names: tuple = ()
+
+    def show_predictions(self, Y_true, Y_pred, names=(), title: str = "") -> None:
+        plot = self.getPlotItem()
+        if Y_true is None:
+            for p in self.points:
+                p.setData([], [])
+            self.diagonal.setData([], [])
+            return
+        Y_true, Y_pred = np.atleast_2d(Y_true), np.atleast_2d(Y_pred)
+        names = tuple(names) or tuple(f"y{j + 1}" for j in range(Y_true.shape[1]))
+        if names != self._names:
+            self._names = names
+            for p in self.points:
+                plot.removeItem(p)
+            self.legend.clear()
+            self.points = []
+            for j, n in enumerate(names[:8]):
+                color = LINE_COLORS[j % len(LINE_COLORS)]
+                p = pg.ScatterPlotItem(pxMode=True, symbol="o", size=6, pen=None,
+                                       brush=pg.mkBrush(*color, 170), name=str(n))
+                plot.addItem(p)               # named: pyqtgraph adds it to the legend
+                self.points.append(p)
+        for j, p in enumerate(self.points):
+            p.setData(Y_true[:, j], Y_pred[:, j])
+        lo = float(min(np.nanmin(Y_true), np.nanmin(Y_pred)))
+        hi = float(max(np.nanmax(Y_true), np.nanmax(Y_pred)))
+        self.diagonal.setData([lo, hi], [lo, hi])
+        plot.autoRange(padding=0.05)
+        if title:
+            _title(plot, title)
+
+    def drawn(self) -> list[np.ndarray]:
+        return [np.column_stack(p.getData()) for p in self.points]
+
+    def export_data(self, snapshot) -> dict:
+        """Y_test (n_test, n_outputs) and test_outputs (n_test, n_outputs)."""
+        if snapshot is None:
+            return {}
+        return _arrays(Y_test=snapshot.Y_test, test_outputs=snapshot.test_outputs)
