@@ -142,8 +142,6 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray
     ParameterError : ``size`` is not two positive integers.
     DataError : an image is not 2-D or is empty.
     """
-    from skimage.transform import resize
-
     height, width = _check_size(size)
     out = np.empty((len(images), height, width), dtype=np.float64)
     for i, img in enumerate(images):
@@ -151,13 +149,19 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray
         img = np.asarray(img, dtype=np.float64)
         if img.ndim != 2 or img.size == 0:
             raise DataError(f"resize_images: image {i} must be a non-empty 2-D array, got shape {img.shape}")
-        if img.shape == (height, width):
-            out[i] = img
-            continue
-        res = resize(img, (height, width), order=1, mode="reflect",
-                     anti_aliasing=True, preserve_range=True)
-        out[i] = np.clip(res, img.min(), img.max())
+        out[i] = _resize_one(img, (height, width))
     return out
+
+
+def _resize_one(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """One non-empty 2-D float64 image resized as :func:`resize_images` says (the image itself
+    when it already has ``size``)."""
+    from skimage.transform import resize
+
+    if img.shape == size:
+        return img
+    res = resize(img, size, order=1, mode="reflect", anti_aliasing=True, preserve_range=True)
+    return np.clip(res, img.min(), img.max())
 
 
 def _to_gray(img: np.ndarray) -> np.ndarray:
@@ -173,6 +177,8 @@ def _to_gray(img: np.ndarray) -> np.ndarray:
     # Intensity scale first, so that the colour conversion works on 0-255 values.
     if img.dtype == bool:
         arr = img.astype(np.float64) * 255.0
+    elif img.dtype == np.uint8:
+        arr = img.astype(np.float64)                  # already on the 0-255 scale
     elif np.issubdtype(img.dtype, np.integer):
         arr = np.clip(img.astype(np.float64) * (255.0 / np.iinfo(img.dtype).max), 0.0, 255.0)
     elif np.issubdtype(img.dtype, np.floating):
@@ -207,8 +213,44 @@ def _short_reason(exc: BaseException, path: Path) -> str:
     return f"unreadable image ({name}: {msg})" if msg else f"unreadable image ({name})"
 
 
+#: extensions and Pillow modes read by :func:`_decode_pillow` (single-frame images whose pixels
+#: Pillow hands over as they are); everything else goes through :func:`skimage.io.imread`
+_PILLOW_EXTENSIONS = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm", ".webp"})
+_PILLOW_MODES = frozenset({"1", "L", "LA", "RGB", "RGBA", "P"})
+
+
+def _decode_pillow(path: str) -> np.ndarray | None:
+    """The pixels of a single-frame PNG, JPEG, BMP, PNM or WebP read with Pillow directly, as
+    :func:`skimage.io.imread` gives them (its imageio plugin is Pillow too: a palette image is
+    converted to its palette's mode, nothing else is changed), or None when this file is not one
+    of those (other modes, several frames, or an error: the caller then reads it with imread,
+    which names the problem). Reading directly skips imageio's per-file plugin search, which
+    retries optional imports for every file (≈ 35 % of a folder's loading time)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            if im.mode not in _PILLOW_MODES or getattr(im, "n_frames", 1) != 1:
+                return None
+            if im.mode == "P":
+                im = im.convert(im.palette.mode)
+            return np.asarray(im)
+    except Exception:  # noqa: BLE001 - damaged files are read (and explained) by imread
+        return None
+
+
 def _read_gray(path: Path) -> np.ndarray:
-    """Read one file with :func:`skimage.io.imread` and convert it (see :func:`load_folder`)."""
+    """Read one file (Pillow directly for the common formats, :func:`skimage.io.imread` for the
+    others) and convert it (see :func:`load_folder`)."""
+    ext = path.suffix.lower()
+    img = _decode_pillow(os.fspath(path)) if ext in _PILLOW_EXTENSIONS else None
+    if img is None:
+        img = _imread(path)
+    return _to_gray(img)
+
+
+def _imread(path: Path) -> np.ndarray:
+    """:func:`skimage.io.imread` of one file; ValueError with a short reason when it fails."""
     from skimage.io import imread
 
     if path.stat().st_size == 0:
@@ -227,21 +269,25 @@ def _read_gray(path: Path) -> np.ndarray:
         raise ValueError(_short_reason(exc, path)) from exc
     if path.suffix.lower() == ".gif" and np.ndim(img) >= 3:
         img = img[0]            # frames come first (palette GIFs decode to grey or RGB): the first
-    return _to_gray(img)
+    return img
 
 
-def _iter_files(root: Path, recursive: bool) -> Iterable[Path]:
-    """Non-hidden files below ``root`` (hidden files and folders are ignored)."""
+def _iter_files(root: Path, recursive: bool) -> list[tuple[tuple[str, ...], Path]]:
+    """Non-hidden files below ``root`` (hidden files and folders are ignored) as
+    ``(relative path's components, path)``, sorted by the components."""
+    out = []
     if recursive:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            for fn in filenames:
-                if not fn.startswith("."):
-                    yield Path(dirpath) / fn
+            rel = os.path.relpath(dirpath, root)
+            parts = () if rel == os.curdir else tuple(Path(rel).parts)
+            out.extend((parts + (fn,), Path(dirpath, fn)) for fn in filenames if not fn.startswith("."))
     else:
-        for p in root.iterdir():
-            if not p.name.startswith(".") and p.is_file():
-                yield p
+        with os.scandir(root) as it:
+            out = [((e.name,), Path(e.path)) for e in it
+                   if not e.name.startswith(".") and e.is_file()]
+    out.sort(key=lambda item: item[0])
+    return out
 
 
 def _make_labels(labels: Sequence[str]) -> np.ndarray | None:
@@ -256,8 +302,11 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
                 targets_csv: str | os.PathLike | None = None) -> ImageSet:
     """Load every image in a folder as grey levels on the 0–255 scale.
 
-    Reading: files whose extension (case-insensitive) is in :data:`SUPPORTED_EXTENSIONS` are read
-    with :func:`skimage.io.imread`. Conversion to float64 grey levels in [0, 255]:
+    Reading: files whose extension (case-insensitive) is in :data:`SUPPORTED_EXTENSIONS` are read:
+    single-frame PNG, JPEG, BMP, PNM and WebP files by Pillow directly (the pixels
+    :func:`skimage.io.imread` gives, without its per-file plugin search), the others, and any file
+    Pillow cannot read, with :func:`skimage.io.imread`. Conversion to float64 grey levels in
+    [0, 255]:
 
     * integer images (8-bit, 16-bit, ...) are scaled by their dtype's maximum
       (``value * 255 / iinfo(dtype).max``, negatives clipped to 0); boolean images map to 0/255;
@@ -267,7 +316,7 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
       0.2125 R + 0.7154 G + 0.0721 B); for RGBA (and grey + alpha) the alpha channel is
       **dropped** (not composited), then the colour channels are converted.
 
-    Resizing: every image is resized to ``size`` with :func:`resize_images`. With ``size=None``
+    Resizing: every image is resized to ``size`` as :func:`resize_images` does. With ``size=None``
     the most common image shape among the readable files is used (ties: the shape met first in
     name order), and images of other shapes are resized to it.
 
@@ -315,20 +364,23 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
         raise DataError(f"'{root}' is not a folder")
 
     try:
-        files = sorted(_iter_files(root, recursive), key=lambda p: p.relative_to(root).parts)
+        files = _iter_files(root, recursive)
     except OSError as exc:
         raise DataError(f"cannot list folder '{root}': {exc}") from exc
 
-    ok_images: list[np.ndarray] = []
+    # The images go straight into one preallocated stack (one row per file that may be an
+    # image) as they are read; images of another shape than the first wait aside (resized to
+    # ``size`` at once when it is given, else once the most common shape is known).
+    capacity = sum(f.suffix.lower() in SUPPORTED_EXTENSIONS for _, f in files)
+    stack: np.ndarray | None = None
+    aside: dict[int, np.ndarray] = {}
     ok_names: list[str] = []
     ok_labels: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for n_read, f in enumerate(files):
+    for n_read, (parts, f) in enumerate(files):
         _progress(n_read, len(files), "reading files")
-        rel = f.relative_to(root)
-        rel_name = rel.as_posix()
-        ext = f.suffix.lower()
-        if ext not in SUPPORTED_EXTENSIONS:
+        rel_name = "/".join(parts)
+        if f.suffix.lower() not in SUPPORTED_EXTENSIONS:
             skipped.append((rel_name, f"not an image file ({f.suffix or 'no extension'})"))
             continue
         try:
@@ -337,11 +389,19 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
             reason = str(exc) if isinstance(exc, ValueError) else _short_reason(exc, f)
             skipped.append((rel_name, reason))
             continue
-        ok_images.append(gray)
+        if size is not None:
+            gray = _resize_one(gray, size)
+        if stack is None:
+            stack = np.empty((capacity,) + gray.shape, dtype=np.float64)
+        if gray.shape == stack.shape[1:]:
+            stack[len(ok_names)] = gray
+        else:
+            aside[len(ok_names)] = gray
         ok_names.append(rel_name)
-        ok_labels.append(rel.parts[0] if len(rel.parts) > 1 else "")
+        ok_labels.append(parts[0] if len(parts) > 1 else "")
+    _progress(len(files), len(files), "reading files")
 
-    if not ok_images:
+    if stack is None:
         if not skipped:
             raise DataError(f"no image could be read from folder '{root}': it contains no files")
         first = "; ".join(f"{n}: {r}" for n, r in skipped[:_MAX_REASONS_IN_ERROR])
@@ -349,10 +409,18 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
         raise DataError(f"no image could be read from folder '{root}': "
                         f"{len(skipped)} file(s) skipped ({first}{more})")
 
-    if size is None:
-        counts = Counter(img.shape for img in ok_images)
+    n_ok = len(ok_names)
+    images = stack[:n_ok]        # a view: the rows of skipped files are not copied away
+    if aside:
+        counts = Counter({stack.shape[1:]: n_ok - len(aside)})
+        counts.update(aside[i].shape for i in sorted(aside))
         size = max(counts, key=counts.get)     # first shape met wins ties
-    images = resize_images(ok_images, size)
+        if size == stack.shape[1:]:
+            for n, i in enumerate(sorted(aside)):
+                _progress(n, len(aside), "resizing")
+                images[i] = _resize_one(aside[i], size)
+        else:
+            images = resize_images([aside.get(i, images[i]) for i in range(n_ok)], size)
     targets, target_names = None, ()
     if targets_csv is not None:
         targets, target_names = load_targets_csv(targets_csv, ok_names)

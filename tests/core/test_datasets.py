@@ -287,3 +287,60 @@ def test_builtin_digits():
     assert set(BUILTIN) == set(BUILTIN_TITLES)
     with pytest.raises(ParameterError, match="digits"):
         mnist_digits(digits=[11])
+
+
+def test_direct_pillow_reading_gives_imreads_pixels(tmp_path):
+    """The loader reads common formats with Pillow directly (skipping imageio's per-file plugin
+    search): every mode it takes must give exactly the pixels skimage.io.imread gives."""
+    from PIL import Image
+
+    from robust_subspace_lab.core.datasets import _decode_pillow
+
+    rng = np.random.default_rng(3)
+    rgba = rng.integers(0, 256, size=(12, 10, 4), dtype=np.uint8)
+    cases = {
+        "l.png": Image.fromarray(rgba[..., 0]),
+        "la.png": Image.fromarray(rgba[..., :2].copy(), mode="LA"),
+        "rgb.png": Image.fromarray(rgba[..., :3].copy()),
+        "rgba.png": Image.fromarray(rgba),
+        "bits.png": Image.fromarray(rgba[..., 0] > 128),
+        "palette.png": Image.fromarray(rgba[..., :3].copy()).convert("P", palette=Image.ADAPTIVE),
+        "l.jpg": Image.fromarray(rgba[..., 0]),
+        "rgb.jpg": Image.fromarray(rgba[..., :3].copy()),
+        "rgb.bmp": Image.fromarray(rgba[..., :3].copy()),
+        "l.pgm": Image.fromarray(rgba[..., 0]),
+    }
+    for name, im in cases.items():
+        im.save(tmp_path / name)
+        ours = _decode_pillow(str(tmp_path / name))
+        assert ours is not None, name
+        theirs = io.imread(str(tmp_path / name))
+        assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, name
+        np.testing.assert_array_equal(ours, theirs, err_msg=name)
+    data = load_folder(tmp_path)
+    assert len(data) == len(cases) and not data.skipped
+    # 16-bit PNGs, multi-frame files and damaged files are left to imread
+    _save(tmp_path / "deep.png", np.arange(120, dtype=np.uint16).reshape(12, 10) * 500)
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(30))
+    assert _decode_pillow(str(tmp_path / "deep.png")) is None
+    assert _decode_pillow(str(tmp_path / "broken.png")) is None
+
+
+def test_folder_loads_into_one_stack_with_odd_sizes_and_gaps(tmp_path):
+    """Images of the first shape go into one preallocated stack; a broken file between them
+    leaves no gap, and odd-sized images are resized into place (same result as resize_images)."""
+    _save(tmp_path / "a.png", _gradient(12, 10))
+    (tmp_path / "b.png").write_bytes(b"junk")
+    _save(tmp_path / "c.png", _gradient(30, 17, 3))
+    _save(tmp_path / "d.png", _gradient(12, 10, 9))
+    data = load_folder(tmp_path)
+    assert data.names == ("a.png", "c.png", "d.png") and dict(data.skipped).keys() == {"b.png"}
+    np.testing.assert_array_equal(data.images[0], _gradient(12, 10))
+    np.testing.assert_array_equal(data.images[2], _gradient(12, 10, 9))
+    np.testing.assert_array_equal(data.images[1], resize_images([_gradient(30, 17, 3)], (12, 10))[0])
+    # the majority shape need not be the first one met
+    _save(tmp_path / "e.png", _gradient(30, 17, 5))
+    _save(tmp_path / "f.png", _gradient(30, 17, 7))
+    data = load_folder(tmp_path)
+    assert data.images.shape == (5, 30, 17)
+    np.testing.assert_array_equal(data.images[3], _gradient(30, 17, 5))
