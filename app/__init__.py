@@ -13,13 +13,8 @@ Modules
 ``params``       controls built from ``core.params.ParamSpec``
 ``data_panel``   data set, image size and corruption controls
 ``__main__``     command line (``--folder``, ``--screenshot PATH --steps N``, ...)
+
+BLAS threads are set by policy (:mod:`core.threads`: all cores for one running solver, shared
+when several run, one thread on small data), applied by :mod:`app.worker` whenever the number of
+running solver jobs changes; a user's ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` caps it.
 """
-
-import os as _os
-
-# One BLAS thread per solver: every column already runs in its own thread, and on the small
-# matrices of a column (n_samples ≲ 1000) multi-threaded OpenBLAS mostly spins; measured on the
-# built-in faces, one PCA-GM step takes 11 ms with the default threads and 0.6 ms with one. Only
-# effective if numpy is not imported yet (as with ``python -m robust_subspace_lab``); the user's setting wins.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    _os.environ.setdefault(_var, "1")

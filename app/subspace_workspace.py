@@ -17,7 +17,8 @@ from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption
 from robust_subspace_lab.core.errors import DataError, ParameterError
-from robust_subspace_lab.core.session import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, Session, prepare
+from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, Session, prepare,
+                                              share_clean)
 
 from .column import MethodColumn
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
@@ -305,9 +306,10 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         def work():
             images = spec.load()
             try:
-                return images, prepare(spec, corr, images)
+                data = prepare(spec, corr, images)
             except (DataError, ParameterError) as exc:
                 raise type(exc)(f"{exc} (corruption '{corr.key}' on the new data)") from exc
+            return share_clean(images, data), data       # the images kept once, as X_clean
 
         outcome, value = self.data_jobs.call(work, f"Loading {what}")
         if outcome == "superseded":
@@ -376,6 +378,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             return True
         images = self.imageset
         outcome, value = self.data_jobs.call(lambda: new.apply(images), f"Corrupting ({key})")
+        if outcome == "ok":
+            self.imageset = share_clean(images, value)     # the images kept once, as X_clean
         if outcome == "superseded":
             return False
         if outcome != "ok":

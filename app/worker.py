@@ -13,6 +13,11 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
    thread only draws; at a finished state (``estimator.finished``) with its costly metrics
    (ACC/NMI of NMF on labelled data), which are otherwise computed only when cheap.
 
+BLAS threads: every job runs as one of :data:`core.threads.RUNNING`'s solvers, which applies the
+thread policy (all cores for one running job, shared when several run, one thread on small data:
+:func:`core.threads.threads_for`) whenever the number of running jobs changes. This is the one
+place the app sets thread counts.
+
 Every signal carries the job's *generation*; the owner ignores signals of an old generation
 (a cancelled or reset run). Errors come back as a readable message, never as an exception in
 the pool.
@@ -28,7 +33,7 @@ from typing import Callable
 
 from PySide6 import QtCore
 
-from robust_subspace_lab.core import interrupt, views
+from robust_subspace_lab.core import interrupt, threads, views
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 
 __all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
@@ -120,8 +125,13 @@ class SolverJob(QtCore.QRunnable):
         lower_thread_priority()
         # solvers check the cancel flag inside their inner loops (core.interrupt.checkpoint):
         # Pause, a new setting or Quit abandon the iteration in flight, not just the next one
-        with interrupt.cancellable(self.cancel):
+        with interrupt.cancellable(self.cancel), threads.RUNNING.solver(self._entries()):
             self._run()
+
+    def _entries(self) -> int:
+        """The size of the job's data (entries of X), for the thread policy's size rule."""
+        X = getattr(self.data, "X", None)
+        return int(getattr(X, "size", 0))
 
     def _run(self) -> None:
         est = self.estimator
@@ -148,6 +158,7 @@ class SolverJob(QtCore.QRunnable):
                     if pause > 0 and self.cancel.wait(pause):
                         break
                 last = time.perf_counter()
+                threads.RUNNING.apply()      # in case a one-thread block restored a stale count
                 new = est.step(state)
                 if new.iteration <= state.iteration:
                     break            # nothing left to iterate (a method solved in closed form)

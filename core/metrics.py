@@ -45,14 +45,76 @@ def reconstruction_error(components: np.ndarray, X: np.ndarray, X_clean: np.ndar
     -------
     float, in grey levels (the norm is not squared, as in the paper).
     """
-    X = np.asarray(X, dtype=float)
-    X_clean = np.asarray(X_clean, dtype=float)
-    if include is not None:
-        X, X_clean = X[include], X_clean[include]
-    m = X_clean.mean(axis=0) if clean_mean is None else clean_mean
+    X = _as_float(X)
+    X_clean = _as_float(X_clean)
+    n = X.shape[0]
+    keep = _row_mask(include, n)
+    count = int(np.count_nonzero(keep))
+    if count == 0:
+        return float("nan")
+    if clean_mean is None:      # the mean of the included clean rows, without copying them
+        m = X_clean.mean(axis=0) if count == n else (keep @ X_clean) / count
+    else:
+        m = np.asarray(clean_mean, dtype=float)
+    return float(projection_residual_norms(components, X, X_clean, m)[keep].sum()) / count
+
+
+def projection_residual_norms(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray,
+                              centre: np.ndarray) -> np.ndarray:
+    """``‖(x_clean_i − c) − WᵀW (x_i − c)‖₂`` for every row i, shape (n_samples,), without any
+    (n, d) temporary: with ``y_i = W (x_i − c)`` the square expands to
+    ``‖x_clean_i − c‖² − 2 (W (x_clean_i − c))·y_i + y_iᵀ (W Wᵀ) y_i``, i.e. two products with
+    k + 1 columns and the rows' squared norms, one pass over each array. Rows where the expansion
+    cancels (square ≤ 1e-8 ‖x_clean_i − c‖²: reconstructions within 1e-4 of the truth) are
+    recomputed directly. ``components`` (k, d) need not be orthonormal; ``centre`` (d,)."""
     W = np.asarray(components, dtype=float)
-    R = (X_clean - m) - ((X - m) @ W.T) @ W
-    return float(np.linalg.norm(R, axis=1).mean())
+    c = np.asarray(centre, dtype=float)
+    X, X_clean = _as_float(X), _as_float(X_clean)
+    k = W.shape[0]
+    Wc = W @ c
+    A = X_clean @ np.column_stack([W.T, c])                 # (n, k + 1): W x_clean_i and x_clean_i · c
+    clean_sq = np.einsum("ij,ij->i", X_clean, X_clean) - 2.0 * A[:, k] + c @ c
+    WC = A[:, :k] - Wc
+    Y = X @ W.T - Wc
+    sq = clean_sq - 2.0 * np.einsum("ij,ij->i", WC, Y) + np.einsum("ij,jk,ik->i", Y, W @ W.T, Y)
+    close = np.flatnonzero(sq <= 1e-8 * np.maximum(clean_sq, 0.0))
+    out = np.sqrt(np.maximum(sq, 0.0))
+    for b in row_blocks(len(close), X.shape[1]):
+        rows = close[b]
+        R = (X_clean[rows] - c) - ((X[rows] - c) @ W.T) @ W
+        out[rows] = np.linalg.norm(R, axis=1)
+    return out
+
+
+#: entries (rows × features) of one block of rows in the per-sample sums of this module and of
+#: :mod:`core.views` (8 MB of float64 temporaries): the whole data is never copied for a metric
+BLOCK_ENTRIES = 2 ** 20
+
+
+def row_blocks(n_samples: int, n_features: int, entries: int | None = None):
+    """Slices over ``range(n_samples)`` of about ``entries // n_features`` rows each (at least
+    one row; ``entries`` default :data:`BLOCK_ENTRIES`): the blocks of the per-sample sums."""
+    entries = BLOCK_ENTRIES if entries is None else entries
+    step = max(1, int(entries) // max(int(n_features), 1))
+    return [slice(i, min(i + step, n_samples)) for i in range(0, n_samples, step)]
+
+
+def _row_mask(include, n: int) -> np.ndarray:
+    """``include`` (None: all rows; a boolean mask; or row indices) as an (n,) boolean mask."""
+    if include is None:
+        return np.ones(n, dtype=bool)
+    include = np.asarray(include)
+    if include.dtype == bool:
+        return include
+    mask = np.zeros(n, dtype=bool)
+    mask[include] = True
+    return mask
+
+
+def _as_float(a) -> np.ndarray:
+    """``a`` as a float array (no copy when it already is one)."""
+    a = np.asarray(a)
+    return a if np.issubdtype(a.dtype, np.floating) else a.astype(np.float64)
 
 
 def principal_angles(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -66,10 +128,12 @@ def total_reconstruction_error(reconstruction: np.ndarray, X_clean: np.ndarray,
     samples): ``reconstruction`` (n, d) is each method's reconstruction of its (corrupted)
     training samples, ``X_clean`` (n, d) the originals, 0–255. ``include`` selects samples
     (default all). Returns grey levels."""
-    R = np.asarray(reconstruction, dtype=float) - np.asarray(X_clean, dtype=float)
-    if include is not None:
-        R = R[include]
-    return float(np.linalg.norm(R, axis=1).sum())
+    rec, clean = _as_float(reconstruction), _as_float(X_clean)
+    keep = _row_mask(include, rec.shape[0])
+    total = 0.0
+    for b in row_blocks(rec.shape[0], rec.shape[1]):       # no (n, d) temporaries
+        total += float(np.linalg.norm(rec[b] - clean[b], axis=1)[keep[b]].sum())
+    return total
 
 
 def err_m(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray, m: int | None = None,

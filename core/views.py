@@ -14,6 +14,7 @@ accuracy and NMI of k-means on the coefficients H.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass
 
@@ -23,7 +24,8 @@ from . import catalogue
 from .base import State
 from .corruption import Corrupted
 from .methods.pca import PCA
-from .metrics import outlier_auc, principal_angles, reconstruction_error, total_reconstruction_error
+from .metrics import (outlier_auc, principal_angles, projection_residual_norms, reconstruction_error, row_blocks,
+                      total_reconstruction_error)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,14 +120,21 @@ def default_samples(data: Corrupted, count: int = 3) -> np.ndarray:
 
 
 _CLEAN_PCA: "weakref.WeakKeyDictionary[Corrupted, dict]" = weakref.WeakKeyDictionary()
+#: one fit at a time: the app's columns ask for the same reference from their worker threads
+_CLEAN_PCA_LOCK = threading.Lock()
 
 
 def clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
     """The k components PCA learns from the clean samples (added outliers excluded), cached per
     data set; the reference of the "angle to clean PCA" metric. Shape (k, n_features)."""
+    with _CLEAN_PCA_LOCK:
+        return _clean_pca_components(data, k)
+
+
+def _clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
     cache = _CLEAN_PCA.setdefault(data, {})
     if k not in cache:
-        Xc = data.X_clean[~data.added]
+        Xc = data.X_clean[~data.added] if data.added.any() else data.X_clean   # no copy if none added
         k_eff = min(k, min(Xc.shape) - 1)
         cache[k] = PCA(n_components=k_eff).fit(Xc).components_ if k_eff >= 1 else np.zeros((0, Xc.shape[1]))
     return cache[k]
@@ -139,8 +148,15 @@ ANGLE = "mean angle to clean PCA (°)"
 def _metrics(state: State, data: Corrupted, eq14: float) -> dict:
     keep = ~data.added
     out = {"eq. 14 error (000)": eq14}
-    rec = state.training_reconstruction(data.X)
-    out["Σ‖xʳ−xᵒ‖ (001)"] = total_reconstruction_error(rec, data.X_clean, include=keep)
+    if state.fitted is not None:
+        total = total_reconstruction_error(state.fitted, data.X_clean, include=keep)
+    elif type(state).reconstruct is State.reconstruct:
+        # ‖mean + WᵀW (x − mean) − x_clean‖ without the (n, d) reconstruction
+        total = float(projection_residual_norms(state.components, data.X, data.X_clean, state.mean)[keep].sum())
+    else:   # state.training_reconstruction(X), block by block
+        total = sum(total_reconstruction_error(state.reconstruct(data.X[b]), data.X_clean[b], include=keep[b])
+                    for b in row_blocks(*data.X.shape))
+    out["Σ‖xʳ−xᵒ‖ (001)"] = total
     if state.sample_weights is not None and data.outliers.any() and not data.outliers.all():
         out["weights AUC"] = outlier_auc(state.sample_weights, data.outliers)
     ref = clean_pca_components(data, state.n_components)

@@ -11,8 +11,8 @@ from .history import History, light_state
 from .run import (DATA_LIMITS, REGRESSION, SUBSPACE, Run, fit_to_data, plan_method, regressor_for,
                   training_targets, validated)
 from .session import FORMAT_VERSION, Session
-from .spec import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, prepare
+from .spec import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, prepare, share_clean
 
-__all__ = ["BUILTIN", "FOLDER", "TOY", "CorruptionSpec", "DataSpec", "prepare", "DataChoice", "History",
+__all__ = ["BUILTIN", "FOLDER", "TOY", "CorruptionSpec", "DataSpec", "prepare", "share_clean", "DataChoice", "History",
            "light_state", "Run", "DATA_LIMITS", "SUBSPACE", "REGRESSION", "fit_to_data", "plan_method",
            "regressor_for", "training_targets", "validated", "Session", "FORMAT_VERSION"]

@@ -18,7 +18,7 @@ from ..corruption import Corrupted
 from ..datasets import ImageSet
 from ..errors import ParameterError
 
-__all__ = ["BUILTIN", "FOLDER", "TOY", "DataSpec", "CorruptionSpec", "prepare"]
+__all__ = ["BUILTIN", "FOLDER", "TOY", "DataSpec", "CorruptionSpec", "prepare", "share_clean"]
 
 BUILTIN, FOLDER, TOY = "builtin", "folder", "toy"
 _KINDS = (BUILTIN, FOLDER, TOY)
@@ -141,3 +141,20 @@ def prepare(data: DataSpec, corruption: CorruptionSpec, images: ImageSet | None 
     if isinstance(loaded, Corrupted):
         return loaded
     return corruption.apply(loaded)
+
+
+def share_clean(images: ImageSet, data: Corrupted) -> ImageSet:
+    """``images`` whose pixels are a read-only view of ``data.X_clean``'s first rows, so that the
+    loaded images and the clean data they were corrupted from are one array in memory (a
+    corruption copies the images into ``X_clean``, which holds them unchanged: the same values).
+    Keep this instead of ``images`` to corrupt again later. ``images`` itself is returned when
+    ``data`` was not made from them (a toy, or other shapes).
+
+    Raises nothing; ``images`` is not modified."""
+    n = len(images)
+    if (not isinstance(data, Corrupted) or data.X_clean.shape[0] < n
+            or data.X_clean.shape[1] != images.images[0].size or tuple(data.shape) != images.shape):
+        return images
+    view = data.X_clean[:n].reshape(images.images.shape)
+    view.flags.writeable = False
+    return dataclasses.replace(images, images=view)

@@ -242,3 +242,51 @@ def test_auroc_and_min_ndc(rng):
     Y = np.c_[labels, ~labels].astype(float)
     assert mean_auroc(Y, np.c_[perfect, -perfect]) == 1.0
     assert mean_auroc(Y, np.c_[perfect, perfect]) == pytest.approx(0.5)
+
+
+def test_per_sample_errors_in_blocks_equal_the_formulas():
+    """reconstruction_error and total_reconstruction_error sum over blocks of rows (no (n, d)
+    copies of the data): same values as the formulas on the whole arrays, with and without
+    excluded samples, whatever the block size."""
+    from robust_subspace_lab.core import metrics
+
+    rng = np.random.default_rng(5)
+    X_clean = rng.uniform(0, 255, size=(53, 40))
+    X = X_clean + rng.normal(0, 20, size=X_clean.shape)
+    W = np.linalg.qr(rng.normal(size=(40, 3)))[0].T
+    keep = rng.random(53) > 0.2
+    for include in (None, keep, np.flatnonzero(keep)):
+        sel = np.ones(53, bool) if include is None else keep
+        m = X_clean[sel].mean(axis=0)
+        R = (X_clean[sel] - m) - ((X[sel] - m) @ W.T) @ W
+        want = np.linalg.norm(R, axis=1).mean()
+        total = np.linalg.norm(X[sel] - X_clean[sel], axis=1).sum()
+        for entries in (40, 7 * 40, 10 ** 6):          # one row, 7 rows, all rows per block
+            old = metrics.BLOCK_ENTRIES
+            metrics.BLOCK_ENTRIES = entries
+            try:
+                got = metrics.reconstruction_error(W, X, X_clean, include=include)
+                got_total = metrics.total_reconstruction_error(X, X_clean, include=include)
+            finally:
+                metrics.BLOCK_ENTRIES = old
+            assert got == pytest.approx(want, rel=1e-12)
+            assert got_total == pytest.approx(total, rel=1e-12)
+
+
+def test_projection_residual_norms_expanded_equal_the_direct_ones():
+    """The expanded form (no (n, d) temporaries) gives the direct norms, also for rows that the
+    subspace reconstructs exactly (where the expansion cancels) and for non-orthonormal W."""
+    from robust_subspace_lab.core.metrics import projection_residual_norms
+
+    rng = np.random.default_rng(8)
+    W = rng.normal(size=(4, 30))
+    c = rng.uniform(0, 255, size=30)
+    X = rng.uniform(0, 255, size=(25, 30))
+    X_clean = X + rng.normal(0, 10, size=X.shape)
+    Wo = np.linalg.qr(W.T)[0].T
+    X_clean[:5] = X[:5] = c + rng.normal(size=(5, 4)) @ Wo       # in the subspace: residual 0
+    for comps in (W, Wo):
+        direct = np.linalg.norm((X_clean - c) - ((X - c) @ comps.T) @ comps, axis=1)
+        got = projection_residual_norms(comps, X, X_clean, c)
+        np.testing.assert_allclose(got, direct, rtol=1e-9, atol=1e-9)
+    assert np.all(projection_residual_norms(Wo, X, X_clean, c)[:5] < 1e-9)

@@ -18,7 +18,7 @@ def test_policy_shares_the_cores_between_running_solvers():
     assert threads.threads_per_run(3, cores=8) == 2
     assert threads.threads_per_run(5, cores=2) == 1          # never below one
     assert threads.threads_per_run(0, cores=4) == 4          # nothing running: as for one
-    assert 1 <= threads.threads_per_run(1) == threads.available_cores()
+    assert 1 <= threads.threads_per_run(1) == threads.policy_cores() <= threads.available_cores()
     for bad in ({"n_running": -1}, {"n_running": 1, "cores": 0}):
         with pytest.raises(ValueError):
             threads.threads_per_run(**bad)
@@ -47,3 +47,48 @@ def test_thin_products_pinned_only_on_small_problems(restore_threads):
         assert threads.current_blas_threads() == 1
     with linalg.thin_product_threads(np.empty((2000, 1024))):
         assert threads.current_blas_threads() == 2
+
+
+def test_policy_cores_respects_the_users_limit(monkeypatch):
+    for var in threads.THREAD_VARIABLES:
+        monkeypatch.delenv(var, raising=False)
+    assert threads.policy_cores() == threads.available_cores()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    monkeypatch.setenv("OMP_NUM_THREADS", "junk")              # unreadable: ignored
+    assert threads.policy_cores() == 1 == threads.threads_per_run(1)
+
+
+def test_size_rule_keeps_small_data_on_one_thread():
+    small, large = threads.THREADED_MIN_ENTRIES, threads.THREADED_MIN_ENTRIES + 1
+    assert threads.threads_for(1, small, cores=8) == 1
+    assert threads.threads_for(1, large, cores=8) == 8
+    assert threads.threads_for(2, large, cores=8) == 4
+
+
+def test_running_solvers_apply_the_policy_on_every_change(restore_threads):
+    """Solvers entering and leaving (from several threads) set the count for those running now."""
+    import threading
+
+    running = threads.RunningSolvers(cores=lambda: 4)
+    large = threads.THREADED_MIN_ENTRIES + 1
+    with running.solver(large):
+        assert running.count == 1 and threads.current_blas_threads() == 4      # all cores
+        inside, leave = threading.Event(), threading.Event()
+
+        def other():
+            with running.solver(large):
+                inside.set()
+                leave.wait(10)
+
+        t = threading.Thread(target=other)
+        t.start()
+        assert inside.wait(10)
+        assert running.count == 2 and threads.current_blas_threads() == 2      # shared
+        leave.set()
+        t.join(10)
+        assert running.count == 1 and threads.current_blas_threads() == 4
+        with running.solver(100):                                              # small data joins
+            assert threads.current_blas_threads() == 2
+    assert running.count == 0 and threads.current_blas_threads() == 1 == running.applied
+    with running.solver(100):                                                  # small data alone
+        assert threads.current_blas_threads() == 1
