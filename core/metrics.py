@@ -60,30 +60,46 @@ def reconstruction_error(components: np.ndarray, X: np.ndarray, X_clean: np.ndar
 
 
 def projection_residual_norms(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray,
-                              centre: np.ndarray) -> np.ndarray:
-    """``‖(x_clean_i − c) − WᵀW (x_i − c)‖₂`` for every row i, shape (n_samples,), without any
+                              centres: np.ndarray, clean_sq: np.ndarray | None = None,
+                              same_rows: np.ndarray | None = None) -> np.ndarray:
+    """``‖(x_clean_i − c) − WᵀW (x_i − c)‖₂`` for every row i and every centre c, without any
     (n, d) temporary: with ``y_i = W (x_i − c)`` the square expands to
-    ``‖x_clean_i − c‖² − 2 (W (x_clean_i − c))·y_i + y_iᵀ (W Wᵀ) y_i``, i.e. two products with
-    k + 1 columns and the rows' squared norms, one pass over each array. Rows where the expansion
-    cancels (square ≤ 1e-8 ‖x_clean_i − c‖²: reconstructions within 1e-4 of the truth) are
-    recomputed directly. ``components`` (k, d) need not be orthonormal; ``centre`` (d,)."""
+    ``‖x_clean_i − c‖² − 2 (W (x_clean_i − c))·y_i + y_iᵀ (W Wᵀ) y_i``: one product of X_clean
+    with k + (number of centres) columns, one of X with k columns, and the rows' squared norms
+    ``clean_sq`` (``‖x_clean_i‖²``; computed when not given). Rows where the expansion cancels
+    (square ≤ 1e-8 ‖x_clean_i − c‖²: reconstructions within 1e-4 of the truth) are recomputed
+    directly. ``components`` (k, d) need not be orthonormal. ``same_rows`` (n,) bool, optional,
+    marks rows where X equals X_clean (an uncorrupted sample): X is read only on the others.
+
+    Returns (n_samples,) for one centre (d,), (n_centres, n_samples) for centres (n_centres, d)."""
     W = np.asarray(components, dtype=float)
-    c = np.asarray(centre, dtype=float)
+    C = np.atleast_2d(np.asarray(centres, dtype=float))
     X, X_clean = _as_float(X), _as_float(X_clean)
     k = W.shape[0]
-    Wc = W @ c
-    A = X_clean @ np.column_stack([W.T, c])                 # (n, k + 1): W x_clean_i and x_clean_i · c
-    clean_sq = np.einsum("ij,ij->i", X_clean, X_clean) - 2.0 * A[:, k] + c @ c
-    WC = A[:, :k] - Wc
-    Y = X @ W.T - Wc
-    sq = clean_sq - 2.0 * np.einsum("ij,ij->i", WC, Y) + np.einsum("ij,jk,ik->i", Y, W @ W.T, Y)
-    close = np.flatnonzero(sq <= 1e-8 * np.maximum(clean_sq, 0.0))
-    out = np.sqrt(np.maximum(sq, 0.0))
-    for b in row_blocks(len(close), X.shape[1]):
-        rows = close[b]
-        R = (X_clean[rows] - c) - ((X[rows] - c) @ W.T) @ W
-        out[rows] = np.linalg.norm(R, axis=1)
-    return out
+    A = X_clean @ np.column_stack([W.T, C.T])        # (n, k + m): W x_clean_i and x_clean_i · c
+    if same_rows is None:
+        B = X @ W.T                                   # (n, k): W x_i
+    else:
+        B = A[:, :k].copy()
+        differ = np.flatnonzero(~np.asarray(same_rows, dtype=bool))
+        for b in row_blocks(len(differ), X.shape[1]):
+            B[differ[b]] = X[differ[b]] @ W.T
+    if clean_sq is None:
+        clean_sq = np.einsum("ij,ij->i", X_clean, X_clean)
+    G = W @ W.T
+    out = np.empty((len(C), X.shape[0]))
+    for j, c in enumerate(C):
+        Wc = W @ c
+        c_sq = clean_sq - 2.0 * A[:, k + j] + c @ c   # ‖x_clean_i − c‖²
+        WC, Y = A[:, :k] - Wc, B - Wc
+        sq = c_sq - 2.0 * np.einsum("ij,ij->i", WC, Y) + np.einsum("ij,jk,ik->i", Y, G, Y)
+        out[j] = np.sqrt(np.maximum(sq, 0.0))
+        close = np.flatnonzero(sq <= 1e-8 * np.maximum(c_sq, 0.0))
+        for b in row_blocks(len(close), X.shape[1]):
+            rows = close[b]
+            R = (X_clean[rows] - c) - ((X[rows] - c) @ W.T) @ W
+            out[j, rows] = np.linalg.norm(R, axis=1)
+    return out if np.ndim(centres) == 2 else out[0]
 
 
 #: entries (rows × features) of one block of rows in the per-sample sums of this module and of

@@ -24,7 +24,7 @@ from . import catalogue
 from .base import State
 from .corruption import Corrupted
 from .methods.pca import PCA
-from .metrics import (outlier_auc, principal_angles, projection_residual_norms, reconstruction_error, row_blocks,
+from .metrics import (outlier_auc, principal_angles, projection_residual_norms, row_blocks,
                       total_reconstruction_error)
 
 
@@ -145,18 +145,47 @@ def _clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
 ANGLE = "mean angle to clean PCA (°)"
 
 
-def _metrics(state: State, data: Corrupted, eq14: float) -> dict:
+_CLEAN_STATS: "weakref.WeakKeyDictionary[Corrupted, tuple]" = weakref.WeakKeyDictionary()
+_CLEAN_STATS_LOCK = threading.Lock()
+
+
+def _clean_stats(data: Corrupted) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the mean of the clean original samples (d,), ``‖x_clean_i‖²`` (n,), the rows where X
+    equals X_clean (n,) bool), cached per data set."""
+    with _CLEAN_STATS_LOCK:
+        if data not in _CLEAN_STATS:
+            keep = ~data.added
+            mean = data.X_clean.mean(axis=0) if keep.all() else (keep @ data.X_clean) / max(keep.sum(), 1)
+            same = np.ones(data.n_samples, dtype=bool)
+            for b in row_blocks(*data.X.shape):
+                same[b] = (data.X[b] == data.X_clean[b]).all(axis=1)
+            _CLEAN_STATS[data] = (mean, np.einsum("ij,ij->i", data.X_clean, data.X_clean), same)
+        return _CLEAN_STATS[data]
+
+
+def subspace_errors(state: State, data: Corrupted) -> tuple[float, float]:
+    """Paper 000's eq. 14 error (:func:`core.metrics.reconstruction_error` about the clean mean)
+    and paper 001's ``Σ‖xʳ−xᵒ‖`` (:func:`core.metrics.total_reconstruction_error` of the state's
+    reconstruction of its training data) over the original samples, both from one pass over X and
+    X_clean (:func:`core.metrics.projection_residual_norms`), with no (n, d) temporaries."""
     keep = ~data.added
-    out = {"eq. 14 error (000)": eq14}
-    if state.fitted is not None:
+    clean_mean, clean_sq, same = _clean_stats(data)
+    own = state.fitted is None and type(state).reconstruct is State.reconstruct
+    centres = np.vstack([clean_mean, np.broadcast_to(state.mean, clean_mean.shape)]) if own else clean_mean[None]
+    norms = projection_residual_norms(state.components, data.X, data.X_clean, centres, clean_sq, same)
+    eq14 = float(norms[0][keep].mean()) if keep.any() else float("nan")
+    if own:        # ‖mean + WᵀW (x − mean) − x_clean‖
+        total = float(norms[1][keep].sum())
+    elif state.fitted is not None:
         total = total_reconstruction_error(state.fitted, data.X_clean, include=keep)
-    elif type(state).reconstruct is State.reconstruct:
-        # ‖mean + WᵀW (x − mean) − x_clean‖ without the (n, d) reconstruction
-        total = float(projection_residual_norms(state.components, data.X, data.X_clean, state.mean)[keep].sum())
-    else:   # state.training_reconstruction(X), block by block
+    else:          # state.training_reconstruction(X), block by block
         total = sum(total_reconstruction_error(state.reconstruct(data.X[b]), data.X_clean[b], include=keep[b])
                     for b in row_blocks(*data.X.shape))
-    out["Σ‖xʳ−xᵒ‖ (001)"] = total
+    return eq14, total
+
+
+def _metrics(state: State, data: Corrupted, eq14: float, total: float) -> dict:
+    out = {"eq. 14 error (000)": eq14, "Σ‖xʳ−xᵒ‖ (001)": total}
     if state.sample_weights is not None and data.outliers.any() and not data.outliers.all():
         out["weights AUC"] = outlier_auc(state.sample_weights, data.outliers)
     ref = clean_pca_components(data, state.n_components)
@@ -332,8 +361,7 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     rows = np.stack([data.X_clean[samples], Xs, rec, Xs - rec], axis=1).reshape(len(samples), 4, h, w)
     nmf = is_nmf(state)
     # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
-    err = None if nmf else reconstruction_error(state.components, data.X, data.X_clean,
-                                                        include=~data.added)
+    err, total = (None, None) if nmf else subspace_errors(state, data)
     rel = relative_error(state, data) if nmf else None
     zero = comps == 0 if not nmf else np.zeros(comps.shape, dtype=bool)   # parts: 0 is ordinary
     two_d = data.X.shape[1] == 2
@@ -350,7 +378,7 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
                     metrics=nmf_metrics(state, data, rel, clustering=bool(
                         clustering if clustering is not None
                         else state.converged or clustering_cheap(state, data)))
-                    if nmf else _metrics(state, data, err),
+                    if nmf else _metrics(state, data, err, total),
                     sparse_maps=None if state.sparse_part is None
                     else state.sparse_part[samples].reshape(len(samples), h, w),
                     basis_zero=zero.reshape(len(comps), h, w) if zero.any() else None,

@@ -290,3 +290,36 @@ def test_projection_residual_norms_expanded_equal_the_direct_ones():
         got = projection_residual_norms(comps, X, X_clean, c)
         np.testing.assert_allclose(got, direct, rtol=1e-9, atol=1e-9)
     assert np.all(projection_residual_norms(Wo, X, X_clean, c)[:5] < 1e-9)
+
+
+@pytest.mark.parametrize("key,corruption", [("pca-gm", "rectangles"), ("pcp", "rectangles"),
+                                            ("rspca", "dot_images")])
+def test_snapshot_errors_from_one_pass_equal_the_metrics(key, corruption):
+    """core.views.subspace_errors (one pass, cached clean statistics) gives eq. 14 and paper 001's
+    error as the metric functions compute them from the whole arrays."""
+    from robust_subspace_lab.core import catalogue, datasets, views
+    from robust_subspace_lab.core.corruption import corrupt
+    from robust_subspace_lab.core.metrics import reconstruction_error, total_reconstruction_error
+
+    data = corrupt(datasets.lfw_faces(), corruption, seed=1)
+    est = catalogue.create(key, n_components=4)
+    state = est.step(est.start(data.X))
+    eq14, total = views.subspace_errors(state, data)
+    keep = ~data.added
+    assert eq14 == pytest.approx(reconstruction_error(state.components, data.X, data.X_clean, include=keep),
+                                 rel=1e-9)
+    rec = state.training_reconstruction(data.X)
+    assert total == pytest.approx(total_reconstruction_error(rec, data.X_clean, include=keep), rel=1e-9)
+
+
+def test_projection_residual_norms_reads_x_only_where_it_differs():
+    from robust_subspace_lab.core.metrics import projection_residual_norms
+
+    rng = np.random.default_rng(9)
+    X_clean = rng.uniform(0, 255, size=(30, 20))
+    X = X_clean.copy()
+    X[::4] += rng.normal(0, 30, size=X[::4].shape)
+    same = (X == X_clean).all(axis=1)
+    W, C = rng.normal(size=(3, 20)), rng.uniform(0, 255, size=(2, 20))
+    np.testing.assert_allclose(projection_residual_norms(W, X, X_clean, C, same_rows=same),
+                               projection_residual_norms(W, X, X_clean, C), rtol=1e-12)
