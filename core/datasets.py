@@ -169,8 +169,6 @@ def _to_gray(img: np.ndarray) -> np.ndarray:
 
     Raises ``ValueError`` with a short reason when the array cannot be used.
     """
-    from skimage.color import rgb2gray
-
     img = np.asarray(img)
     if img.size == 0 or 0 in img.shape:
         raise ValueError(f"empty image (shape {img.shape})")
@@ -197,6 +195,8 @@ def _to_gray(img: np.ndarray) -> np.ndarray:
     if arr.ndim == 3 and arr.shape[-1] == 2:        # grey + alpha: alpha dropped
         return arr[..., 0].copy()
     if arr.ndim == 3 and arr.shape[-1] in (3, 4):   # RGB / RGBA: alpha dropped, then luminance
+        from skimage.color import rgb2gray
+
         return rgb2gray(arr[..., :3])
     raise ValueError(f"unsupported image shape {img.shape}")
 

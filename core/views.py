@@ -122,13 +122,26 @@ def default_samples(data: Corrupted, count: int = 3) -> np.ndarray:
 _CLEAN_PCA: "weakref.WeakKeyDictionary[Corrupted, dict]" = weakref.WeakKeyDictionary()
 #: one fit at a time: the app's columns ask for the same reference from their worker threads
 _CLEAN_PCA_LOCK = threading.Lock()
+#: a snapshot of data with more entries than this goes without the "angle to clean PCA" while
+#: another thread fits the reference, instead of waiting for it (at 10,000 × 4096 the fit takes
+#: 5–6 s, as long as a PCA start: measured with benchmarks/bench_app_scale.py); on smaller data
+#: every snapshot has it
+CLEAN_PCA_WAIT_MAX_ENTRIES = 4_000_000
 
 
-def clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
+def clean_pca_components(data: Corrupted, k: int, wait: bool = True) -> np.ndarray | None:
     """The k components PCA learns from the clean samples (added outliers excluded), cached per
-    data set; the reference of the "angle to clean PCA" metric. Shape (k, n_features)."""
-    with _CLEAN_PCA_LOCK:
+    data set; the reference of the "angle to clean PCA" metric. Shape (k, n_features).
+
+    One fit at a time (the app's columns ask from their worker threads); with ``wait=False``,
+    None while another thread is fitting (a snapshot then goes without the metric rather than
+    wait: on 10,000 × 4096 the fit takes as long as a PCA start)."""
+    if not _CLEAN_PCA_LOCK.acquire(blocking=wait):
+        return None
+    try:
         return _clean_pca_components(data, k)
+    finally:
+        _CLEAN_PCA_LOCK.release()
 
 
 def _clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
@@ -188,8 +201,8 @@ def _metrics(state: State, data: Corrupted, eq14: float, total: float) -> dict:
     out = {"eq. 14 error (000)": eq14, "Σ‖xʳ−xᵒ‖ (001)": total}
     if state.sample_weights is not None and data.outliers.any() and not data.outliers.all():
         out["weights AUC"] = outlier_auc(state.sample_weights, data.outliers)
-    ref = clean_pca_components(data, state.n_components)
-    if len(ref) and state.n_components:
+    ref = clean_pca_components(data, state.n_components, wait=data.X.size <= CLEAN_PCA_WAIT_MAX_ENTRIES)
+    if ref is not None and len(ref) and state.n_components:
         out[ANGLE] = float(np.degrees(principal_angles(state.components, ref).mean()))
     return out
 

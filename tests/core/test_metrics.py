@@ -323,3 +323,20 @@ def test_projection_residual_norms_reads_x_only_where_it_differs():
     W, C = rng.normal(size=(3, 20)), rng.uniform(0, 255, size=(2, 20))
     np.testing.assert_allclose(projection_residual_norms(W, X, X_clean, C, same_rows=same),
                                projection_residual_norms(W, X, X_clean, C), rtol=1e-12)
+
+
+def test_large_snapshots_do_not_wait_for_the_clean_pca_reference(monkeypatch):
+    """While another thread fits the clean-PCA reference, a snapshot of large data goes without
+    the angle metric instead of waiting; small data wait (the metric is always there)."""
+    from robust_subspace_lab.core import catalogue, datasets, views
+    from robust_subspace_lab.core.corruption import corrupt
+
+    data = corrupt(datasets.lfw_faces(), "rectangles", seed=2)
+    est = catalogue.create("pca-gm", n_components=3)
+    state = est.start(data.X)
+    with views._CLEAN_PCA_LOCK:                   # "another thread is fitting"
+        monkeypatch.setattr(views, "CLEAN_PCA_WAIT_MAX_ENTRIES", 0)
+        assert views.ANGLE not in views.snapshot(state, data).metrics
+    assert views.ANGLE in views.snapshot(state, data).metrics
+    monkeypatch.setattr(views, "CLEAN_PCA_WAIT_MAX_ENTRIES", data.X.size)
+    assert views.ANGLE in views.snapshot(state, data).metrics
