@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 
+from bench_gui import TickRecorder  # noqa: E402
 from robust_subspace_lab.app.main_window import MainWindow  # noqa: E402
 from robust_subspace_lab.core import threads  # noqa: E402
 
@@ -52,23 +53,6 @@ def rss_gb() -> float:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 30
     except OSError:
         return peak_rss_gb()
-
-
-class Ticks(QtCore.QObject):
-    """A 10 ms precise timer recording when the event loop gets to run."""
-
-    def __init__(self):
-        super().__init__()
-        self.ticks: list[float] = []
-        self.timer = QtCore.QTimer(self)
-        self.timer.setTimerType(QtCore.Qt.PreciseTimer)
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
-        self.timer.start()
-
-    def longest_gap_ms(self, t0: float, t1: float) -> float:
-        ts = [t0] + [t for t in self.ticks if t0 <= t <= t1] + [t1]
-        return max(b - a for a, b in zip(ts, ts[1:])) * 1000.0
 
 
 def ensure_folder(folder: Path, n: int, size: int) -> None:
@@ -100,7 +84,8 @@ def main(argv=None) -> int:
         raise RuntimeError("the window's columns did not start on the built-in faces")
     t_win = time.perf_counter() - t_win
     rss_before = rss_gb()
-    ticks = Ticks()
+    ticks = TickRecorder()          # a 10 ms timer: when the event loop gets to run
+    ticks.start()
     first: list[float] = []
 
     def on_drawn(col, iteration):
