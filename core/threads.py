@@ -195,7 +195,7 @@ class RunningSolvers:
         self._lock = threading.Lock()
         self._running: dict[int, int] = {}     # token -> n_entries
         self._next = 0
-        self.applied: int | None = None        # the count last applied (None before any)
+        self.applied: int | None = None        # the count last asked for (None before any)
 
     @property
     def count(self) -> int:

@@ -69,16 +69,18 @@ def test_running_columns_get_the_policys_threads(make_window, qtbot, monkeypatch
     for col in win.columns:
         col.runner.set_params({"tol": 1e-12, "max_iter": 1000})
     qtbot.waitUntil(lambda: not win.busy, timeout=30000)
+    # (a solver's own one-thread block may briefly hold OpenBLAS when the count changes; the
+    # policy is re-applied before every step, so each count is waited for, not read at once)
+    def shows(running: int, n_threads: int) -> bool:
+        return threads.RUNNING.count == running and threads.current_blas_threads() == n_threads
+
     try:
         win.run_all()
-        qtbot.waitUntil(lambda: threads.RUNNING.count == 2, timeout=30000)
-        assert threads.current_blas_threads() == 2
+        qtbot.waitUntil(lambda: shows(2, 2), timeout=30000)           # shared
         win.columns[0].runner.pause()
-        qtbot.waitUntil(lambda: threads.RUNNING.count == 1, timeout=30000)
-        assert threads.current_blas_threads() == 4
+        qtbot.waitUntil(lambda: shows(1, 4), timeout=30000)           # all cores for one
         win.pause_all()
-        qtbot.waitUntil(lambda: threads.RUNNING.count == 0, timeout=30000)
-        assert threads.current_blas_threads() == 1
+        qtbot.waitUntil(lambda: shows(0, 1), timeout=30000)           # none running
     finally:
         win.pause_all()
         qtbot.waitUntil(lambda: threads.RUNNING.count == 0, timeout=30000)
