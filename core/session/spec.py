@@ -151,8 +151,10 @@ def share_clean(images: ImageSet, data: Corrupted) -> ImageSet:
     ``data`` was not made from them (a toy, or other shapes).
 
     Raises nothing; ``images`` is not modified."""
+    if not isinstance(images, ImageSet) or not isinstance(data, Corrupted):
+        return images
     n = len(images)
-    if (not isinstance(data, Corrupted) or data.X_clean.shape[0] < n
+    if (data.X_clean.shape[0] < n
             or data.X_clean.shape[1] != images.images[0].size or tuple(data.shape) != images.shape):
         return images
     view = data.X_clean[:n].reshape(images.images.shape)
