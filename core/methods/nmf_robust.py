@@ -81,10 +81,10 @@ class L1NMF(_NMFBase):
         else:
             mu0 = float(prev.details["μ₀"])
             mu = max(float(prev.scalars["μ"]) * L1_MU_DECAY, L1_MU_MIN * mu0)
-        l1 = float(A.sum())
+        l1 = float(A.sum(dtype=np.float64))
         objective = 0.0
         for rows in row_blocks(*A.shape):
-            a = A[rows]
+            a = np.asarray(A[rows], dtype=np.float64)
             objective += float(np.sum(np.where(a <= mu, a * a / (2.0 * mu), a - 0.5 * mu)))
         np.maximum(A, mu, out=A)
         Q = np.divide(mu, A, out=A)
@@ -121,12 +121,12 @@ class HuberNMF(_NMFBase):
         A = np.abs(E, out=E)                                  # E becomes |E| and then Q
         c = median_above(A, ctx.zero) or 0.0                 # median by selection, no sort
         if c <= 0:
-            objective = float(np.einsum("ij,ij->", A, A))
+            objective = float(np.einsum("ij,ij->", A, A, dtype=np.float64))
             A.fill(1.0)
             return _entry_eval(A, objective, {"c": c})
         objective = 0.0
         for rows in row_blocks(*A.shape):
-            a = A[rows]
+            a = np.asarray(A[rows], dtype=np.float64)
             objective += float(np.sum(np.where(a <= c, a * a, 2.0 * c * a - c * c)))
         np.maximum(A, c, out=A)
         Q = np.divide(c, A, out=A)
@@ -152,7 +152,7 @@ class CIMNMF(_NMFBase):
 
     HQ weights (Table I, corrected: (1/(√(2π)δ³))·e^{−E²/2δ²}, scaled to max 1):
     ``Q = exp(−E²/(2δ²))`` ∈ (0, 1] (exponentially decaying, underflows to exactly 0 for errors
-    beyond ~39δ). Each step: the HQ loop of the module docstring. Guard: δ² floored at the
+    beyond ~39δ; ~13δ for the float32 weights of data above ``nmf_weights.WEIGHTS32_MIN`` entries). Each step: the HQ loop of the module docstring. Guard: δ² floored at the
     smallest positive float (a perfect fit gives Q = 1).
 
     Range rule (ours, a correction): an entry whose fitted value lies above the data's maximum
@@ -178,10 +178,10 @@ class CIMNMF(_NMFBase):
 
     def _evaluate(self, ctx, P, E, prev, get):
         E2 = np.multiply(E, E, out=E)                       # E becomes E² and then Q
-        delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
+        delta2 = max(float(E2.sum(dtype=np.float64)) / (2.0 * E2.size), np.finfo(float).tiny)
         Q = np.multiply(E2, -0.5 / delta2, out=E2)
         np.exp(Q, out=Q)
-        objective = float(Q.size - Q.sum())
+        objective = float(Q.size - Q.sum(dtype=np.float64))
         Q.reshape(-1)[P.above] = 1.0                          # the range rule (class docstring)
         n_above = int(P.above.size)
         return _entry_eval(Q, objective, {"δ": float(np.sqrt(delta2)),
@@ -217,6 +217,8 @@ class L21NMF(_NMFBase):
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
+
+    _keeps_weights = False                  # per-sample weights only: E is a float64 temporary
 
     def _evaluate(self, ctx, P, E, prev, get):
         r = np.sqrt(np.einsum("ij,ij->i", E, E))
@@ -283,7 +285,7 @@ class RNMFL1(_NMFBase):
         S = _soft(E, half)
         l1, objective = 0.0, 0.0
         for rows in row_blocks(*E.shape):
-            r = E[rows] - S[rows]
+            r = np.subtract(E[rows], S[rows], dtype=np.float64)
             objective += float(np.einsum("ij,ij->", r, r))
             np.abs(S[rows], out=r)
             l1 += float(r.sum())

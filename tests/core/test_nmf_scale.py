@@ -148,6 +148,68 @@ def test_tc_nmf_run_memory_within_three_times_the_data(blockwise):
     np.testing.assert_allclose(s.fitted, s.coefficients @ s.components, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("key,params", [
+    ("tc-nmf", {}), ("tc-nmf", {"truncation": "local"}), ("cauchy-nmf", {}),
+    ("huber-nmf", {}), ("l1-nmf", {}), ("cim-nmf", {}), ("rnmf-l1", {"lam": 60.0})])
+def test_float32_weights_follow_the_float64_iterates(monkeypatch, key, params):
+    """Data above ``WEIGHTS32_MIN`` entries keep their residual and weights (and RNMF-L1's sparse
+    part) in float32, every sum in float64: five iterations stay within the float32 rounding
+    (6e-8, propagated: measured ≤ 7e-7 of the largest value) of the float64 run."""
+    X = data()
+
+    def run():
+        est = catalogue.create(key, n_components=5, **params)
+        s = est.start(X)
+        for _ in range(5):
+            s = est.step(s)
+        return s
+
+    ref = run()
+    with monkeypatch.context() as m:
+        m.setattr(NW, "WEIGHTS32_MIN", 600)
+        m.setattr(NW, "DIRECT_MAX", 600)
+        m.setattr(NW, "BLOCK", 256)
+        m.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
+        m.setattr(_wnls, "BLOCK", 256)
+        got = run()
+    assert ref.entry_weights.dtype == np.float64 and got.entry_weights.dtype == np.float32
+    if key == "rnmf-l1":
+        assert got.sparse_part.dtype == np.float32
+    for a, b in ((got.components, ref.components), (got.coefficients, ref.coefficients),
+                 (got.entry_weights, ref.entry_weights)):
+        np.testing.assert_allclose(a, b, rtol=0, atol=5e-6 * np.abs(b).max())
+    np.testing.assert_allclose(got.objective_history, ref.objective_history, rtol=1e-6)
+    for k, v in ref.scalars.items():
+        assert got.scalars[k] == pytest.approx(v, rel=1e-6, abs=1e-12), k
+    if "truncated" in ref.details:
+        assert np.count_nonzero(got.details["truncated"] != ref.details["truncated"]) <= 2
+
+
+@pytest.mark.parametrize("key,peak_max,held_max", [("tc-nmf", 2.0, 0.75), ("huber-nmf", 2.0, 0.65),
+                                                   ("rnmf-l1", 2.5, 1.1)])
+def test_run_memory_with_float32_weights(blockwise, monkeypatch, key, peak_max, held_max):
+    """Issue 12 point 3 with the float32 weights of large data: a state holds Q in float32
+    (0.5× the data's bytes; TC-NMF also its bool mask, 0.125×; RNMF-L1 S and Q, 1×) and a run
+    from ``start`` through two steps peaks below 2× the data beyond X itself (measured 1.8×
+    for TC-NMF at this size, 1.76× at 10,000 × 4,096 before the start's median went by
+    selection), against 2.7× with float64 weights."""
+    monkeypatch.setattr(NW, "WEIGHTS32_MIN", 600)
+    X = data(400, 300)
+    est = catalogue.create(key, n_components=5)
+    tracemalloc.start()
+    try:
+        s = est.start(X)
+        s = est.step(s)
+        s = est.step(s)
+        peak = tracemalloc.get_traced_memory()[1]
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert s.entry_weights.dtype == np.float32
+    assert peak / X.nbytes <= peak_max
+    assert held / X.nbytes <= held_max
+
+
 @pytest.mark.parametrize("key", ["tc-nmf", "huber-nmf", "nmf"])
 def test_cancel_inside_a_step(blockwise, key):
     """A cancel request reaches the inner loops of a step (the OGM iterations, the blocks), not
@@ -248,12 +310,16 @@ def _reference_tc_mu_step(X, H, W, Q, gamma, tau, tau_floor, zero):
     return H, W, weights(E, P, g, t), g, t, objective
 
 
-@pytest.mark.parametrize("route", ["direct", "blockwise"])
+@pytest.mark.parametrize("route", ["direct", "blockwise", "float32"])
 def test_tc_nmf_step_equals_a_plain_reference(monkeypatch, route):
     """A TC-NMF step (solver "mu", refreshed weights, γ and τ re-estimated) equals the plain
     whole-array writing of Algorithm 2 (with the module's documented choices: exact fits out of
-    γ and τ, τ floored at 3γ, the range rule), on the direct and on the blockwise routes."""
-    if route == "blockwise":
+    γ and τ, τ floored at 3γ, the range rule), on the direct and on the blockwise routes to
+    round-off, and with the float32 residual and weights of large data to their rounding."""
+    rtol = 1e-10 if route != "float32" else 1e-6
+    if route == "float32":
+        monkeypatch.setattr(NW, "WEIGHTS32_MIN", 600)
+    if route != "direct":
         monkeypatch.setattr(NW, "DIRECT_MAX", 600)
         monkeypatch.setattr(NW, "BLOCK", 256)
         monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
@@ -269,10 +335,11 @@ def test_tc_nmf_step_equals_a_plain_reference(monkeypatch, route):
                                              np.array(s.entry_weights), s.scalars["γ"],
                                              s.scalars["τ"], 3.0, zero)
     new = est.step(s)
-    np.testing.assert_allclose(new.coefficients, H, rtol=1e-10, atol=1e-10)
-    np.testing.assert_allclose(new.components, W, rtol=1e-10, atol=1e-12)
-    assert new.scalars["γ"] == pytest.approx(g, rel=1e-9)
-    assert new.scalars["τ"] == pytest.approx(t, rel=1e-9)
-    assert new.objective == pytest.approx(J, rel=1e-9)
-    np.testing.assert_allclose(new.entry_weights, Q, rtol=1e-8, atol=1e-12)
-    np.testing.assert_allclose(new.fitted, H @ W, rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(new.coefficients, H, rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(new.components, W, rtol=rtol, atol=1e-2 * rtol)
+    assert new.scalars["γ"] == pytest.approx(g, rel=10 * rtol)
+    assert new.scalars["τ"] == pytest.approx(t, rel=10 * rtol)
+    assert new.objective == pytest.approx(J, rel=10 * rtol)
+    np.testing.assert_allclose(new.entry_weights, Q, rtol=100 * rtol, atol=1e-2 * rtol)
+    np.testing.assert_allclose(new.fitted, H @ W, rtol=rtol, atol=10 * rtol)
+    assert new.entry_weights.dtype == (np.float32 if route == "float32" else np.float64)
