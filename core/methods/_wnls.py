@@ -519,8 +519,7 @@ def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left"
             ratio = np.divide(num, den, out=den)
         else:
             ratio = np.divide(num, den, out=np.ones_like(den), where=den > 0)
-        np.maximum(ratio, 0.0, out=ratio)
-        return np.multiply(Y, ratio, out=ratio)
+        return np.multiply(Y, ratio, out=ratio)             # (ratio >= 0: X >= 0, F >= 0)
     Yu = _units(Y, side)
     T = get("mu_T", X.shape)
     np.multiply(Q, X, out=T)

@@ -95,7 +95,9 @@ or infinity met while iterating raises :class:`SolverError`.
 """
 from __future__ import annotations
 
+import math
 from contextlib import nullcontext
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -282,14 +284,16 @@ class _NMFBase(SteppableEstimator):
         return H * s, W * s
 
     @staticmethod
-    def _normalise(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _normalise(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """Unit-norm basis rows, the inverse scale on the coefficients (module docstring); in
-        place when H and W are C-contiguous (the callers' own fresh arrays)."""
+        place when H and W are C-contiguous (the callers' own fresh arrays). ``sq_norms``: the
+        squared row norms of W when the caller has them."""
         H, W = np.ascontiguousarray(H), np.ascontiguousarray(W)
-        norms = np.sqrt(np.einsum("kd,kd->k", W, W))
+        norms = np.sqrt(np.einsum("kd,kd->k", W, W) if sq_norms is None else sq_norms)
         if norms.min() > 0:
             H *= norms
-            W /= norms[:, None]
+            W *= (1.0 / norms)[:, None]                 # (a product: 2× faster than a division)
             return H, W
         dead = ~(norms > 0)
         H *= np.where(dead, 0.0, norms)[None, :]
@@ -368,7 +372,17 @@ class _NMFBase(SteppableEstimator):
         span = max(abs(hi - J), abs(lo - J))
         converged = (prev.iteration + 1 >= MIN_ITER
                      and abs(J - hist[-1]) <= float(self.tol) * span)
-        state = self._next_state(prev, objective=J, converged=bool(converged), **fields)
+        # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
+        # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
+        # rule there took 26 µs, 10 % of a multiplicative update on the built-in faces
+        n_prev = prev.iteration + 1
+        past = prev.scalar_history
+        fields["scalar_history"] = {k: tuple(past.get(k, (float("nan"),) * n_prev)) + (v,)
+                                    for k, v in scalars.items()}
+        for name in _CARRIED:
+            fields[name] = getattr(prev, name)
+        state = NMFState(iteration=n_prev, objective=float(J),
+                         objective_history=hist + (float(J),), converged=bool(converged), **fields)
         state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
         state.__dict__["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
         return state
@@ -406,7 +420,7 @@ class _NMFBase(SteppableEstimator):
     def _step(self, state: NMFState) -> NMFState:
         ctx: _Ctx = state._ctx
         t = state.iteration + 1
-        H, W = np.array(state.coefficients), np.array(state.components)
+        H, W = state.coefficients, state.components     # (the solvers return new arrays)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
@@ -414,7 +428,7 @@ class _NMFBase(SteppableEstimator):
             # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
             H, k_h = self._solve(ctx.columns() if Q is None and T is ctx.X else T, W, H, "left",
                                  Q, None, tol_h, get)
-            if not np.all(np.isfinite(H)):
+            if not _finite(H):
                 self._fail(t, "the coefficients")
             if self._gram_objective:
                 return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
@@ -422,7 +436,7 @@ class _NMFBase(SteppableEstimator):
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
             del T
-            if not np.all(np.isfinite(W)):
+            if not _finite(W):
                 self._fail(t, "the basis images")
             H, W = self._normalise(H, W)
             # the residual goes into the refreshed weights' memory (no longer needed, already
@@ -452,12 +466,13 @@ class _NMFBase(SteppableEstimator):
         t = state.iteration + 1
         G, C = H.T @ H, H.T @ ctx.X                 # (HᵀX: the faster of the two layouts)
         W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C.T))
-        if not np.all(np.isfinite(W)):
+        if not _finite(W):
             self._fail(t, "the basis images")
+        WWt = W @ W.T
         cross = float(np.vdot(C, W))
-        quad = float(np.vdot(G, W @ W.T))
+        quad = float(np.vdot(G, WWt))
         objective = 0.5 * max(ctx.sq_norm - 2.0 * cross + quad, 0.0)
-        H, W = self._normalise(H, W)
+        H, W = self._normalise(H, W, np.diagonal(WWt))
         if self.solver == "mu":
             tols = (tol_h, tol_w)
         else:
@@ -475,14 +490,17 @@ class _NMFBase(SteppableEstimator):
 
     def _check_state(self, state) -> None:
         """The base class's checks; with ``fitted`` still lazy, the finiteness of the factors
-        stands for it, and the range check uses max HW as the step found it (or, when the step
+        stands for it (checked by the step itself after each factor's update, so here only for
+        the initial state), and the range check uses max HW as the step found it (or, when the step
         did not, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only
         when that exceeds the limit."""
         if not state.fitted_is_lazy:
             return super()._check_state(state)
-        arrays = {"the components": state.components, "the coefficients": state.coefficients,
-                  "the mean": state.mean, "a sample weight": state.sample_weights,
-                  "an entry weight": state.entry_weights, "the sparse part": state.sparse_part}
+        arrays = {"a sample weight": state.sample_weights, "an entry weight": state.entry_weights,
+                  "the sparse part": state.sparse_part}
+        if state.iteration == 0:              # (a step checked its factors and its mean is 0)
+            arrays.update({"the components": state.components,
+                           "the coefficients": state.coefficients, "the mean": state.mean})
         convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
         width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
@@ -534,6 +552,20 @@ class _RowProduct:
 
     def __getitem__(self, rows: slice) -> np.ndarray:
         return self.H[rows] @ self.W
+
+
+#: Fields of an NMF state that a step carries over unchanged (every field :meth:`_make_state`
+#: does not set: method, mean, the run's context and data range, and any added later).
+_CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.name not in {
+    "iteration", "objective", "objective_history", "converged", "scalar_history", "components",
+    "entry_weights", "sample_weights", "scalars", "details", "fitted", "sparse_part",
+    "coefficients", "reweigh"})
+
+
+def _finite(A: np.ndarray) -> bool:
+    """Every entry of A is finite (one reduction: a sum of finite factors of grey-level data
+    cannot overflow, and any NaN or ±inf makes it non-finite)."""
+    return math.isfinite(float(A.sum()))
 
 
 def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
