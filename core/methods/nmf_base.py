@@ -110,8 +110,8 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread
 from ._specs import N_COMPONENTS
-from ._wnls import Scratch, mu_update, wnls
-from .nmf_state import LAZY, NMFState, check_nonnegative
+from ._wnls import mu_update, wnls
+from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
 __all__ = ["NMFState", "NMF", "check_nonnegative"]
@@ -141,9 +141,6 @@ DIVERGE_FACTOR = 4.0
 #: 100 × 625 TC-NMF run 3× slower (1.37 s vs 0.49 s for 50 iterations). Same rule as
 #: :data:`core.methods.convex.ONE_THREAD_MAX_ENTRIES`.
 ONE_THREAD_MAX_ENTRIES = 250_000
-#: Unweighted coefficient steps (NMF, L2,1-NMF) of data up to this many entries (16 MB) read a
-#: column-major copy of X (:meth:`_Ctx.columns`).
-COLUMN_COPY_MAX = 1 << 21
 
 # ----------------------------------------------------------------------------- parameter specs
 NMF_MAX_ITER = ParamSpec(
@@ -177,35 +174,6 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
 
 # ----------------------------------------------------------------------------- shared loop
-@dataclass
-class _Ctx:
-    """Data shared by every state of one run (not copied): X, its scale, work arrays."""
-
-    X: np.ndarray
-    zero: float                      # ZERO_RESIDUAL × max(X)
-    xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
-    xmax: float = 0.0
-    sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
-    scratch: Scratch = field(default_factory=Scratch)
-    _XF: np.ndarray | None = field(default=None, repr=False)
-
-    def columns(self) -> np.ndarray:
-        """X for the unweighted coefficient step's product ``X Wᵀ``: a column-major copy of X
-        when X has at most :data:`COLUMN_COPY_MAX` entries (made on first use, not pickled), else
-        X. Measured with one BLAS thread on 2,000 built-in digits, r = 10: ``X Wᵀ`` 1.5 ms from the
-        copy against 3.8 ms from row-major X (the basis step's ``HᵀX`` reads X as it is)."""
-        if self.X.size > COLUMN_COPY_MAX:
-            return self.X
-        if self._XF is None:
-            self._XF = np.asfortranarray(self.X)
-        return self._XF
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_XF"] = None
-        return state
-
-
 @dataclass
 class _Eval:
     """What a method computes from a new iterate (its residual)."""
@@ -359,7 +327,7 @@ class _NMFBase(SteppableEstimator):
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
                              objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
-                             _ctx=ctx, **fields)
+                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), **fields)
             state.__dict__["_fitted_max"] = fitted_max
             return state
         hist = prev.objective_history
@@ -481,11 +449,13 @@ class _NMFBase(SteppableEstimator):
                                 {"k_H": k_h, "k_W": k_w}, tols)
 
     def start(self, X) -> NMFState:
-        """As :meth:`core.base.SteppableEstimator.start` (validation, then the initial state),
-        with ``fitted`` left lazy: the base's ``dataclasses.replace`` of the initial state
-        formed it (the same HW is formed again on first read)."""
-        state = super().start(X)
-        state.__dict__["_fitted"] = LAZY
+        """As :meth:`core.base.SteppableEstimator.start` (parameters and data validated, the
+        initial state checked), with ``fitted`` left lazy: the initial state gets the data's range
+        when it is made, since the base's ``dataclasses.replace`` that sets it reads every field
+        and so formed HW (1× the data's bytes at the start's peak, for nothing)."""
+        self._validated_params()
+        state = self._start(self._check_data(X))
+        self._check_state(state)
         return state
 
     def _check_state(self, state) -> None:

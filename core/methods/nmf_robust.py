@@ -233,6 +233,31 @@ class L21NMF(_NMFBase):
 
 
 # ============================================================================= RNMF-L1
+class _Shifted:
+    """RNMF-L1's target ``X − S`` (n, d), never formed whole: :meth:`gram` gives the Gram-form
+    products of its unweighted factor steps one block of rows at a time (one block, the whole
+    array, for data of at most ``nmf_weights.DIRECT_MAX`` entries)."""
+
+    def __init__(self, X: np.ndarray, S: np.ndarray):
+        self.X, self.S = X, S
+
+    def gram(self, F: np.ndarray, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(F Fᵀ, (X − S) Fᵀ)`` for the coefficient step (F = W, (r, d)) or
+        ``(Fᵀ F, (X − S)ᵀ F)`` for the basis step (F = H, (n, r)), the layout of
+        :func:`core.methods._wnls.wnls`'s ``gram``."""
+        X, S = self.X, self.S
+        n, d = X.shape
+        if side == "left":
+            C = np.empty((n, F.shape[0]))
+            for rows in row_blocks(n, d):
+                np.matmul(np.subtract(X[rows], S[rows], dtype=np.float64), F.T, out=C[rows])
+            return F @ F.T, C
+        CT = np.zeros((F.shape[1], d))
+        for rows in row_blocks(n, d):
+            CT += F[rows].T @ np.subtract(X[rows], S[rows], dtype=np.float64)
+        return F.T @ F, CT.T
+
+
 @register(
     key="rnmf-l1", name="RNMF-L1", family="NMF",
     reference="Zhang, Fang, Liu, Tang & Wu, ICDM workshops 2011 (robust NMF, sparse outliers), "
@@ -275,7 +300,11 @@ class RNMFL1(_NMFBase):
         self.random_state = random_state
 
     def _target(self, ctx, state):
-        return ctx.X - state.sparse_part
+        return _Shifted(ctx.X, state.sparse_part)
+
+    def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
+        # the target X − S enters only through its Gram products, formed by blocks of rows
+        return super()._solve(X, F, Y, side, Q, row_weights, tol, get, gram=X.gram(F, side))
 
     def _hq_weights(self, state):
         return None, None                  # S enters through the target; unweighted steps

@@ -1,5 +1,6 @@
 """The state of every NMF method (:class:`NMFState`): the factors, the lazily formed
-reconstruction, and ``transform`` of new samples with the basis fixed.
+reconstruction, and ``transform`` of new samples with the basis fixed; and the context its
+states share (:class:`_Ctx`: the data, its scale, work arrays).
 
 Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019. Orientation and fields: see :mod:`core.methods.nmf_base`.
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..base import State
 from ..errors import DataError
-from ._wnls import wnls
+from ._wnls import Scratch, wnls
 
 __all__ = ["NMFState", "LAZY", "check_nonnegative"]
 
@@ -23,6 +24,42 @@ TRANSFORM_MAX_ITER = 500
 #: this (relative Frobenius), or after :data:`TRANSFORM_OUTER` rounds.
 TRANSFORM_RTOL = 1e-6
 TRANSFORM_OUTER = 200
+
+
+#: Unweighted coefficient steps (NMF, L2,1-NMF) of data up to this many entries (16 MB) read a
+#: column-major copy of X (:meth:`_Ctx.columns`).
+COLUMN_COPY_MAX = 1 << 21
+
+
+# ----------------------------------------------------------------------------- run context
+@dataclass
+class _Ctx:
+    """Data shared by every state of one run (not copied): X, its scale, work arrays."""
+
+    X: np.ndarray
+    zero: float                      # ZERO_RESIDUAL × max(X)
+    xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
+    xmax: float = 0.0
+    sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
+    scratch: Scratch = field(default_factory=Scratch)
+    _XF: np.ndarray | None = field(default=None, repr=False)
+
+    def columns(self) -> np.ndarray:
+        """X for the unweighted coefficient step's product ``X Wᵀ``: a column-major copy of X
+        when X has at most :data:`COLUMN_COPY_MAX` entries (made on first use, not pickled), else
+        X. Measured with one BLAS thread on 2,000 built-in digits, r = 10: ``X Wᵀ`` 1.5 ms from the
+        copy against 3.8 ms from row-major X (the basis step's ``HᵀX`` reads X as it is)."""
+        if self.X.size > COLUMN_COPY_MAX:
+            return self.X
+        if self._XF is None:
+            self._XF = np.asfortranarray(self.X)
+        return self._XF
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_XF"] = None
+        return state
+
 
 
 # ----------------------------------------------------------------------------- state
