@@ -16,14 +16,29 @@ from robust_subspace_lab.core.errors import SolverError
 from robust_subspace_lab.core.methods import _wnls, nmf_weights as NW
 
 
+def take_blockwise_routes(m, float32=False):
+    """Make every array above 600 entries take the blockwise route, in blocks of 256 entries
+    (``m``: a monkeypatch); with ``float32``, also the float32 residual and weights."""
+    m.setattr(NW, "DIRECT_MAX", 600)
+    m.setattr(NW, "BLOCK", 256)
+    m.setattr(NW, "SELECT_SAMPLE", 5000)
+    m.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
+    m.setattr(_wnls, "BLOCK", 256)
+    if float32:
+        m.setattr(NW, "WEIGHTS32_MIN", 600)
+
+
 @pytest.fixture
 def blockwise(monkeypatch):
-    """Make every array above 600 entries take the blockwise route, in blocks of 256 entries."""
-    monkeypatch.setattr(NW, "DIRECT_MAX", 600)
-    monkeypatch.setattr(NW, "BLOCK", 256)
-    monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
-    monkeypatch.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
-    monkeypatch.setattr(_wnls, "BLOCK", 256)
+    take_blockwise_routes(monkeypatch)
+
+
+def five_steps(X, key, params):
+    est = catalogue.create(key, n_components=5, **params)
+    s = est.start(X)
+    for _ in range(5):
+        s = est.step(s)
+    return s
 
 
 def data(n=120, d=90, seed=0):
@@ -97,22 +112,10 @@ def test_blockwise_iterates_equal_direct(monkeypatch, key, params):
     """Five iterations on the blockwise routes reproduce the direct routes' iterates, weights,
     objectives and scalars to round-off."""
     X = data()
-
-    def run():
-        est = catalogue.create(key, n_components=5, **params)
-        s = est.start(X)
-        for _ in range(5):
-            s = est.step(s)
-        return s
-
-    ref = run()
+    ref = five_steps(X, key, params)
     with monkeypatch.context() as m:
-        m.setattr(NW, "DIRECT_MAX", 600)
-        m.setattr(NW, "BLOCK", 256)
-        m.setattr(NW, "SELECT_SAMPLE", 5000)
-        m.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
-        m.setattr(_wnls, "BLOCK", 256)
-        got = run()
+        take_blockwise_routes(m)
+        got = five_steps(X, key, params)
     np.testing.assert_allclose(got.components, ref.components, rtol=1e-7, atol=1e-10)
     np.testing.assert_allclose(got.coefficients, ref.coefficients, rtol=1e-7, atol=1e-8)
     np.testing.assert_allclose(got.objective_history, ref.objective_history, rtol=1e-9)
@@ -124,30 +127,6 @@ def test_blockwise_iterates_equal_direct(monkeypatch, key, params):
         assert np.count_nonzero(got.details["truncated"] != ref.details["truncated"]) <= 2
 
 
-def test_tc_nmf_run_memory_within_three_times_the_data(blockwise):
-    """Issue 12 point 3: a TC-NMF run (refreshed weights, Nesterov on the batched Hessians)
-    peaks at no more than 3× the data's bytes, from ``start`` through two steps with the
-    previous state held while the next is made: a state holds its weights Q and truncation
-    mask (1.125×; ``fitted`` HW is formed only when read), a step adds the refreshed weights
-    (1×, whose memory then takes the residual and becomes the next Q) and blocks. The run used
-    to keep 5 work arrays of the data's size between steps and peak at ~9.7×."""
-    X = data(400, 300)
-    est = catalogue.create("tc-nmf", n_components=5)
-    tracemalloc.start()
-    try:
-        s = est.start(X)
-        s = est.step(s)
-        s = est.step(s)
-        peak = tracemalloc.get_traced_memory()[1]
-        held = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    assert s.iteration == 2 and s.fitted_is_lazy
-    assert peak / X.nbytes <= 3.0
-    assert held / X.nbytes <= 1.5             # one state (1.125×) and small arrays
-    np.testing.assert_allclose(s.fitted, s.coefficients @ s.components, rtol=0, atol=1e-9)
-
-
 @pytest.mark.parametrize("key,params", [
     ("tc-nmf", {}), ("tc-nmf", {"truncation": "local"}), ("cauchy-nmf", {}),
     ("huber-nmf", {}), ("l1-nmf", {}), ("cim-nmf", {}), ("rnmf-l1", {"lam": 60.0})])
@@ -156,22 +135,10 @@ def test_float32_weights_follow_the_float64_iterates(monkeypatch, key, params):
     part) in float32, every sum in float64: five iterations stay within the float32 rounding
     (6e-8, propagated: measured ≤ 7e-7 of the largest value) of the float64 run."""
     X = data()
-
-    def run():
-        est = catalogue.create(key, n_components=5, **params)
-        s = est.start(X)
-        for _ in range(5):
-            s = est.step(s)
-        return s
-
-    ref = run()
+    ref = five_steps(X, key, params)
     with monkeypatch.context() as m:
-        m.setattr(NW, "WEIGHTS32_MIN", 600)
-        m.setattr(NW, "DIRECT_MAX", 600)
-        m.setattr(NW, "BLOCK", 256)
-        m.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
-        m.setattr(_wnls, "BLOCK", 256)
-        got = run()
+        take_blockwise_routes(m, float32=True)
+        got = five_steps(X, key, params)
     assert ref.entry_weights.dtype == np.float64 and got.entry_weights.dtype == np.float32
     if key == "rnmf-l1":
         assert got.sparse_part.dtype == np.float32
@@ -185,15 +152,19 @@ def test_float32_weights_follow_the_float64_iterates(monkeypatch, key, params):
         assert np.count_nonzero(got.details["truncated"] != ref.details["truncated"]) <= 2
 
 
-@pytest.mark.parametrize("key,peak_max,held_max", [("tc-nmf", 1.6, 0.75), ("huber-nmf", 1.4, 0.65),
-                                                   ("rnmf-l1", 2.4, 1.1)])
-def test_run_memory_with_float32_weights(blockwise, monkeypatch, key, peak_max, held_max):
-    """Issue 12 point 3 with the float32 weights of large data: a state holds Q in float32
-    (0.5× the data's bytes; TC-NMF also its bool mask, 0.125×; RNMF-L1 S and Q, 1×), and a
-    run from ``start`` through two steps peaks at 1.47× (TC-NMF), 1.28× (Huber-NMF), 2.21×
-    (RNMF-L1) the data beyond X itself at this size, against 2.7× (TC-NMF) with float64
-    weights; ``start`` no longer forms HW (it did, through ``dataclasses.replace``)."""
-    monkeypatch.setattr(NW, "WEIGHTS32_MIN", 600)
+@pytest.mark.parametrize("key,float32,peak_max,held_max", [
+    ("tc-nmf", False, 3.0, 1.5), ("tc-nmf", True, 1.6, 0.75), ("huber-nmf", True, 1.4, 0.65),
+    ("rnmf-l1", True, 2.4, 1.1)])
+def test_run_memory_within_three_times_the_data(monkeypatch, key, float32, peak_max, held_max):
+    """Issue 12 point 3: a run from ``start`` through two steps, the previous state held while
+    the next is made, peaks within 3× the data's bytes (beyond X itself: tracemalloc starts after
+    X is made). A state holds its weights Q (float64 1×, float32 0.5×; TC-NMF also its bool
+    mask, 0.125×; RNMF-L1 S and Q) and never HW (formed only when read; ``start`` no longer forms
+    it through ``dataclasses.replace``); a step adds TC-NMF's refreshed weights (whose memory then
+    takes the residual and becomes the next Q) and blocks. Measured at this size: TC-NMF 2.7×
+    with float64 weights; with float32 weights 1.47× (TC-NMF), 1.28× (Huber-NMF), 2.21×
+    (RNMF-L1). The run used to keep 5 work arrays of the data's size and peak at ~9.7×."""
+    take_blockwise_routes(monkeypatch, float32=float32)
     X = data(400, 300)
     est = catalogue.create(key, n_components=5)
     tracemalloc.start()
@@ -205,9 +176,11 @@ def test_run_memory_with_float32_weights(blockwise, monkeypatch, key, peak_max, 
         held = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
-    assert s.entry_weights.dtype == np.float32
+    assert s.iteration == 2 and s.fitted_is_lazy
+    assert s.entry_weights.dtype == (np.float32 if float32 else np.float64)
     assert peak / X.nbytes <= peak_max
     assert held / X.nbytes <= held_max
+    np.testing.assert_allclose(s.fitted, s.coefficients @ s.components, rtol=0, atol=1e-9)
 
 
 @pytest.mark.parametrize("key", ["tc-nmf", "huber-nmf", "nmf"])
@@ -317,14 +290,8 @@ def test_tc_nmf_step_equals_a_plain_reference(monkeypatch, route):
     γ and τ, τ floored at 3γ, the range rule), on the direct and on the blockwise routes to
     round-off, and with the float32 residual and weights of large data to their rounding."""
     rtol = 1e-10 if route != "float32" else 1e-6
-    if route == "float32":
-        monkeypatch.setattr(NW, "WEIGHTS32_MIN", 600)
     if route != "direct":
-        monkeypatch.setattr(NW, "DIRECT_MAX", 600)
-        monkeypatch.setattr(NW, "BLOCK", 256)
-        monkeypatch.setattr(NW, "SELECT_SAMPLE", 5000)
-        monkeypatch.setattr(_wnls, "SCRATCH_MAX_ENTRIES", 600)
-        monkeypatch.setattr(_wnls, "BLOCK", 256)
+        take_blockwise_routes(monkeypatch, float32=route == "float32")
     X = data()
     est = catalogue.create("tc-nmf", n_components=5, solver="mu")
     s = est.start(X)
