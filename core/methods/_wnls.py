@@ -446,6 +446,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         f0 = unit_obj(Y0u)
 
     invL = np.divide(1.0, L, out=np.zeros_like(L), where=L > 0)[:, None]
+    if Q is None and row_weights is None and m:         # one L for every unit: a scalar step
+        invL = float(invL[0, 0])                        # (a broadcast product costs 3× more)
     # OGM (Algorithm 1) on (m, r) work arrays, updated in place: Yu the projected iterate h_k,
     # Zu the search point z_k, G the gradient at Zu, T scratch.
     Yu = Y0u.copy()

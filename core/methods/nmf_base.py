@@ -60,12 +60,17 @@ weights in place; everything else that reads all entries (``Q ∘ X``, TC-NMF's 
 the objectives, Nagy's γ, the three-sigma thresholds, the medians of Huber- and L1-NMF) goes by
 blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weights`), never
 sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
-the next residual. Plain NMF's objective comes from the basis step's Gram products. Measured on
-10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF run peaks at ~2.5× the data's
-bytes, the previous state included (was ~9.7×), and holds ~1.2× between steps (was ~7.4×).
-Data of at most 2²¹ entries (the built-in faces and digits) take the direct routes
-(whole-array products and ``np.partition``), with the iterates they always had; the blockwise
-routes give the same values up to round-off (tests/core/test_nmf_scale.py).
+the next residual. On data above 2²¹ entries the residual and the weights are float32
+(:func:`core.methods.nmf_weights.weights_dtype`; every sum over them in float64), half the
+bytes. Plain NMF's objective comes from the basis step's Gram products, and its step works in
+the factors' own layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
+``start`` forms no HW either. Measured on 10,000 × 4,096, r = 20 (benchmarks/bench_nmf.py
+``--large``): a TC-NMF run peaks at 1.47× the data's bytes beyond X itself, the previous state
+included (2.47× in all; was 3.47× with float64 weights and ~10.7× before the blockwise
+routes), and holds 0.72× between steps. Data of at most 2²¹ entries (the built-in faces and
+digits) take the direct routes (whole-array products and ``np.partition``) in float64, with
+the iterates they always had; the blockwise routes give the same values up to round-off, the
+float32 weights within their rounding (tests/core/test_nmf_scale.py).
 
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
