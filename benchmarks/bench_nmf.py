@@ -32,7 +32,8 @@ method on synthetic non-negative data of 10,000 × 4,096 (rank 20 plus Laplace n
 0), r = 20, against one ``sklearn.decomposition.PCA(20, svd_solver="randomized")`` fit of the
 same data (target: ≤ 2 ×); and memory by ``tracemalloc``, as multiples of the data's bytes: the
 peak of a step over what was held before it (the data and the previous state; target ≤ 3 ×),
-the peak of a whole run from ``start`` on, and what a run holds between steps.
+the peak of a whole run from ``start`` on, and what a run holds between steps (all beyond X
+itself; ``--methods`` picks some).
 
 BLAS threads: by default everything runs on one BLAS thread (``--threads 1``), which gives
 stable ratios on a shared machine (on a busy 2-core machine threaded OpenBLAS made the same MU

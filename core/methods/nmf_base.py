@@ -385,8 +385,11 @@ class _NMFBase(SteppableEstimator):
                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
-            E, top, P = self._residual(ctx, H, W)
-            ev = self._evaluate(ctx, P, E, None, get)
+            if self._gram_objective:              # plain NMF: no residual, as in its steps
+                ev, top = _Eval(objective=_frobenius(ctx, H.T @ H, H.T @ X, W, W @ W.T)), None
+            else:
+                E, top, P = self._residual(ctx, H, W)
+                ev = self._evaluate(ctx, P, E, None, get)
         return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
@@ -442,9 +445,7 @@ class _NMFBase(SteppableEstimator):
         if not _finite(W):
             self._fail(t, "the basis images")
         WWt = W @ W.T
-        cross = float(np.vdot(C, W))
-        quad = float(np.vdot(G, WWt))
-        objective = 0.5 * max(ctx.sq_norm - 2.0 * cross + quad, 0.0)
+        objective = _frobenius(ctx, G, C, W, WWt)
         H, W = self._normalise(H, W, np.diagonal(WWt))
         if self.solver == "mu":
             tols = (tol_h, tol_w)
@@ -537,6 +538,12 @@ _CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.na
     "coefficients", "reweigh"})
 
 
+def _frobenius(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray, WWt: np.ndarray) -> float:
+    """``½‖X − HW‖²_F = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` from ``G = HᵀH``, ``C = HᵀX`` and
+    ``WWᵀ`` (clipped at 0 against cancellation): plain NMF's objective without HW."""
+    return 0.5 * max(ctx.sq_norm - 2.0 * float(np.vdot(C, W)) + float(np.vdot(G, WWt)), 0.0)
+
+
 def _finite(A: np.ndarray) -> bool:
     """Every entry of A is finite (one reduction: a sum of finite factors of grey-level data
     cannot overflow, and any NaN or ±inf makes it non-finite)."""
@@ -581,8 +588,5 @@ class NMF(_NMFBase):
 
     _gram_objective = True
     _keeps_weights = False
-
-    def _evaluate(self, ctx, P, E, prev, get):                 # (the initial state only)
-        return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
 
 

@@ -226,7 +226,9 @@ def test_plain_nmf_objective_from_gram_products_and_lazy_fitted(solver):
 
     X = datasets.load_builtin("faces").X
     est = catalogue.create("nmf", n_components=10, solver=solver)
-    s = est.start(X)
+    s = est.start(X)                                    # the start forms no HW either
+    R0 = X - s.coefficients @ s.components
+    assert s.fitted_is_lazy and s.objective == pytest.approx(0.5 * float(np.sum(R0 * R0)), rel=1e-9)
     for _ in range(6):
         s = est.step(s)
     assert s.fitted_is_lazy
