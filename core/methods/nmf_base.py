@@ -192,9 +192,10 @@ class _Eval:
     sparse_part: np.ndarray | None = None
 
 
-def _mean_weights(Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q."""
-    raw = Q.mean(axis=1, dtype=np.float64)
+def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q, or
+    of the per-sample means ``raw`` when given."""
+    raw = Q.mean(axis=1, dtype=np.float64) if raw is None else raw
     top = float(raw.max())
     sw = raw / top if top > 0 else np.ones_like(raw)
     return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
@@ -472,7 +473,8 @@ class _NMFBase(SteppableEstimator):
         when that exceeds the limit."""
         if not state.fitted_is_lazy:
             return super()._check_state(state)
-        arrays = {"a sample weight": state.sample_weights, "an entry weight": state.entry_weights,
+        Q = None if state.entry_weights_are_deferred else state.entry_weights  # (else from S)
+        arrays = {"a sample weight": state.sample_weights, "an entry weight": Q,
                   "the sparse part": state.sparse_part}
         if state.iteration == 0:              # (a step checked its factors and its mean is 0)
             arrays.update({"the components": state.components,
@@ -550,9 +552,11 @@ def _finite(A: np.ndarray) -> bool:
     return math.isfinite(float(A.sum()))
 
 
-def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
-                **extra) -> _Eval:
-    sw, raw = _mean_weights(Q)
+def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
+                means: np.ndarray | None = None, **extra) -> _Eval:
+    """The :class:`_Eval` of entry weights Q (an array, or a :class:`Deferred` with their
+    per-sample ``means`` given)."""
+    sw, raw = _mean_weights(Q, means)
     det = {"mean weight": raw}
     det.update(details or {})
     return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,

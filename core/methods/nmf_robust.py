@@ -14,6 +14,7 @@ from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
 from .nmf_base import (COMMON, INNER, INNER_MAX_ITER, NMF_MAX_ITER, NMF_TOL, RANDOM_STATE,
                        SAMPLE_WEIGHT_FLOOR, _Eval, _NMFBase, _entry_eval)
+from .nmf_state import Deferred
 from .nmf_weights import _Reweigh, _soft, median_above, row_blocks
 
 __all__ = ["L1NMF", "HuberNMF", "CIMNMF", "L21NMF", "RNMFL1"]
@@ -233,6 +234,15 @@ class L21NMF(_NMFBase):
 
 
 # ============================================================================= RNMF-L1
+def _sparse_weights(S: np.ndarray, half: float) -> np.ndarray:
+    """RNMF-L1's effective weights (Table I) from its sparse part S = soft(E, λ/2):
+    ``1 − S/E = min(1, (λ/2)/|E|) = (λ/2)/(|S| + λ/2)`` (|E| = |S| + λ/2 where S ≠ 0; 1 where
+    S = 0), in S's dtype."""
+    Q = np.abs(S)
+    Q += half
+    return np.divide(half, Q, out=Q)
+
+
 class _Shifted:
     """RNMF-L1's target ``X − S`` (n, d), never formed whole: :meth:`gram` gives the Gram-form
     products of its unweighted factor steps one block of rows at a time (one block, the whole
@@ -281,7 +291,9 @@ class RNMFL1(_NMFBase):
 
     Objective: ‖X − HW − S‖²_F + λ‖S‖₁ (grey levels²). State: ``sparse_part`` = S;
     ``fitted`` = HW (the low-rank part, without S); ``entry_weights`` = the effective weights of
-    Table I, 1 − S/E = min(1, λ/(2|E|)) (1 where S = 0); sample_weights their mean / max; scalars
+    Table I, 1 − S/E = min(1, λ/(2|E|)) (1 where S = 0), a function of S computed when first read
+    (not kept otherwise: at 10,000 × 4,096 they are half the state); sample_weights their mean /
+    max; scalars
     ``sparse fraction`` (share of non-zero S), ``k_H``, ``k_W``. Solver: OGM only.
     Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
@@ -313,18 +325,18 @@ class RNMFL1(_NMFBase):
         half = 0.5 * float(self.lam)
         S = _soft(E, half)
         l1, objective = 0.0, 0.0
+        means = np.empty(E.shape[0])
         for rows in row_blocks(*E.shape):
             r = np.subtract(E[rows], S[rows], dtype=np.float64)
             objective += float(np.einsum("ij,ij->", r, r))
             np.abs(S[rows], out=r)
             l1 += float(r.sum())
+            means[rows] = _sparse_weights(S[rows], half).mean(axis=1)
         objective += float(self.lam) * l1
-        A = np.abs(E, out=E)                                  # E becomes |E| and then Q
-        np.maximum(A, half, out=A)
-        Q = np.divide(half, A, out=A)                        # 1 − S/E = min(1, λ/(2|E|))
-        ev = _entry_eval(Q, objective, {"sparse fraction": float(np.count_nonzero(S)) / S.size},
-                         sparse_part=S)
-        return ev
+        del E                      # Q is a function of S: computed when first read
+        return _entry_eval(Deferred(_sparse_weights, S, half), objective,
+                           {"sparse fraction": float(np.count_nonzero(S)) / S.size},
+                           means=means, sparse_part=S)
 
     def _reweigher(self, ctx, ev):
         return _Reweigh("sparse", lam=float(self.lam))

@@ -15,7 +15,7 @@ from ..base import State
 from ..errors import DataError
 from ._wnls import Scratch, wnls
 
-__all__ = ["NMFState", "LAZY", "check_nonnegative"]
+__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative"]
 
 #: ``NMFState.transform``: NNLS of new samples by OGM to this relative tolerance / iteration cap.
 TRANSFORM_TOL = 1e-6
@@ -77,6 +77,18 @@ class _Lazy:
 LAZY = _Lazy()
 
 
+class Deferred:
+    """An array given to :class:`NMFState` as ``fn(*args)``, computed when first read (for
+    ``entry_weights`` that are a function of what the state keeps anyway, e.g. RNMF-L1's
+    weights of its sparse part). Picklable when ``fn`` is a module-level function."""
+
+    def __init__(self, fn, *args):
+        self.fn, self.args = fn, args
+
+    def __call__(self) -> np.ndarray:
+        return self.fn(*self.args)
+
+
 @dataclass(frozen=True, eq=False)
 class NMFState(State):
     """A :class:`~core.base.State` of an NMF method, plus the coefficients.
@@ -100,6 +112,8 @@ class NMFState(State):
         ``coefficients @ components`` when first read (``fitted_is_lazy`` tells). Note that
         ``dataclasses.replace`` without ``fitted=`` reads it, so a replacement that changes the
         factors must pass ``fitted=LAZY`` (or the new product).
+    entry_weights : as :class:`~core.base.State`, or a :class:`Deferred` computed on first
+        read (``entry_weights_are_deferred`` tells).
     reweigh : callable ``(X, P) -> (Q, S)`` giving the entry weights Q (or None) and the sparse
         part S (or None, RNMF-L1) for data X and reconstruction P at the state's frozen scale
         parameters; None for the unweighted methods.
@@ -131,6 +145,25 @@ class NMFState(State):
 
     def _set_fitted(self, value):
         self.__dict__["_fitted"] = value
+
+    def _get_entry_weights(self):
+        """``entry_weights``, computed on first read when given as a :class:`Deferred`."""
+        Q = self.__dict__.get("_entry_weights")
+        if isinstance(Q, Deferred):
+            if self.__dict__.get("_initialising"):
+                return None
+            Q = Q()
+            Q.flags.writeable = False
+            self.__dict__["_entry_weights"] = Q
+        return Q
+
+    def _set_entry_weights(self, value):
+        self.__dict__["_entry_weights"] = value
+
+    @property
+    def entry_weights_are_deferred(self) -> bool:
+        """``entry_weights`` have not been computed yet (they will be on first read)."""
+        return isinstance(self.__dict__.get("_entry_weights"), Deferred)
 
     @property
     def fitted_is_lazy(self) -> bool:
@@ -174,6 +207,9 @@ class NMFState(State):
 # set it through the property's setter)
 NMFState.fitted = property(NMFState._get_fitted, NMFState._set_fitted,
                            doc="(n_samples, n_features) the reconstruction HW (grey levels).")
+# likewise ``State.entry_weights``: a value given as a Deferred is computed on first read
+NMFState.entry_weights = property(NMFState._get_entry_weights, NMFState._set_entry_weights,
+                                  doc="(n_samples, n_features) the entry weights Q, or None.")
 
 
 # ----------------------------------------------------------------------------- data checks
