@@ -32,7 +32,8 @@ method on synthetic non-negative data of 10,000 × 4,096 (rank 20 plus Laplace n
 0), r = 20, against one ``sklearn.decomposition.PCA(20, svd_solver="randomized")`` fit of the
 same data (target: ≤ 2 ×); and memory by ``tracemalloc``, as multiples of the data's bytes: the
 peak of a step over what was held before it (the data and the previous state; target ≤ 3 ×),
-the peak of a whole run from ``start`` on, and what a run holds between steps.
+the peak of a whole run from ``start`` on, and what a run holds between steps (all beyond X
+itself; ``--methods`` picks some).
 
 BLAS threads: by default everything runs on one BLAS thread (``--threads 1``), which gives
 stable ratios on a shared machine (on a busy 2-core machine threaded OpenBLAS made the same MU
@@ -40,6 +41,7 @@ iteration 1–15× slower from run to run); ``--threads all`` leaves OpenBLAS it
 
     python benchmarks/bench_nmf.py [--n 400] [--d 1024] [--r 40] [--repeat 7] [--warmup 5]
         [--threads 1|all] [--no-small] [--large] [--large-n 10000] [--large-d 4096]
+        [--methods tc-nmf,...]
 """
 from __future__ import annotations
 
@@ -99,6 +101,8 @@ def main(argv=None):
     ap.add_argument("--large", action="store_true", help="also time every method at scale")
     ap.add_argument("--large-n", type=int, default=10000)
     ap.add_argument("--large-d", type=int, default=4096)
+    ap.add_argument("--methods", default="tc-nmf,cauchy-nmf,huber-nmf,cim-nmf,rnmf-l1,l1-nmf,nmf,l21-nmf",
+                    help="--large: comma-separated catalogue keys")
     ap.add_argument("--only-new", action="store_true",
                     help="only the --small and --large parts (skip the TC-NMF / MU ratios)")
     a = ap.parse_args(argv)
@@ -261,8 +265,7 @@ def large(a):
 
     print(f"X {X.shape[0]} × {X.shape[1]} ({X.nbytes / 2**20:.0f} MB), r = {r}; each step is "
           "timed in alternation with a scikit-learn randomized PCA fit of the same data")
-    for key in ("tc-nmf", "cauchy-nmf", "huber-nmf", "cim-nmf", "rnmf-l1", "l1-nmf", "nmf",
-                "l21-nmf"):
+    for key in a.methods.split(","):
         gc.collect()
         tracemalloc.start()
         est = catalogue.create(key, n_components=r)

@@ -121,12 +121,15 @@ def child(args):
         t = time.perf_counter()
         state = est.start(X)
         _emit(phase="start", seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
-        states = [state]
+        # earlier states are kept only for --accuracy (else a run's peak would count them all)
+        keep = args.accuracy and args.method in PCA_FAMILY
+        states = [state] if keep else []
         for i in range(1, args.iters + 1):
             t = time.perf_counter()
             state = est.step(state)
             _emit(phase="step", i=i, seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
-            states.append(state)
+            if keep:
+                states.append(state)
         tracemalloc.stop()
         if args.accuracy and args.method in PCA_FAMILY:
             ones = np.ones(len(X))

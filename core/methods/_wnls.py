@@ -221,7 +221,7 @@ def _gram(X, F, side, row_weights):
     else:
         Fw = F if w is None else F * w[:, None]
         Gm = F.T @ Fw
-        C = X.T @ Fw                                        # (d, r)
+        C = (Fw.T @ X).T                                    # (d, r); FᵀX is the faster product
     return Gm, C, (w if side == "left" else None)
 
 
@@ -255,7 +255,9 @@ def _hessians(X, F, Q, side, get):
     a run keeps them between steps while each has at most :data:`SCRATCH_MAX_ENTRIES` entries
     (for X 400 × 1024, r = 40: 37 MB): fresh 5–13 MB arrays every call cost page faults,
     measured +40 % on this function. Larger ones are made for the call and freed after it.
-    ``Q ∘ X`` is formed one block of rows at a time (no array of the data's size)."""
+    ``Q ∘ X`` is formed one block of rows at a time (no array of the data's size); float32
+    weights (large data, :func:`core.methods.nmf_weights.weights_dtype`) enter the Hessian
+    product one block of rows at a time too, converted to float64 (products and sums in float64)."""
     r = F.shape[0] if side == "left" else F.shape[1]
     iu, ju, full = _triangle(r)
     p = iu.size
@@ -277,14 +279,26 @@ def _hessians(X, F, Q, side, get):
         A = Q.T
     units = A.shape[0]
     Mt = get("hess_Mt_" + side, (units, p))
-    np.matmul(A, K, out=Mt)
+    n, d = X.shape
+    rows = n if X.size <= SCRATCH_MAX_ENTRIES else max(1, BLOCK // max(d, 1))
+    if Q.dtype == Mt.dtype:
+        np.matmul(A, K, out=Mt)
+    else:          # float32 weights (large data): float64 products one block of rows at a time
+        for i in range(0, n, rows):
+            checkpoint()
+            sl = slice(i, min(i + rows, n))
+            Qb = np.asarray(Q[sl], dtype=Mt.dtype)
+            if side == "left":
+                np.matmul(Qb, K, out=Mt[sl])
+            elif i == 0:
+                np.matmul(Qb.T, K[sl], out=Mt)
+            else:
+                Mt += Qb.T @ K[sl]
     checkpoint()
     M = get("hess_M_" + side, (units, r, r))
     np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
     # b = (Q∘X)Fᵀ (left) or (Q∘X)ᵀF (right), one block of rows of X at a time (one block, as
     # one product, when X is small: the same values as before)
-    n, d = X.shape
-    rows = n if X.size <= SCRATCH_MAX_ENTRIES else max(1, BLOCK // max(d, 1))
     b = np.empty((units, r))
     for i in range(0, n, rows):
         checkpoint()
@@ -432,6 +446,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         f0 = unit_obj(Y0u)
 
     invL = np.divide(1.0, L, out=np.zeros_like(L), where=L > 0)[:, None]
+    if Q is None and row_weights is None and m:         # one L for every unit: a scalar step
+        invL = float(invL[0, 0])                        # (a broadcast product costs 3× more)
     # OGM (Algorithm 1) on (m, r) work arrays, updated in place: Yu the projected iterate h_k,
     # Zu the search point z_k, G the gradient at Zu, T scratch.
     Yu = Y0u.copy()
@@ -494,20 +510,28 @@ def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left"
     :func:`wnls` (unweighted problem only).
     """
     get = get or _fresh
-    Yu = _units(np.asarray(Y, dtype=float), side)
-    if Q is None:
+    Y = np.asarray(Y, dtype=float)
+    if Q is None:                        # Gram form, in Y's own layout (no transposes, no copies)
         Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
-        num, den = C, Yu @ Gm                               # w cancels on the left side
-    else:
-        T = get("mu_T", X.shape)
-        np.multiply(Q, X, out=T)
-        num = _back(T, F, side)
         if side == "left":
-            np.matmul(Yu, F, out=T)
+            num, den = C, Y @ Gm                            # w cancels on the left side
         else:
-            np.matmul(F, Yu.T, out=T)
-        np.multiply(T, Q, out=T)
-        den = _back(T, F, side)
+            num, den = C.T, Gm @ Y                          # (r, d); Gm symmetric
+        if den.min() > 0:                                   # (the guard's where= costs 2×)
+            ratio = np.divide(num, den, out=den)
+        else:
+            ratio = np.divide(num, den, out=np.ones_like(den), where=den > 0)
+        return np.multiply(Y, ratio, out=ratio)             # (ratio >= 0: X >= 0, F >= 0)
+    Yu = _units(Y, side)
+    T = get("mu_T", X.shape)
+    np.multiply(Q, X, out=T)
+    num = _back(T, F, side)
+    if side == "left":
+        np.matmul(Yu, F, out=T)
+    else:
+        np.matmul(F, Yu.T, out=T)
+    np.multiply(T, Q, out=T)
+    den = _back(T, F, side)
     ratio = np.divide(num, den, out=np.ones_like(den), where=den > 0)
     Yu = Yu * np.maximum(ratio, 0.0)
     Y = Yu if side == "left" else Yu.T

@@ -60,12 +60,17 @@ weights in place; everything else that reads all entries (``Q ∘ X``, TC-NMF's 
 the objectives, Nagy's γ, the three-sigma thresholds, the medians of Huber- and L1-NMF) goes by
 blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weights`), never
 sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
-the next residual. Plain NMF's objective comes from the basis step's Gram products. Measured on
-10,000 × 4,096 (benchmarks/bench_nmf.py ``--large``): a TC-NMF run peaks at ~2.5× the data's
-bytes, the previous state included (was ~9.7×), and holds ~1.2× between steps (was ~7.4×).
-Data of at most 2²¹ entries (the built-in faces and digits) take the direct routes
-(whole-array products and ``np.partition``), with the iterates they always had; the blockwise
-routes give the same values up to round-off (tests/core/test_nmf_scale.py).
+the next residual. On data above 2²¹ entries the residual and the weights are float32
+(:func:`core.methods.nmf_weights.weights_dtype`; every sum over them in float64), half the
+bytes. Plain NMF's objective comes from the basis step's Gram products, and its step works in
+the factors' own layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
+``start`` forms no HW either. Measured on 10,000 × 4,096, r = 20 (benchmarks/bench_nmf.py
+``--large``): a TC-NMF run peaks at 1.47× the data's bytes beyond X itself, the previous state
+included (2.47× in all; was 3.47× with float64 weights and ~10.7× before the blockwise
+routes), and holds 0.72× between steps. Data of at most 2²¹ entries (the built-in faces and
+digits) take the direct routes (whole-array products and ``np.partition``) in float64, with
+the iterates they always had; the blockwise routes give the same values up to round-off, the
+float32 weights within their rounding (tests/core/test_nmf_scale.py).
 
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
@@ -95,7 +100,9 @@ or infinity met while iterating raises :class:`SolverError`.
 """
 from __future__ import annotations
 
+import math
 from contextlib import nullcontext
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,9 +115,9 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread
 from ._specs import N_COMPONENTS
-from ._wnls import Scratch, mu_update, wnls
-from .nmf_state import LAZY, NMFState, check_nonnegative
-from .nmf_weights import row_blocks
+from ._wnls import mu_update, wnls
+from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative
+from .nmf_weights import median_above, row_blocks, weights_dtype
 
 __all__ = ["NMFState", "NMF", "check_nonnegative"]
 
@@ -173,18 +180,6 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
 # ----------------------------------------------------------------------------- shared loop
 @dataclass
-class _Ctx:
-    """Data shared by every state of one run (not copied): X, its scale, work arrays."""
-
-    X: np.ndarray
-    zero: float                      # ZERO_RESIDUAL × max(X)
-    xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
-    xmax: float = 0.0
-    sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
-    scratch: Scratch = field(default_factory=Scratch)
-
-
-@dataclass
 class _Eval:
     """What a method computes from a new iterate (its residual)."""
 
@@ -197,9 +192,10 @@ class _Eval:
     sparse_part: np.ndarray | None = None
 
 
-def _mean_weights(Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q."""
-    raw = Q.mean(axis=1)
+def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q, or
+    of the per-sample means ``raw`` when given."""
+    raw = Q.mean(axis=1, dtype=np.float64) if raw is None else raw
     top = float(raw.max())
     sw = raw / top if top > 0 else np.ones_like(raw)
     return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
@@ -256,20 +252,28 @@ class _NMFBase(SteppableEstimator):
         rng = np.random.default_rng(int(self.random_state))
         H = rng.random((n, r))
         W = rng.random((r, d))
-        target = float(np.median(X))
+        target = median_above(X, -np.inf)                  # by selection: no copy of X
         target = target if target > 0 else float(X.mean())
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
         return H * s, W * s
 
     @staticmethod
-    def _normalise(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        norms = np.sqrt(np.einsum("kd,kd->k", W, W))
+    def _normalise(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Unit-norm basis rows, the inverse scale on the coefficients (module docstring); in
+        place when H and W are C-contiguous (the callers' own fresh arrays). ``sq_norms``: the
+        squared row norms of W when the caller has them."""
+        H, W = np.ascontiguousarray(H), np.ascontiguousarray(W)
+        norms = np.sqrt(np.einsum("kd,kd->k", W, W) if sq_norms is None else sq_norms)
+        if norms.min() > 0:
+            H *= norms
+            W *= (1.0 / norms)[:, None]                 # (a product: 2× faster than a division)
+            return H, W
         dead = ~(norms > 0)
-        H = H * np.where(dead, 0.0, norms)[None, :]
-        W = W / np.where(dead, 1.0, norms)[:, None]
-        if dead.any():
-            W[dead] = 1.0 / np.sqrt(W.shape[1])
-        return np.ascontiguousarray(H), np.ascontiguousarray(W)
+        H *= np.where(dead, 0.0, norms)[None, :]
+        W /= np.where(dead, 1.0, norms)[:, None]
+        W[dead] = 1.0 / np.sqrt(W.shape[1])
+        return H, W
 
     def _check_range(self, iteration: int, top: float, ctx: _Ctx):
         """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
@@ -286,13 +290,21 @@ class _NMFBase(SteppableEstimator):
         raise SolverError(f"{self.name} stopped at iteration {iteration}: {what} contain NaN or "
                           "infinity. The data may hold extreme values; try other parameters.")
 
+    #: The method turns the residual into entry weights that its states keep: on large data the
+    #: residual is then made in float32 (:func:`core.methods.nmf_weights.weights_dtype`).
+    _keeps_weights = True
+
     def _residual(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
-        """``E = X − HW`` into ``out`` (or a fresh array) one block of rows at a time, HW never
+        """``E = X − HW`` into ``out`` (or a fresh array, float32 for a method that keeps weights
+        on data above ``nmf_weights.WEIGHTS32_MIN`` entries) one block of rows at a time, HW never
         whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H and W carrying the
         flat indices of the entries fitted above max X (found in the same pass)."""
         X = ctx.X
         d = X.shape[1]
-        E = np.empty(X.shape) if out is None else out
+        if out is None:
+            dtype = weights_dtype(X.size) if self._keeps_weights else np.float64
+            out = np.empty(X.shape, dtype=dtype)
+        E = out
         top = -np.inf
         above = []
         for rows in row_blocks(*X.shape):
@@ -321,7 +333,7 @@ class _NMFBase(SteppableEstimator):
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
                              objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
-                             _ctx=ctx, **fields)
+                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), **fields)
             state.__dict__["_fitted_max"] = fitted_max
             return state
         hist = prev.objective_history
@@ -330,11 +342,23 @@ class _NMFBase(SteppableEstimator):
         # for a decreasing run): with γ, τ, δ or c re-estimated the objective's scale changes,
         # and TC-NMF on the 550-block faces ended *above* J_0, so |J_0 − J_t| was ~0.2 % of
         # its range and the rule was not met in 500 iterations
-        span = max(abs(max(hist) - J), abs(min(hist) - J))
+        lo, hi = prev.__dict__.get("_history_range") or (min(hist), max(hist))
+        span = max(abs(hi - J), abs(lo - J))
         converged = (prev.iteration + 1 >= MIN_ITER
                      and abs(J - hist[-1]) <= float(self.tol) * span)
-        state = self._next_state(prev, objective=J, converged=bool(converged), **fields)
+        # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
+        # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
+        # rule there took 26 µs, 10 % of a multiplicative update on the built-in faces
+        n_prev = prev.iteration + 1
+        past = prev.scalar_history
+        fields["scalar_history"] = {k: tuple(past.get(k, (float("nan"),) * n_prev)) + (v,)
+                                    for k, v in scalars.items()}
+        for name in _CARRIED:
+            fields[name] = getattr(prev, name)
+        state = NMFState(iteration=n_prev, objective=float(J),
+                         objective_history=hist + (float(J),), converged=bool(converged), **fields)
         state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
+        state.__dict__["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
         return state
 
     def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
@@ -362,22 +386,26 @@ class _NMFBase(SteppableEstimator):
                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
-            E, top, P = self._residual(ctx, H, W)
-            ev = self._evaluate(ctx, P, E, None, get)
+            if self._gram_objective:              # plain NMF: no residual, as in its steps
+                ev, top = _Eval(objective=_frobenius(ctx, H.T @ H, H.T @ X, W, W @ W.T)), None
+            else:
+                E, top, P = self._residual(ctx, H, W)
+                ev = self._evaluate(ctx, P, E, None, get)
         return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
     def _step(self, state: NMFState) -> NMFState:
         ctx: _Ctx = state._ctx
         t = state.iteration + 1
-        H, W = np.array(state.coefficients), np.array(state.components)
+        H, W = state.coefficients, state.components     # (the solvers return new arrays)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
             T = self._target(ctx, state)
             # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
-            H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
-            if not np.all(np.isfinite(H)):
+            H, k_h = self._solve(ctx.columns() if Q is None and T is ctx.X else T, W, H, "left",
+                                 Q, None, tol_h, get)
+            if not _finite(H):
                 self._fail(t, "the coefficients")
             if self._gram_objective:
                 return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
@@ -385,7 +413,7 @@ class _NMFBase(SteppableEstimator):
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
             del T
-            if not np.all(np.isfinite(W)):
+            if not _finite(W):
                 self._fail(t, "the basis images")
             H, W = self._normalise(H, W)
             # the residual goes into the refreshed weights' memory (no longer needed, already
@@ -407,19 +435,19 @@ class _NMFBase(SteppableEstimator):
 
     def _gram_step(self, state, H, W, k_h, tol_h, tol_w, get):
         """The basis step and the new state of plain NMF without forming HW: the basis step's
-        products ``G = HᵀH`` and ``C = XᵀH`` also give the objective,
-        ``½‖X − HW‖² = ½(‖X‖² − 2⟨Cᵀ, W⟩ + ⟨G, WWᵀ⟩)`` (clipped at 0 against cancellation),
+        products ``G = HᵀH`` and ``C = HᵀX`` also give the objective,
+        ``½‖X − HW‖² = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` with ``C = HᵀX`` (clipped at 0 against
+        cancellation),
         and ``fitted`` is computed only when something reads it."""
         ctx: _Ctx = state._ctx
         t = state.iteration + 1
-        G, C = H.T @ H, ctx.X.T @ H
-        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C))
-        if not np.all(np.isfinite(W)):
+        G, C = H.T @ H, H.T @ ctx.X                 # (HᵀX: the faster of the two layouts)
+        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C.T))
+        if not _finite(W):
             self._fail(t, "the basis images")
-        cross = float(np.einsum("dr,rd->", C, W))
-        quad = float(np.einsum("ab,ab->", G, W @ W.T))
-        objective = 0.5 * max(ctx.sq_norm - 2.0 * cross + quad, 0.0)
-        H, W = self._normalise(H, W)
+        WWt = W @ W.T
+        objective = _frobenius(ctx, G, C, W, WWt)
+        H, W = self._normalise(H, W, np.diagonal(WWt))
         if self.solver == "mu":
             tols = (tol_h, tol_w)
         else:
@@ -428,23 +456,29 @@ class _NMFBase(SteppableEstimator):
                                 {"k_H": k_h, "k_W": k_w}, tols)
 
     def start(self, X) -> NMFState:
-        """As :meth:`core.base.SteppableEstimator.start` (validation, then the initial state),
-        with ``fitted`` left lazy: the base's ``dataclasses.replace`` of the initial state
-        formed it (the same HW is formed again on first read)."""
-        state = super().start(X)
-        state.__dict__["_fitted"] = LAZY
+        """As :meth:`core.base.SteppableEstimator.start` (parameters and data validated, the
+        initial state checked), with ``fitted`` left lazy: the initial state gets the data's range
+        when it is made, since the base's ``dataclasses.replace`` that sets it reads every field
+        and so formed HW (1× the data's bytes at the start's peak, for nothing)."""
+        self._validated_params()
+        state = self._start(self._check_data(X))
+        self._check_state(state)
         return state
 
     def _check_state(self, state) -> None:
         """The base class's checks; with ``fitted`` still lazy, the finiteness of the factors
-        stands for it, and the range check uses max HW as the step found it (or, when the step
+        stands for it (checked by the step itself after each factor's update, so here only for
+        the initial state), and the range check uses max HW as the step found it (or, when the step
         did not, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only
         when that exceeds the limit."""
         if not state.fitted_is_lazy:
             return super()._check_state(state)
-        arrays = {"the components": state.components, "the coefficients": state.coefficients,
-                  "the mean": state.mean, "a sample weight": state.sample_weights,
-                  "an entry weight": state.entry_weights, "the sparse part": state.sparse_part}
+        Q = None if state.entry_weights_are_deferred else state.entry_weights  # (else from S)
+        arrays = {"a sample weight": state.sample_weights, "an entry weight": Q,
+                  "the sparse part": state.sparse_part}
+        if state.iteration == 0:              # (a step checked its factors and its mean is 0)
+            arrays.update({"the components": state.components,
+                           "the coefficients": state.coefficients, "the mean": state.mean})
         convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
         width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
@@ -498,9 +532,31 @@ class _RowProduct:
         return self.H[rows] @ self.W
 
 
-def _entry_eval(Q: np.ndarray, objective: float, scalars: dict, details: dict | None = None,
-                **extra) -> _Eval:
-    sw, raw = _mean_weights(Q)
+#: Fields of an NMF state that a step carries over unchanged (every field :meth:`_make_state`
+#: does not set: method, mean, the run's context and data range, and any added later).
+_CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.name not in {
+    "iteration", "objective", "objective_history", "converged", "scalar_history", "components",
+    "entry_weights", "sample_weights", "scalars", "details", "fitted", "sparse_part",
+    "coefficients", "reweigh"})
+
+
+def _frobenius(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray, WWt: np.ndarray) -> float:
+    """``½‖X − HW‖²_F = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` from ``G = HᵀH``, ``C = HᵀX`` and
+    ``WWᵀ`` (clipped at 0 against cancellation): plain NMF's objective without HW."""
+    return 0.5 * max(ctx.sq_norm - 2.0 * float(np.vdot(C, W)) + float(np.vdot(G, WWt)), 0.0)
+
+
+def _finite(A: np.ndarray) -> bool:
+    """Every entry of A is finite (one reduction: a sum of finite factors of grey-level data
+    cannot overflow, and any NaN or ±inf makes it non-finite)."""
+    return math.isfinite(float(A.sum()))
+
+
+def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
+                means: np.ndarray | None = None, **extra) -> _Eval:
+    """The :class:`_Eval` of entry weights Q (an array, or a :class:`Deferred` with their
+    per-sample ``means`` given)."""
+    sw, raw = _mean_weights(Q, means)
     det = {"mean weight": raw}
     det.update(details or {})
     return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
@@ -535,8 +591,6 @@ class NMF(_NMFBase):
     """
 
     _gram_objective = True
-
-    def _evaluate(self, ctx, P, E, prev, get):                 # (the initial state only)
-        return _Eval(objective=0.5 * float(np.einsum("ij,ij->", E, E)))
+    _keeps_weights = False
 
 

@@ -12,7 +12,8 @@ import numpy as np
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
 from .nmf_base import INNER, NMF_MAX_ITER, NMFState, _Ctx, _NMFBase, _entry_eval
-from .nmf_weights import _Reweigh, _three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq
+from .nmf_weights import (_Reweigh, _three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq,
+                          weights_dtype)
 
 __all__ = ["TruncatedCauchyNMF", "CauchyNMF"]
 
@@ -227,7 +228,7 @@ class TruncatedCauchyNMF(_NMFBase):
         total = 0.0
         for rows in row_blocks(*E2.shape):
             e2 = E2[rows]
-            L = np.add(e2, x)
+            L = np.add(e2, x, dtype=np.float64)              # (float64 for float32 residuals)
             np.divide(x, L, out=L)
             np.log(L, out=L)                                  # −ln(1 + (E/γ)²)
             if finite:
@@ -267,7 +268,7 @@ class TruncatedCauchyNMF(_NMFBase):
         gamma = float(state.scalars["γ"])
         tau = self._state_tau(state)
         X = ctx.X
-        Q = np.empty(X.shape)
+        Q = np.empty(X.shape, dtype=weights_dtype(X.size))
         for rows in row_blocks(*X.shape):               # Q from X − HW, one block of rows at a time
             P = H[rows] @ W
             E2 = np.subtract(X[rows], P)

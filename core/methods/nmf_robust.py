@@ -14,6 +14,7 @@ from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
 from .nmf_base import (COMMON, INNER, INNER_MAX_ITER, NMF_MAX_ITER, NMF_TOL, RANDOM_STATE,
                        SAMPLE_WEIGHT_FLOOR, _Eval, _NMFBase, _entry_eval)
+from .nmf_state import Deferred
 from .nmf_weights import _Reweigh, _soft, median_above, row_blocks
 
 __all__ = ["L1NMF", "HuberNMF", "CIMNMF", "L21NMF", "RNMFL1"]
@@ -81,10 +82,10 @@ class L1NMF(_NMFBase):
         else:
             mu0 = float(prev.details["μ₀"])
             mu = max(float(prev.scalars["μ"]) * L1_MU_DECAY, L1_MU_MIN * mu0)
-        l1 = float(A.sum())
+        l1 = float(A.sum(dtype=np.float64))
         objective = 0.0
         for rows in row_blocks(*A.shape):
-            a = A[rows]
+            a = np.asarray(A[rows], dtype=np.float64)
             objective += float(np.sum(np.where(a <= mu, a * a / (2.0 * mu), a - 0.5 * mu)))
         np.maximum(A, mu, out=A)
         Q = np.divide(mu, A, out=A)
@@ -121,12 +122,12 @@ class HuberNMF(_NMFBase):
         A = np.abs(E, out=E)                                  # E becomes |E| and then Q
         c = median_above(A, ctx.zero) or 0.0                 # median by selection, no sort
         if c <= 0:
-            objective = float(np.einsum("ij,ij->", A, A))
+            objective = float(np.einsum("ij,ij->", A, A, dtype=np.float64))
             A.fill(1.0)
             return _entry_eval(A, objective, {"c": c})
         objective = 0.0
         for rows in row_blocks(*A.shape):
-            a = A[rows]
+            a = np.asarray(A[rows], dtype=np.float64)
             objective += float(np.sum(np.where(a <= c, a * a, 2.0 * c * a - c * c)))
         np.maximum(A, c, out=A)
         Q = np.divide(c, A, out=A)
@@ -152,7 +153,7 @@ class CIMNMF(_NMFBase):
 
     HQ weights (Table I, corrected: (1/(√(2π)δ³))·e^{−E²/2δ²}, scaled to max 1):
     ``Q = exp(−E²/(2δ²))`` ∈ (0, 1] (exponentially decaying, underflows to exactly 0 for errors
-    beyond ~39δ). Each step: the HQ loop of the module docstring. Guard: δ² floored at the
+    beyond ~39δ; ~13δ for the float32 weights of data above ``nmf_weights.WEIGHTS32_MIN`` entries). Each step: the HQ loop of the module docstring. Guard: δ² floored at the
     smallest positive float (a perfect fit gives Q = 1).
 
     Range rule (ours, a correction): an entry whose fitted value lies above the data's maximum
@@ -178,10 +179,10 @@ class CIMNMF(_NMFBase):
 
     def _evaluate(self, ctx, P, E, prev, get):
         E2 = np.multiply(E, E, out=E)                       # E becomes E² and then Q
-        delta2 = max(float(E2.sum()) / (2.0 * E2.size), np.finfo(float).tiny)
+        delta2 = max(float(E2.sum(dtype=np.float64)) / (2.0 * E2.size), np.finfo(float).tiny)
         Q = np.multiply(E2, -0.5 / delta2, out=E2)
         np.exp(Q, out=Q)
-        objective = float(Q.size - Q.sum())
+        objective = float(Q.size - Q.sum(dtype=np.float64))
         Q.reshape(-1)[P.above] = 1.0                          # the range rule (class docstring)
         n_above = int(P.above.size)
         return _entry_eval(Q, objective, {"δ": float(np.sqrt(delta2)),
@@ -218,6 +219,8 @@ class L21NMF(_NMFBase):
     :class:`NMFState`.
     """
 
+    _keeps_weights = False                  # per-sample weights only: E is a float64 temporary
+
     def _evaluate(self, ctx, P, E, prev, get):
         r = np.sqrt(np.einsum("ij,ij->i", E, E))
         top = float(r.max())
@@ -231,6 +234,40 @@ class L21NMF(_NMFBase):
 
 
 # ============================================================================= RNMF-L1
+def _sparse_weights(S: np.ndarray, half: float) -> np.ndarray:
+    """RNMF-L1's effective weights (Table I) from its sparse part S = soft(E, λ/2):
+    ``1 − S/E = min(1, (λ/2)/|E|) = (λ/2)/(|S| + λ/2)`` (|E| = |S| + λ/2 where S ≠ 0; 1 where
+    S = 0), in S's dtype."""
+    Q = np.abs(S)
+    Q += half
+    return np.divide(half, Q, out=Q)
+
+
+class _Shifted:
+    """RNMF-L1's target ``X − S`` (n, d), never formed whole: :meth:`gram` gives the Gram-form
+    products of its unweighted factor steps one block of rows at a time (one block, the whole
+    array, for data of at most ``nmf_weights.DIRECT_MAX`` entries)."""
+
+    def __init__(self, X: np.ndarray, S: np.ndarray):
+        self.X, self.S = X, S
+
+    def gram(self, F: np.ndarray, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(F Fᵀ, (X − S) Fᵀ)`` for the coefficient step (F = W, (r, d)) or
+        ``(Fᵀ F, (X − S)ᵀ F)`` for the basis step (F = H, (n, r)), the layout of
+        :func:`core.methods._wnls.wnls`'s ``gram``."""
+        X, S = self.X, self.S
+        n, d = X.shape
+        if side == "left":
+            C = np.empty((n, F.shape[0]))
+            for rows in row_blocks(n, d):
+                np.matmul(np.subtract(X[rows], S[rows], dtype=np.float64), F.T, out=C[rows])
+            return F @ F.T, C
+        CT = np.zeros((F.shape[1], d))
+        for rows in row_blocks(n, d):
+            CT += F[rows].T @ np.subtract(X[rows], S[rows], dtype=np.float64)
+        return F.T @ F, CT.T
+
+
 @register(
     key="rnmf-l1", name="RNMF-L1", family="NMF",
     reference="Zhang, Fang, Liu, Tang & Wu, ICDM workshops 2011 (robust NMF, sparse outliers), "
@@ -254,7 +291,9 @@ class RNMFL1(_NMFBase):
 
     Objective: ‖X − HW − S‖²_F + λ‖S‖₁ (grey levels²). State: ``sparse_part`` = S;
     ``fitted`` = HW (the low-rank part, without S); ``entry_weights`` = the effective weights of
-    Table I, 1 − S/E = min(1, λ/(2|E|)) (1 where S = 0); sample_weights their mean / max; scalars
+    Table I, 1 − S/E = min(1, λ/(2|E|)) (1 where S = 0), a function of S computed when first read
+    (not kept otherwise: at 10,000 × 4,096 they are half the state); sample_weights their mean /
+    max; scalars
     ``sparse fraction`` (share of non-zero S), ``k_H``, ``k_W``. Solver: OGM only.
     Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
@@ -273,7 +312,11 @@ class RNMFL1(_NMFBase):
         self.random_state = random_state
 
     def _target(self, ctx, state):
-        return ctx.X - state.sparse_part
+        return _Shifted(ctx.X, state.sparse_part)
+
+    def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
+        # the target X − S enters only through its Gram products, formed by blocks of rows
+        return super()._solve(X, F, Y, side, Q, row_weights, tol, get, gram=X.gram(F, side))
 
     def _hq_weights(self, state):
         return None, None                  # S enters through the target; unweighted steps
@@ -282,18 +325,18 @@ class RNMFL1(_NMFBase):
         half = 0.5 * float(self.lam)
         S = _soft(E, half)
         l1, objective = 0.0, 0.0
+        means = np.empty(E.shape[0])
         for rows in row_blocks(*E.shape):
-            r = E[rows] - S[rows]
+            r = np.subtract(E[rows], S[rows], dtype=np.float64)
             objective += float(np.einsum("ij,ij->", r, r))
             np.abs(S[rows], out=r)
             l1 += float(r.sum())
+            means[rows] = _sparse_weights(S[rows], half).mean(axis=1)
         objective += float(self.lam) * l1
-        A = np.abs(E, out=E)                                  # E becomes |E| and then Q
-        np.maximum(A, half, out=A)
-        Q = np.divide(half, A, out=A)                        # 1 − S/E = min(1, λ/(2|E|))
-        ev = _entry_eval(Q, objective, {"sparse fraction": float(np.count_nonzero(S)) / S.size},
-                         sparse_part=S)
-        return ev
+        del E                      # Q is a function of S: computed when first read
+        return _entry_eval(Deferred(_sparse_weights, S, half), objective,
+                           {"sparse fraction": float(np.count_nonzero(S)) / S.size},
+                           means=means, sparse_part=S)
 
     def _reweigher(self, ctx, ev):
         return _Reweigh("sparse", lam=float(self.lam))
