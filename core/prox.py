@@ -1,11 +1,13 @@
 """Proximal operators and the SVDs behind them, shared by the low-rank + sparse methods
 (:mod:`core.methods.convex`) and robust regression (:mod:`core.regression`).
 
-* :func:`soft_threshold` (ℓ1), :func:`row_shrink` (ℓ2,1 over samples), :func:`svt` (nuclear norm);
+* :func:`soft_threshold` (ℓ1), :func:`row_shrink` (ℓ2,1 over samples; :func:`row_shrink_factors`),
+  :func:`svt` (nuclear norm);
 * :func:`svt_predicted`: SVT with Lin, Chen & Ma's rank prediction, by a partial SVD (block
   subspace iteration, warm-started from the previous iteration's singular subspace) when the
   matrix is large and the predicted rank low, else the exact thin SVD; an optional rank cap;
-* :func:`thin_svd`, :func:`partial_svd`, :func:`leading_triplet`, :func:`spectral_norm`: the SVDs,
+* :func:`thin_svd`, :func:`partial_svd`, :func:`leading_block`, :func:`leading_triplet`,
+  :func:`spectral_norm`: the SVDs,
   guarded so that no scipy-internal error (ARPACK's "starting vector is zero") reaches a user.
 
 Every function keeps the floating type of its input (float32 in, float32 out).
@@ -77,13 +79,24 @@ def row_shrink(T: np.ndarray, tau: float, *, overwrite: bool = False) -> tuple[n
 
     (the paper's columns are our rows). Returns ``(E, row norms ‖e_i‖₂)``; rows with
     ``‖t_i‖ <= τ`` become exactly 0. ``overwrite``: E is written into T (no new array)."""
-    norms = np.sqrt(np.einsum("ij,ij->i", T, T))
-    shrunk = np.maximum(norms - tau, 0.0)
-    scale = np.divide(shrunk, norms, out=np.zeros_like(norms), where=shrunk > 0)
+    scale, _, shrunk = row_shrink_factors(T, tau)
     if overwrite:
         T *= scale[:, None]
         return T, shrunk
     return T * scale[:, None], shrunk
+
+
+def row_shrink_factors(T: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The per-row factors of :func:`row_shrink`: ``(scale, rest, shrunk)`` with
+    ``e_i = scale_i t_i``, ``t_i − e_i = rest_i t_i`` and ``shrunk_i = ‖e_i‖₂``, where
+    ``scale_i = (1 − τ/‖t_i‖)₊`` and ``rest_i = min(1, τ/‖t_i‖)`` (1 for a zero row), each computed
+    directly (``rest`` is not ``1 − scale``, which loses digits when ‖t_i‖ ≫ τ). ``rest`` gives
+    the ℓ2,1 subgradient the ALMs' dual update needs: ``(t_i − e_i)/τ`` has norm <= 1."""
+    norms = np.sqrt(np.einsum("ij,ij->i", T, T))
+    shrunk = np.maximum(norms - tau, 0.0)
+    scale = np.divide(shrunk, norms, out=np.zeros_like(norms), where=shrunk > 0)
+    rest = np.divide(tau, norms, out=np.ones_like(norms), where=norms > tau)
+    return scale, rest, shrunk
 
 
 def thin_svd(A: np.ndarray):
@@ -289,25 +302,35 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
                       subspace=subspace)
 
 
-def leading_triplet(A: np.ndarray):
-    """(σ₁, v₁ (1, d)) of A: :func:`partial_svd` (k = 1, a block of 1 + PARTIAL_SVD_OVERSAMPLING vectors,
-    σ₁'s triplet converged) for large matrices, the exact dense SVD for small ones and as the
-    fallback. A zero matrix gives (0, e₁). Never a scipy-internal error (ARPACK's "starting
-    vector is zero" on a zero or tiny-rank matrix, which the former ARPACK route had to guard)."""
+def leading_block(A: np.ndarray, size: int = 1 + PARTIAL_SVD_OVERSAMPLING):
+    """(σ₁, v₁ (1, d), block) of A: σ₁'s triplet by :func:`partial_svd`'s block iteration with a
+    block of ``size`` vectors (residual <= :data:`LEADING_TRIPLET_TOL`·σ₁) for large matrices,
+    the exact dense SVD for small ones and as the fallback. ``block`` ((size, d) right Ritz
+    vectors, or None after the exact SVD) warm-starts a later :func:`svt_predicted` of the same or
+    a nearby matrix (``start``): the ALMs' first SVT thresholds the very matrix whose σ₁ their
+    start needs. A block larger than 1 + PARTIAL_SVD_OVERSAMPLING converges faster when σ₁ sits
+    in a cluster (the rate is σ_{size+1}/σ₁ per pass). A zero matrix gives (0, e₁, None). Never a
+    scipy-internal error (ARPACK's "starting vector is zero" on a zero or tiny-rank matrix, which
+    the former ARPACK route had to guard)."""
     if not np.any(A):
-        return 0.0, np.eye(1, A.shape[1], dtype=A.dtype)
+        return 0.0, np.eye(1, A.shape[1], dtype=A.dtype), None
     if min(A.shape) >= PARTIAL_SVD_MIN_DIM:
         try:
             # an unconverged block is kept (σ₁'s Ritz value is then a lower bound accurate to
             # ~residual²/gap): the full SVD of a large matrix is never worth it here
-            got = _block_svd(A, min(1 + PARTIAL_SVD_OVERSAMPLING, *A.shape), None, tau=None, cap=1,
+            got = _block_svd(A, min(size, *A.shape), None, tau=None, cap=1,
                              tol=LEADING_TRIPLET_TOL, max_iter=4 * PARTIAL_SVD_MAX_ITER)
         except (linalg.LinAlgError, np.linalg.LinAlgError, ValueError):
             got = None
         if got is not None and np.isfinite(got[1][0]) and got[1][0] > 0:
-            return float(got[1][0]), got[2][:1]
+            return float(got[1][0]), got[2][:1], got[2]
     _, s, Vt = thin_svd(A)
-    return float(s[0]), Vt[:1]
+    return float(s[0]), Vt[:1], None
+
+
+def leading_triplet(A: np.ndarray):
+    """(σ₁, v₁ (1, d)) of A by :func:`leading_block` (a block of 1 + PARTIAL_SVD_OVERSAMPLING)."""
+    return leading_block(A)[:2]
 
 
 def top_right_vector(A: np.ndarray) -> np.ndarray:

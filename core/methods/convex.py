@@ -52,8 +52,8 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from .. import interrupt
-from ..prox import (ONE_THREAD_MAX_ENTRIES, leading_triplet, row_shrink, soft_threshold, soft_threshold_inplace,
-                    svt, svt_predicted, top_right_vector)
+from ..prox import (ONE_THREAD_MAX_ENTRIES, PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
+                    row_shrink_factors, soft_threshold, soft_threshold_inplace, svt, svt_predicted)
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for
@@ -161,6 +161,23 @@ def _tol_floor(dtype) -> float:
 def _fro(A: np.ndarray) -> float:
     """‖A‖_F without BLAS (see ONE_THREAD_MAX_ENTRIES)."""
     return math.sqrt(float(np.einsum("ij,ij->", A, A)))
+
+
+def _fro_diff(A: np.ndarray, B: np.ndarray | None, rows: int = 256) -> float:
+    """‖A − B‖_F (``‖A‖_F`` when B is None) by blocks of rows: no full-size temporary (the ALM
+    iterations at 10,000 × 4096 are memory-bound)."""
+    if B is None:
+        return _fro(A)
+    total = 0.0
+    for i in range(0, A.shape[0], rows):
+        D = A[i:i + rows] - B[i:i + rows]
+        total += float(np.einsum("ij,ij->", D, D))
+    return math.sqrt(total)
+
+
+#: The first SVT of each ALM warm-starts from the block its start computed σ₁ (or v₁) with: a
+#: block of the first predicted rank plus the oversampling (:func:`core.prox.svt_predicted`).
+START_BLOCK = K_PRED0 + PARTIAL_SVD_OVERSAMPLING
 
 
 class _InexactALM(SteppableEstimator):
@@ -390,7 +407,7 @@ class PCP(_InexactALM):
     def _first(self, X: np.ndarray) -> State:
         run = self._make_run(X, bool(self.center))
         Xa, lam = run.X, self._lambda(X)
-        norm2, v1 = leading_triplet(Xa)
+        norm2, v1, block = leading_block(Xa, START_BLOCK)
         if norm2 > 0:
             dual = Xa / max(norm2, float(np.abs(Xa).max()) / lam)
             mu = PCP_MU0_FACTOR / norm2
@@ -402,7 +419,7 @@ class PCP(_InexactALM):
         return self._state(None, run=run, dual=dual, mu=mu, k_pred=K_PRED0,
                            low_rank=None, factors=None, sparse=np.zeros_like(Xa), mean=run.offset,
                            components=comps, rank=0, mu_used=mu, residual=residual, objective=0.0,
-                           sparse_norms=np.zeros(len(X)))
+                           sparse_norms=np.zeros(len(X)), subspace=block)
 
     def _iterate(self, state: State) -> State:
         # Memory-bound at scale (10,000 × 4096: each full-size pass ~0.1 s): the steps below are
@@ -411,26 +428,23 @@ class PCP(_InexactALM):
         run, mu, Y = it.run, it.mu, it.dual
         X, lam, k = run.X, self._lambda(run.X), state.iteration + 1
         L_prev = _previous_low_rank(state, it)
-        P = Y / mu
-        P += X                                         # P = X + Y/µ
-        S = P - L_prev if L_prev is not None else P.copy()
+        A = Y / mu
+        A += X                                         # X + Y/µ
+        S = A - L_prev if L_prev is not None else A.copy()
         l1 = soft_threshold_inplace(S, lam / mu)       # S = shrink_{λ/µ}(X − L + Y/µ)
-        P -= S                                         # A = X − S + Y/µ, thresholded below
-        _check_finite(self, P, k)
+        A -= S                                         # A = X − S + Y/µ, thresholded below
+        _check_finite(self, A, k)
         interrupt.checkpoint()
-        res = svt_predicted(P, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        del P
+        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
         L = res.matrix()
         interrupt.checkpoint()
-        R = X - L
-        R -= S                                         # R = X − L − S
-        residual = _fro(R) / run.norm_X
-        R *= mu
-        R += Y                                         # Y ← Y + µR
-        Y = R
-        D = L - L_prev if L_prev is not None else L
-        dual_res = mu * _fro(D) / max(_fro(Y), 1e-300)
-        del D
+        # Y ← Y + µ(X − L − S) = µ(A − L), in A's memory; the primal residual X − L − S = (Y_new − Y)/µ
+        A -= L
+        A *= mu
+        Y_new = A
+        residual = _fro_diff(Y_new, Y) / mu / run.norm_X
+        Y = Y_new
+        dual_res = mu * _fro_diff(L, L_prev) / max(_fro(Y), 1e-300)
         objective = res.nuclear + lam * l1
         return self._state(state, run=run, dual=Y, mu=min(float(self.rho) * mu, run.mu_max), k_pred=res.k_next,
                            low_rank=L, factors=(res.left, res.right), sparse=S, mean=run.offset,
@@ -462,12 +476,14 @@ class _L21ALM(_InexactALM):
         b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1], dtype=X.dtype)
         C = Xa - b
         residual = _fro(C) / run.norm_X
-        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1], dtype=X.dtype)
+        # v₁ of C for the display; its block warm-starts the first SVT, whose matrix is C itself
+        _, v1, block = leading_block(C, START_BLOCK)
+        comps = v1 * orientation(v1)[:, None]
         return self._state(None, run=run, dual=np.zeros_like(Xa), mu=run.mu0,
                            k_pred=K_PRED0, low_rank=None, factors=None,
                            sparse=np.zeros_like(Xa), mean=run.offset + b, components=comps, rank=0,
                            mu_used=run.mu0, residual=residual, objective=0.0,
-                           sparse_norms=np.zeros(len(X)))
+                           sparse_norms=np.zeros(len(X)), subspace=block)
 
     def _iterate(self, state: State) -> State:
         # In place where the immutable states allow (see PCP._iterate).
@@ -475,10 +491,10 @@ class _L21ALM(_InexactALM):
         run, mu, Lam = it.run, it.mu, it.dual
         X, gamma, k = run.X, float(self.gamma), state.iteration + 1
         E_prev = state.sparse_part
-        P = Lam / mu
-        P += X                                         # P = X + Λ/µ
         # 1. (b, Z) ← argmin ½‖X̃ − 1bᵀ − Z‖² + (γ/µ)‖Z‖_*, X̃ = X − E + Λ/µ  (eq. 32, Theorem 3)
-        A = P - E_prev
+        A = Lam / mu
+        A += X
+        A -= E_prev                                    # X̃
         if self._optimal_mean:
             b = A.mean(axis=0)
             A -= b
@@ -487,26 +503,21 @@ class _L21ALM(_InexactALM):
         _check_finite(self, A, k)
         interrupt.checkpoint()
         res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        del A
         Z = res.matrix()
         interrupt.checkpoint()
-        # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
-        P -= Z
-        if self._optimal_mean:
-            P -= b
-        E, e_norms = row_shrink(P, 1.0 / mu, overwrite=True)
-        # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E);  4. µ ← min(ρµ, µ_max)
-        R = X - Z
-        R -= E
-        if self._optimal_mean:
-            R -= b
-        residual = _fro(R) / run.norm_X
-        R *= mu
-        R += Lam
-        Lam = R
-        D = E - E_prev
-        dual_res = mu * _fro(D) / max(_fro(Lam), 1e-300)
-        del D
+        # 2. E ← argmin ½‖E − T‖² + (1/µ)‖E‖_{2,1}, T = X − 1bᵀ − Z + Λ/µ = (X̃ − 1bᵀ) + E_prev − Z
+        #    (eq. 33, row-wise here), all in A's memory
+        A += E_prev
+        A -= Z
+        scale, rest, e_norms = row_shrink_factors(A, 1.0 / mu)
+        # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E) = µ(T − E) = µ·rest_i·t_i (rows of norm <= 1); the primal
+        #    residual X − 1bᵀ − Z − E = (Λ_new − Λ)/µ.  4. µ ← min(ρµ, µ_max)
+        Lam_new = A * (mu * rest)[:, None]
+        A *= scale[:, None]
+        E = A
+        residual = _fro_diff(Lam_new, Lam) / mu / run.norm_X
+        Lam = Lam_new
+        dual_res = mu * _fro_diff(E, E_prev) / max(_fro(Lam), 1e-300)
         objective = float(e_norms.sum()) + gamma * res.nuclear
         return self._state(state, run=run, dual=Lam, mu=min(float(self.rho) * mu, run.mu_max),
                            k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
