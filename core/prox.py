@@ -110,6 +110,51 @@ def thin_svd(A: np.ndarray):
         return linalg.svd(A, full_matrices=False, lapack_driver="gesvd", check_finite=False)
 
 
+#: The Gram route (:func:`gram_svd`) only when τ >= this × √eps × σ₁: an eigenvalue λ = σ² of the
+#: Gram matrix carries an absolute error of about eps·σ₁², so σ one of about eps·σ₁²/σ, which for
+#: every σ > τ is then <= √eps·σ₁/100 (float64: 1.5e-10·σ₁); below it the thin SVD is used.
+GRAM_TAU_FACTOR = 100.0
+
+
+def gram_svd(A: np.ndarray, tau: float, cap: int | None = None):
+    """The singular triplets of A (n, d) above τ (at most ``cap``) from the eigendecomposition of
+    the smaller Gram matrix, ``AᵀA`` (d × d) when n >= d, else ``AAᵀ`` (n × n), by LAPACK
+    ``syevd`` (numpy's ``eigh``, which releases the GIL). Returns ``(U (n, r), s (m,), Vt (m, d))``
+    with s decreasing over all m = min(n, d) values (the Ritz values of the Gram matrix, clipped at
+    0) and Vt (or, n < d, U) complete, but U (or Vt) only for the r = #{σ > τ} (capped) triplets
+    the SVT needs: ``U = AV/σ`` (``Vᵀ = UᵀA/σ``). Returns None when ``τ < GRAM_TAU_FACTOR·√eps·σ₁``
+    (see :data:`GRAM_TAU_FACTOR`): the caller then uses the thin SVD.
+
+    Cost: ``n·d·m`` (the Gram product) + O(m³) (the eigensolver) + ``2·n·d·r`` (U), against about
+    ``6·n·d·m`` for ``gesdd`` with vectors (measured on one thread: 5,000 × 2048, rank 30–100 %:
+    3.6–5.4 s against 9.4 s, relative difference of the SVT 4e-13–2e-12)."""
+    n, d = A.shape
+    tall = n >= d
+    with one_blas_thread():
+        G = A.T @ A if tall else A @ A.T
+        interrupt.checkpoint()
+        w, W = np.linalg.eigh(G)
+        del G
+        interrupt.checkpoint()
+        w, W = w[::-1], W[:, ::-1]
+        s = np.sqrt(np.maximum(w, 0.0))
+        if s[0] == 0 or tau < GRAM_TAU_FACTOR * math.sqrt(float(np.finfo(A.dtype).eps)) * s[0]:
+            return None
+        r = int(np.count_nonzero(s > tau))
+        if cap:
+            r = min(r, int(cap))
+        if tall:
+            Vt = np.ascontiguousarray(W.T)
+            U = (A @ W[:, :r]) / s[:r]
+        else:     # Vᵀ for the r triplets, and unit rows for a few more (a warm start's block)
+            kk = min(r + 1 + PARTIAL_SVD_OVERSAMPLING, len(s))
+            U = np.ascontiguousarray(W[:, :r])
+            Vt = W[:, :kk].T @ A
+            pos = s[:kk] > 0
+            Vt[pos] /= s[:kk][pos, None]
+    return U, s.astype(A.dtype, copy=False), Vt
+
+
 def svt(A: np.ndarray, tau: float) -> np.ndarray:
     """Singular value thresholding ``U(Σ − τI)₊Vᵀ`` (exact thin SVD): the minimiser of
     ``½‖Z − A‖_F² + τ‖Z‖_*`` (Cai, Candès & Shen 2010). Same shape as A."""
@@ -129,6 +174,7 @@ class SVTResult:
     k_next: int             # predicted number of singular triplets for the next iteration
     partial: bool           # the partial SVD was used
     subspace: np.ndarray | None = None   # (k, d) right singular vectors to warm-start the next partial SVD
+    route: str = "svd"      # "partial" (partial_svd), "gram" (gram_svd) or "svd" (thin_svd)
 
     def matrix(self) -> np.ndarray:
         with one_blas_thread():
@@ -269,6 +315,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     k_max = int(PARTIAL_SVD_MAX_FRACTION * m)
     U = None
     partial = False
+    route = "svd"
     k_pred = min(k_pred, cap)
     subspace = None
     if v0 is not None and m >= PARTIAL_SVD_MIN_DIM and 1 <= k_pred <= k_max and np.any(A):
@@ -290,7 +337,13 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
         if not partial:
             U = None
         else:
-            subspace = Vt
+            subspace, route = Vt, "partial"
+    if U is None and m >= PARTIAL_SVD_MIN_DIM and np.any(A):
+        got = gram_svd(A, tau, cap)
+        if got is not None:
+            U, s, Vt = got
+            route = "gram"
+            subspace = Vt[:min(int(np.count_nonzero(s > tau)) + 1 + PARTIAL_SVD_OVERSAMPLING, m)]
     if U is None:
         U, s, Vt = thin_svd(A)
     r = min(int(np.count_nonzero(s > tau)), cap)
@@ -299,7 +352,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     comps = comps * orientation(comps)[:, None]
     return SVTResult(left=U[:, :r] * sr, right=Vt[:r], rank=r, nuclear=float(sr.sum()),
                       components=comps, k_next=min(r + 1, cap), partial=partial,
-                      subspace=subspace)
+                      subspace=subspace, route=route)
 
 
 def leading_block(A: np.ndarray, size: int = 1 + PARTIAL_SVD_OVERSAMPLING):
