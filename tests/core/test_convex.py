@@ -295,3 +295,21 @@ def test_non_finite_values_raise_solver_error(rng):
         est.step(bad)
     with pytest.raises(SolverError, match="PCP stopped at iteration 0"):
         PCP().start(X * 1e160)      # ‖X‖_F overflows
+
+
+@pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
+def test_small_gamma_fits_every_sample_below_the_leverage_bound(cls):
+    """The γ docstring's claim: with more samples than features, E = 0 and Z = X (full rank)
+    exactly when γ·max_i ‖u_i‖ <= 1 (U of the data, centred for CRPCA-OM), a bound near
+    √(n/d) = 2 here, not 1: at 0.97 × the bound E is exactly 0, at 1.03 × it is not."""
+    rng = np.random.default_rng(0)
+    n, d = 400, 100
+    X = 128 + rng.standard_normal((n, 5)) @ rng.standard_normal((5, d)) * 10 + 4 * rng.standard_normal((n, d))
+    U = np.linalg.svd(X - X.mean(axis=0) if cls is CRPCAOM else X, full_matrices=False)[0]
+    bound = 1.0 / np.sqrt(np.max(np.einsum("ij,ij->i", U, U)))
+    assert 1.5 < bound < 2.0
+    below = cls(gamma=0.97 * bound, max_iter=2000).fit(X)
+    above = cls(gamma=1.03 * bound, max_iter=2000).fit(X)
+    assert below.converged_ and above.converged_
+    assert not np.any(below.sparse_) and below.rank_ == d
+    assert np.count_nonzero(np.linalg.norm(above.sparse_, axis=1)) > 0
