@@ -220,7 +220,9 @@ def partial_svd(A: np.ndarray, k: int, start: np.ndarray | None = None, *, tau: 
     (Parlett, "The Symmetric Eigenvalue Problem", 1998, Thm 11.7.1), while its vector lies in a
     dense noise bulk and converges slowly. With ``tau``, returns early, unconverged, when fewer than :data:`PARTIAL_SVD_GUARD` of
     the k values fall at or below τ and the cap does not end the count sooner (the caller
-    enlarges k). Returns None when not converged after ``max_iter`` iterations (default
+    enlarges k), and also, as unconverged, when the worst residual's last reduction factor
+    predicts no convergence within the iterations left. Returns None when not converged after
+    ``max_iter`` iterations (default
     :data:`PARTIAL_SVD_MAX_ITER`). ``tol`` defaults to :data:`PARTIAL_SVD_TOL` (float64) or
     100 × machine epsilon (float32). Two passes over A per iteration, on one BLAS thread (memory-bound
     thin products on this 2-core machine); :func:`core.interrupt.checkpoint` between iterations."""
@@ -249,8 +251,8 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
     max_iter = PARTIAL_SVD_MAX_ITER if max_iter is None else int(max_iter)
     with one_blas_thread():
         Q = _orthonormal_block(d, k, start, dtype)
-        prev = None
-        for _ in range(max_iter + 1):
+        prev = last = None
+        for it in range(max_iter + 1):
             interrupt.checkpoint()
             W = A @ Q
             if prev is not None:
@@ -274,6 +276,13 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
                     ok[above] = True       # σ̂ + ‖Av − σ̂u‖ <= τ: clearly below τ
                 if np.all(ok):
                     return (*prev, "converged")
+                if tau is not None:        # too slow to converge in the iterations left: grow now
+                    worst = float(np.max(res[~ok] / (limits[~ok] * float(s[0]))))
+                    if last is not None and last[0] == m and it >= 3:
+                        rate = worst / last[1]
+                        if rate >= 1 or worst * rate ** (max_iter - it) > 1:
+                            return (*prev, "max_iter")
+                    last = (m, worst)
             Uq = np.linalg.qr(W)[0]
             Ub, s, Vt = np.linalg.svd(Uq.T @ A, full_matrices=False)
             if not np.all(np.isfinite(s)):
