@@ -294,7 +294,8 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
 
 def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
                    max_rank: int | None = None, start: np.ndarray | None = None) -> SVTResult:
-    """SVT_τ(A) = U(Σ − τ)₊Vᵀ by a partial SVD with rank prediction, or the exact thin SVD.
+    """SVT_τ(A) = U(Σ − τ)₊Vᵀ by a partial SVD with rank prediction, the Gram route, or the exact
+    thin SVD.
 
     Rule (Lin, Chen & Ma, "The augmented Lagrange multiplier method for exact recovery of
     corrupted low-rank matrices", UILU-ENG-09-2215, 2010, §4, with PROPACK replaced by
@@ -306,15 +307,16 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     has converged (residual <= ``PARTIAL_SVD_TOL``·σ₁, see :func:`partial_svd`). If fewer than
     ``PARTIAL_SVD_GUARD`` of the k computed values are <= τ (the predicted rank was too low), or
     the block has not converged after ``PARTIAL_SVD_MAX_ITER`` iterations, k is doubled (at least
-    1.5 × the count above τ + the oversampling) and the
-    block iteration resumed from the current block; once k reaches the limit without
-    convergence, the exact thin SVD is used. Values left uncomputed are <= τ and SVT sets them
+    1.5 × the count above τ + the oversampling) and the block iteration resumed from the current
+    block; once k reaches the limit without convergence, the exact route is used: for large
+    matrices :func:`gram_svd` (unless τ is too small for it), else the thin SVD. Values left uncomputed are <= τ and SVT sets them
     to 0, so the result is the exact SVT up to the residual tolerance (measured: 1e-12 relative on
     the shipped digits and on low-rank + sparse data, tests/core/test_partial_svd.py).
     The next prediction is ``k_next = rank + 1`` (Lin, Chen & Ma's ``sv = svp + 1``; the block's
     oversampling leaves room for the rank to grow by up to 5 without enlarging the block).
 
-    ``v0``: None never uses the partial SVD (any array allows it; kept for callers' runs).
+    ``v0``: None never uses the partial SVD (any array allows it; kept for callers' runs); the
+    Gram route, exact, is open to every call.
     ``max_rank`` (None: no cap) keeps at most that many singular values:
     ``U_k(Σ_k − τ)₊V_kᵀ``, the exact minimiser of ``½‖Z − A‖_F² + τ‖Z‖_*`` subject to
     ``rank Z <= k`` (von Neumann's trace inequality: the best rank-k choice keeps the k largest
