@@ -61,14 +61,18 @@ def soft_threshold(T: np.ndarray, tau: float) -> np.ndarray:
     return np.sign(T) * np.maximum(np.abs(T) - tau, 0.0)
 
 
-def soft_threshold_inplace(T: np.ndarray, tau: float) -> float:
-    """:func:`soft_threshold` written into T (no temporary arrays besides one of |T|: the big
-    ALM iterations are memory-bound); returns ``‖S‖₁``. Zeros of S carry T's sign (−0.0)."""
-    M = np.abs(T)
-    M -= tau
-    np.maximum(M, 0.0, out=M)
-    l1 = float(M.sum())
-    np.copysign(M, T, out=T)
+def soft_threshold_inplace(T: np.ndarray, tau: float, rows: int = 256) -> float:
+    """:func:`soft_threshold` written into T, by blocks of ``rows`` rows (one temporary of |T| per
+    block, none of T's size: the big ALM iterations are memory-bound, and a fresh array of the
+    data's size costs its page faults); returns ``‖S‖₁``. Zeros of S carry T's sign (−0.0)."""
+    l1 = 0.0
+    for i in range(0, T.shape[0], rows):
+        B = T[i:i + rows]
+        M = np.abs(B)
+        M -= tau
+        np.maximum(M, 0.0, out=M)
+        l1 += float(M.sum())
+        np.copysign(M, B, out=B)
     return l1
 
 
