@@ -12,7 +12,9 @@ Prints, per method, the seconds of each of the first ``--iterations`` iterations
 the PCA fit, the rank and the SVT's route (``partial``: block subspace iteration; ``gram``: the
 eigendecomposition of the Gram matrix; ``svd``: LAPACK's thin SVD), then the median and the worst
 ratio. Machines are noisy (this one is shared): the PCA fit is timed before every method and at
-the end, and the ratios use the median of those fits.
+the end, and the ratios use the median of those fits; every time is given as wall-clock seconds
+and as the process's CPU seconds (``time.process_time``: on one BLAS thread it leaves out the
+time spent waiting for a core that other jobs hold).
 
 γ. At the estimators' default γ = 1.5 the optimum of Outlier Pursuit and CRPCA-OM on this data
 has full rank (Z = X: γ is below the bound ≈ √(n/d) = 1.56 under which E = 0, see their
@@ -55,10 +57,13 @@ def main(argv=None):
     X = make_data(a.n, a.d, dtype=np.float32 if a.float32 else np.float64)
     fits = []
 
+    def timed(f, *args):
+        w, c = time.perf_counter(), time.process_time()
+        out = f(*args)
+        return out, (time.perf_counter() - w, time.process_time() - c)
+
     def pca_fit():
-        t = time.perf_counter()
-        PCA(n_components=20, svd_solver="randomized", random_state=0).fit(X)
-        fits.append(time.perf_counter() - t)
+        fits.append(timed(PCA(n_components=20, svd_solver="randomized", random_state=0).fit, X)[1])
         return fits[-1]
 
     routes = []
@@ -77,32 +82,32 @@ def main(argv=None):
     for key in a.methods.split(","):
         label, cls = makers[key]
         est = cls() if key == "pcp" or a.gamma is None else cls(gamma=a.gamma)
-        print(f"  PCA fit: {pca_fit():.2f} s", flush=True)
-        t_pca = float(np.median(fits))
-        t = time.perf_counter()
-        state = est.start(X)
-        times = [time.perf_counter() - t]
+        print("  PCA fit: {:.2f} s (CPU {:.2f} s)".format(*pca_fit()), flush=True)
+        ref = np.median(fits, axis=0)
+        state, t0 = timed(est.start, X)
+        times = [t0]
         ranks = []
         for _ in range(a.iterations):
-            t = time.perf_counter()
             routes.clear()
-            state = est.step(state)
-            times.append(time.perf_counter() - t)
+            state, t = timed(est.step, state)
+            times.append(t)
             ranks.append(state.scalars["rank"])
-            print(f"  {label}: iteration {state.iteration}: {times[-1]:.2f} s = {times[-1] / t_pca:.2f} × PCA "
-                  f"(so far), rank {ranks[-1]}, SVT route {','.join(routes)}", flush=True)
-        summary.append((label, times, ranks))
+            print(f"  {label}: iteration {state.iteration}: {t[0]:.2f} s = {t[0] / ref[0]:.2f} × PCA, CPU "
+                  f"{t[1]:.2f} s = {t[1] / ref[1]:.2f} × (so far), rank {ranks[-1]}, SVT route {','.join(routes)}",
+                  flush=True)
+        summary.append((label, np.array(times), ranks))
     pca_fit()
-    t_pca = float(np.median(fits))
-    print(f"scikit-learn PCA fit: median {t_pca:.2f} s of {len(fits)} ({', '.join(f'{t:.2f}' for t in fits)})")
+    ref = np.median(fits, axis=0)
+    print("scikit-learn PCA fit: median {:.2f} s, CPU {:.2f} s, of {} fits ({})".format(
+        *ref, len(fits), ", ".join(f"{w:.2f}/{c:.2f}" for w, c in fits)))
     gamma = "" if a.gamma is None else f", γ = {a.gamma:g} (Outlier Pursuit, CRPCA-OM)"
-    print(f"ratios to that median{gamma}:")
+    print(f"ratios to that median, wall-clock / CPU{gamma}:")
     for label, times, ranks in summary:
-        med, worst = float(np.median(times[1:])), max(times[1:])
-        print(f"{label:16s} start {times[0]:.2f} s = {times[0] / t_pca:.2f} ×; iterations 1–{len(ranks)} "
-              f"median {med:.2f} s = {med / t_pca:.2f} ×, worst {worst:.2f} s = {worst / t_pca:.2f} × "
-              f"(ranks {min(ranks)}–{max(ranks)}) [{'OK' if worst <= TARGET * t_pca else 'ABOVE TARGET'}]",
-              flush=True)
+        r = times / ref
+        med, worst = np.median(r[1:], axis=0), r[1:].max(axis=0)
+        print(f"{label:16s} start {r[0, 0]:.2f} / {r[0, 1]:.2f} ×; iterations 1–{len(ranks)}: median "
+              f"{med[0]:.2f} / {med[1]:.2f} ×, worst {worst[0]:.2f} / {worst[1]:.2f} × (ranks {min(ranks)}–"
+              f"{max(ranks)}) [{'OK' if worst[1] <= TARGET else 'ABOVE TARGET'} by CPU time]", flush=True)
 
 
 if __name__ == "__main__":

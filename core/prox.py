@@ -225,7 +225,7 @@ def partial_svd(A: np.ndarray, k: int, start: np.ndarray | None = None, *, tau: 
     dense noise bulk and converges slowly. With ``tau``, returns early, unconverged, when fewer than :data:`PARTIAL_SVD_GUARD` of
     the k values fall at or below τ and the cap does not end the count sooner (the caller
     enlarges k), and also, as unconverged, when the worst residual's last reduction factor
-    predicts no convergence within the iterations left. Returns None when not converged after
+    (over the triplets above τ) predicts no convergence within the iterations left. Returns None when not converged after
     ``max_iter`` iterations (default
     :data:`PARTIAL_SVD_MAX_ITER`). ``tol`` defaults to :data:`PARTIAL_SVD_TOL` (float64) or
     100 × machine epsilon (float32). Two passes over A per iteration, on one BLAS thread (memory-bound
@@ -280,8 +280,11 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
                     ok[above] = True       # σ̂ + ‖Av − σ̂u‖ <= τ: clearly below τ
                 if np.all(ok):
                     return (*prev, "converged")
-                if tau is not None:        # too slow to converge in the iterations left: grow now
-                    worst = float(np.max(res[~ok] / (limits[~ok] * float(s[0]))))
+                slow = ~ok
+                if tau is not None and m == above + 1:
+                    slow[above] = False    # the first value below τ, in a dense bulk, is slow anyway
+                if tau is not None and np.any(slow):   # too slow for the iterations left: grow now
+                    worst = float(np.max(res[slow] / (limits[slow] * float(s[0]))))
                     if last is not None and last[0] == m and it >= 3:
                         rate = worst / last[1]
                         if rate >= 1 or worst * rate ** (max_iter - it) > 1:
