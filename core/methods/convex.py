@@ -27,10 +27,22 @@ warm-started from the previous iteration's right singular subspace, iterated unt
 residuals ``‖Av − σu‖`` of the triplets above τ are <= 1e-10·σ₁), with the predicted-rank
 strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + 1 + an oversampling of
 10; if fewer than 5 of the k computed singular values fall below τ, the block is enlarged and
-the iteration resumed (or the exact SVD is used once k exceeds the limit). Only singular values
-<= τ are left uncomputed, and SVT sets them to zero, so the result is the exact SVT up to
-round-off (tests/core/test_partial_svd.py: within 1e-8 relative). See
-:func:`core.prox.svt_predicted` for the rule.
+the iteration resumed. At high rank (and when the block fails to converge) the exact route is
+the eigendecomposition of the smaller Gram matrix (:func:`core.prox.gram_svd`, 2–3 × faster than
+``gesdd``; the thin SVD when τ is too small for it). Only singular values <= τ are left
+uncomputed, and SVT sets them to zero, so the result is the exact SVT up to round-off
+(tests/core/test_partial_svd.py: within 1e-8 relative). See :func:`core.prox.svt_predicted` for
+the rule. The start's σ₁ (PCP's µ₀) or v₁ (iteration 0's component) is computed with a block of
+the first predicted rank that then warm-starts the first SVT.
+
+Cost at scale. Each iteration writes its outputs (the sparse part, the dual, the low-rank part)
+into the arrays it allocates for them, with no other temporary of the data's size: the dual
+update is taken from the E (or S) step's input, ``Λ_new = µ(T − E)`` (``Y_new = µ(A − L)`` for
+PCP), and the primal residual is ``(Λ_new − Λ)/µ``, computed by blocks of rows. At 10,000 × 4096
+with the planted rank 20 an iteration takes about one scikit-learn randomized PCA fit
+(benchmarks/bench_convex_scale.py); when the model's optimum has high rank (Outlier Pursuit and
+CRPCA-OM with γ below √(n_samples/n_features), see γ below) every iteration needs a high-rank SVT,
+about 10 × that.
 
 Precision. float32 data are processed in float32 (the iterates, the SVD, the fitted parts);
 the stopping rule's ``tol`` is then at least 10 × float32's machine epsilon (1.2e-6).
@@ -287,10 +299,14 @@ class _InexactALM(SteppableEstimator):
 
     def _state(self, prev: State | None, *, run: _Run, dual, mu, k_pred, low_rank, factors, sparse, mean,
                components, rank, mu_used, residual, objective, sparse_norms,
-               dual_residual=1.0, subspace=None) -> State:
+               dual_residual=1.0, subspace=None, owned=False) -> State:
+        """``owned``: low_rank is the caller's to overwrite (the mean is then added in place)."""
         n = run.X.shape[0]
         if low_rank is None:
             fitted = np.broadcast_to(mean, run.X.shape).copy()
+        elif np.any(mean) and owned:
+            low_rank += mean
+            fitted = low_rank
         elif np.any(mean):
             fitted = low_rank + mean
         else:                      # no offset: the reconstruction is the low-rank part itself
@@ -447,7 +463,7 @@ class PCP(_InexactALM):
         dual_res = mu * _fro_diff(L, L_prev) / max(_fro(Y), 1e-300)
         objective = res.nuclear + lam * l1
         return self._state(state, run=run, dual=Y, mu=min(float(self.rho) * mu, run.mu_max), k_pred=res.k_next,
-                           low_rank=L, factors=(res.left, res.right), sparse=S, mean=run.offset,
+                           low_rank=L, owned=True, factors=(res.left, res.right), sparse=S, mean=run.offset,
                            components=res.components,
                            rank=res.rank, mu_used=mu, residual=residual, objective=objective,
                            sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res,
@@ -520,7 +536,7 @@ class _L21ALM(_InexactALM):
         dual_res = mu * _fro_diff(E, E_prev) / max(_fro(Lam), 1e-300)
         objective = float(e_norms.sum()) + gamma * res.nuclear
         return self._state(state, run=run, dual=Lam, mu=min(float(self.rho) * mu, run.mu_max),
-                           k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
+                           k_pred=res.k_next, low_rank=Z, owned=True, factors=(res.left, res.right), sparse=E,
                            mean=run.offset + b,
                            components=res.components, rank=res.rank, mu_used=mu, residual=residual,
                            objective=objective, sparse_norms=e_norms, dual_residual=dual_res,
