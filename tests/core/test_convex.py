@@ -313,3 +313,32 @@ def test_small_gamma_fits_every_sample_below_the_leverage_bound(cls):
     assert below.converged_ and above.converged_
     assert not np.any(below.sparse_) and below.rank_ == d
     assert np.count_nonzero(np.linalg.norm(above.sparse_, axis=1)) > 0
+
+
+def test_gram_route_gives_the_exact_iterates_at_high_rank(monkeypatch):
+    """Outlier Pursuit and CRPCA-OM below the leverage bound (γ = 1.5 < √(n/d) = 2 on tall noisy
+    data): the ranks climb to full and the high-rank SVTs take the Gram route (about half of them, the
+    others the partial SVD); the run equals the one with
+    the thin SVD everywhere, iteration by iteration count, rank and fit."""
+    rng = np.random.default_rng(1)
+    n, d = 480, 120
+    X = 128 + rng.standard_normal((n, 5)) @ rng.standard_normal((5, d)) * 10 + 4 * rng.standard_normal((n, d))
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 10**9)
+    exact = {cls: run(cls(gamma=1.5), X)[-1] for cls in (OutlierPursuit, CRPCAOM)}
+    routes = []
+    original = prox.gram_svd
+
+    def spy(*a, **k):
+        got = original(*a, **k)
+        routes.append(got is not None)
+        return got
+
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 100)
+    monkeypatch.setattr(prox, "gram_svd", spy)
+    for cls, ref in exact.items():
+        routes.clear()
+        got = run(cls(gamma=1.5), X)[-1]
+        assert sum(routes) >= 5, f"{cls.__name__}: Gram route taken {sum(routes)} times"
+        assert got.iteration == ref.iteration and got.scalars["rank"] == ref.scalars["rank"] >= d - 1
+        np.testing.assert_allclose(got.fitted, ref.fitted, rtol=0, atol=1e-7 * np.abs(X).max())
+        np.testing.assert_allclose(got.sparse_part, ref.sparse_part, rtol=0, atol=1e-7 * np.abs(X).max())
