@@ -317,11 +317,10 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     the block has not converged after ``PARTIAL_SVD_MAX_ITER`` iterations (or, by its residuals'
     reduction rate, will not), k is doubled (at least
     1.5 × the count above τ + the oversampling) and the block iteration resumed from the current
-    block; once k reaches the limit, or when only the first value below τ fails to converge, or
-    when an enlarged block again fails to (τ inside a dense part of the spectrum, where a larger
-    block hardly helps; measured at 10,000 × 4096: rank-50 and rank-76 SVTs took 22–28 s of CPU
-    with failed blocks before the Gram route, against 14 s for a rank-626 one by the Gram route
-    alone), the exact route is used: for large matrices :func:`gram_svd` (unless τ is too
+    block; once k reaches the limit without convergence, or when only the first value below τ
+    fails to converge (τ inside a dense part of the spectrum, where a larger block hardly helps;
+    measured at 10,000 × 4096: a rank-50 SVT took 28 s of CPU with two failed blocks before the
+    Gram route), the exact route is used: for large matrices :func:`gram_svd` (unless τ is too
     small for it), else the thin SVD. Values left uncomputed are <= τ and SVT sets them
     to 0, so the result is the exact SVT up to the residual tolerance (measured: 1e-12 relative on
     the shipped digits and on low-rank + sparse data, tests/core/test_partial_svd.py).
@@ -344,7 +343,7 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
     subspace = None
     if v0 is not None and m >= PARTIAL_SVD_MIN_DIM and 1 <= k_pred <= k_max and np.any(A):
         k = min(k_pred + PARTIAL_SVD_OVERSAMPLING, m)
-        block, slow_seen = start, False
+        block = start
         while True:
             got = _block_svd(A, k, block, tau=tau, cap=cap, tol=None, max_iter=None)
             if got is None:
@@ -353,10 +352,9 @@ def svt_predicted(A: np.ndarray, tau: float, k_pred: int, v0: np.ndarray | None,
             if status == "converged":
                 partial = True
                 break
-            if k >= k_max or status == "bulk" or (status == "max_iter" and slow_seen):
+            if k >= k_max or status == "bulk":
                 U = None           # τ inside a dense spectrum: a larger block hardly helps
                 break
-            slow_seen = slow_seen or status == "max_iter"
             above = int(np.count_nonzero(s > tau))
             k, block = min(max(2 * k, above + above // 2 + PARTIAL_SVD_OVERSAMPLING), k_max, m), Vt
         if not partial:
