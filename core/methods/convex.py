@@ -27,10 +27,22 @@ warm-started from the previous iteration's right singular subspace, iterated unt
 residuals ``‖Av − σu‖`` of the triplets above τ are <= 1e-10·σ₁), with the predicted-rank
 strategy of Lin, Chen & Ma (2010): k = (rank of the previous iteration) + 1 + an oversampling of
 10; if fewer than 5 of the k computed singular values fall below τ, the block is enlarged and
-the iteration resumed (or the exact SVD is used once k exceeds the limit). Only singular values
-<= τ are left uncomputed, and SVT sets them to zero, so the result is the exact SVT up to
-round-off (tests/core/test_partial_svd.py: within 1e-8 relative). See
-:func:`core.prox.svt_predicted` for the rule.
+the iteration resumed. At high rank (and when the block fails to converge) the exact route is
+the eigendecomposition of the smaller Gram matrix (:func:`core.prox.gram_svd`, 2–3 × faster than
+``gesdd``; the thin SVD when τ is too small for it). Only singular values <= τ are left
+uncomputed, and SVT sets them to zero, so the result is the exact SVT up to round-off
+(tests/core/test_partial_svd.py: within 1e-8 relative). See :func:`core.prox.svt_predicted` for
+the rule. The start's σ₁ (PCP's µ₀) or v₁ (iteration 0's component) is computed with a block of
+the first predicted rank that then warm-starts the first SVT.
+
+Cost at scale. Each iteration writes its outputs (the sparse part, the dual, the low-rank part)
+into the arrays it allocates for them, with no other temporary of the data's size: the dual
+update is taken from the E (or S) step's input, ``Λ_new = µ(T − E)`` (``Y_new = µ(A − L)`` for
+PCP), and the primal residual is ``(Λ_new − Λ)/µ``, computed by blocks of rows. At 10,000 × 4096
+with the planted rank 20 an iteration takes about one scikit-learn randomized PCA fit
+(benchmarks/bench_convex_scale.py); when the model's optimum has high rank (Outlier Pursuit and
+CRPCA-OM with γ below √(n_samples/n_features), see γ below) every iteration needs a high-rank SVT,
+about 10 × that.
 
 Precision. float32 data are processed in float32 (the iterates, the SVD, the fitted parts);
 the stopping rule's ``tol`` is then at least 10 × float32's machine epsilon (1.2e-6).
@@ -52,8 +64,8 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from .. import interrupt
-from ..prox import (ONE_THREAD_MAX_ENTRIES, leading_triplet, row_shrink, soft_threshold, soft_threshold_inplace,
-                    svt, svt_predicted, top_right_vector)
+from ..prox import (ONE_THREAD_MAX_ENTRIES, PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
+                    row_shrink_factors, soft_threshold, soft_threshold_inplace, svt, svt_predicted)
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for
@@ -163,6 +175,23 @@ def _fro(A: np.ndarray) -> float:
     return math.sqrt(float(np.einsum("ij,ij->", A, A)))
 
 
+def _fro_diff(A: np.ndarray, B: np.ndarray | None, rows: int = 256) -> float:
+    """‖A − B‖_F (``‖A‖_F`` when B is None) by blocks of rows: no full-size temporary (the ALM
+    iterations at 10,000 × 4096 are memory-bound)."""
+    if B is None:
+        return _fro(A)
+    total = 0.0
+    for i in range(0, A.shape[0], rows):
+        D = A[i:i + rows] - B[i:i + rows]
+        total += float(np.einsum("ij,ij->", D, D))
+    return math.sqrt(total)
+
+
+#: The first SVT of each ALM warm-starts from the block its start computed σ₁ (or v₁) with: a
+#: block of the first predicted rank plus the oversampling (:func:`core.prox.svt_predicted`).
+START_BLOCK = K_PRED0 + PARTIAL_SVD_OVERSAMPLING
+
+
 class _InexactALM(SteppableEstimator):
     """Common code: state assembly, the NaN guard and the stopping rule (primal residual < tol)."""
 
@@ -270,10 +299,14 @@ class _InexactALM(SteppableEstimator):
 
     def _state(self, prev: State | None, *, run: _Run, dual, mu, k_pred, low_rank, factors, sparse, mean,
                components, rank, mu_used, residual, objective, sparse_norms,
-               dual_residual=1.0, subspace=None) -> State:
+               dual_residual=1.0, subspace=None, owned=False) -> State:
+        """``owned``: low_rank is the caller's to overwrite (the mean is then added in place)."""
         n = run.X.shape[0]
         if low_rank is None:
             fitted = np.broadcast_to(mean, run.X.shape).copy()
+        elif np.any(mean) and owned:
+            low_rank += mean
+            fitted = low_rank
         elif np.any(mean):
             fitted = low_rank + mean
         else:                      # no offset: the reconstruction is the low-rank part itself
@@ -390,7 +423,7 @@ class PCP(_InexactALM):
     def _first(self, X: np.ndarray) -> State:
         run = self._make_run(X, bool(self.center))
         Xa, lam = run.X, self._lambda(X)
-        norm2, v1 = leading_triplet(Xa)
+        norm2, v1, block = leading_block(Xa, START_BLOCK)
         if norm2 > 0:
             dual = Xa / max(norm2, float(np.abs(Xa).max()) / lam)
             mu = PCP_MU0_FACTOR / norm2
@@ -402,7 +435,7 @@ class PCP(_InexactALM):
         return self._state(None, run=run, dual=dual, mu=mu, k_pred=K_PRED0,
                            low_rank=None, factors=None, sparse=np.zeros_like(Xa), mean=run.offset,
                            components=comps, rank=0, mu_used=mu, residual=residual, objective=0.0,
-                           sparse_norms=np.zeros(len(X)))
+                           sparse_norms=np.zeros(len(X)), subspace=block)
 
     def _iterate(self, state: State) -> State:
         # Memory-bound at scale (10,000 × 4096: each full-size pass ~0.1 s): the steps below are
@@ -411,29 +444,26 @@ class PCP(_InexactALM):
         run, mu, Y = it.run, it.mu, it.dual
         X, lam, k = run.X, self._lambda(run.X), state.iteration + 1
         L_prev = _previous_low_rank(state, it)
-        P = Y / mu
-        P += X                                         # P = X + Y/µ
-        S = P - L_prev if L_prev is not None else P.copy()
+        A = Y / mu
+        A += X                                         # X + Y/µ
+        S = A - L_prev if L_prev is not None else A.copy()
         l1 = soft_threshold_inplace(S, lam / mu)       # S = shrink_{λ/µ}(X − L + Y/µ)
-        P -= S                                         # A = X − S + Y/µ, thresholded below
-        _check_finite(self, P, k)
+        A -= S                                         # A = X − S + Y/µ, thresholded below
+        _check_finite(self, A, k)
         interrupt.checkpoint()
-        res = svt_predicted(P, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        del P
+        res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
         L = res.matrix()
         interrupt.checkpoint()
-        R = X - L
-        R -= S                                         # R = X − L − S
-        residual = _fro(R) / run.norm_X
-        R *= mu
-        R += Y                                         # Y ← Y + µR
-        Y = R
-        D = L - L_prev if L_prev is not None else L
-        dual_res = mu * _fro(D) / max(_fro(Y), 1e-300)
-        del D
+        # Y ← Y + µ(X − L − S) = µ(A − L), in A's memory; the primal residual X − L − S = (Y_new − Y)/µ
+        A -= L
+        A *= mu
+        Y_new = A
+        residual = _fro_diff(Y_new, Y) / mu / run.norm_X
+        Y = Y_new
+        dual_res = mu * _fro_diff(L, L_prev) / max(_fro(Y), 1e-300)
         objective = res.nuclear + lam * l1
         return self._state(state, run=run, dual=Y, mu=min(float(self.rho) * mu, run.mu_max), k_pred=res.k_next,
-                           low_rank=L, factors=(res.left, res.right), sparse=S, mean=run.offset,
+                           low_rank=L, owned=True, factors=(res.left, res.right), sparse=S, mean=run.offset,
                            components=res.components,
                            rank=res.rank, mu_used=mu, residual=residual, objective=objective,
                            sparse_norms=np.sqrt(np.einsum("ij,ij->i", S, S)), dual_residual=dual_res,
@@ -462,12 +492,14 @@ class _L21ALM(_InexactALM):
         b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1], dtype=X.dtype)
         C = Xa - b
         residual = _fro(C) / run.norm_X
-        comps = top_right_vector(C) if np.any(C) else np.eye(1, X.shape[1], dtype=X.dtype)
+        # v₁ of C for the display; its block warm-starts the first SVT, whose matrix is C itself
+        _, v1, block = leading_block(C, START_BLOCK)
+        comps = v1 * orientation(v1)[:, None]
         return self._state(None, run=run, dual=np.zeros_like(Xa), mu=run.mu0,
                            k_pred=K_PRED0, low_rank=None, factors=None,
                            sparse=np.zeros_like(Xa), mean=run.offset + b, components=comps, rank=0,
                            mu_used=run.mu0, residual=residual, objective=0.0,
-                           sparse_norms=np.zeros(len(X)))
+                           sparse_norms=np.zeros(len(X)), subspace=block)
 
     def _iterate(self, state: State) -> State:
         # In place where the immutable states allow (see PCP._iterate).
@@ -475,10 +507,10 @@ class _L21ALM(_InexactALM):
         run, mu, Lam = it.run, it.mu, it.dual
         X, gamma, k = run.X, float(self.gamma), state.iteration + 1
         E_prev = state.sparse_part
-        P = Lam / mu
-        P += X                                         # P = X + Λ/µ
         # 1. (b, Z) ← argmin ½‖X̃ − 1bᵀ − Z‖² + (γ/µ)‖Z‖_*, X̃ = X − E + Λ/µ  (eq. 32, Theorem 3)
-        A = P - E_prev
+        A = Lam / mu
+        A += X
+        A -= E_prev                                    # X̃
         if self._optimal_mean:
             b = A.mean(axis=0)
             A -= b
@@ -487,29 +519,24 @@ class _L21ALM(_InexactALM):
         _check_finite(self, A, k)
         interrupt.checkpoint()
         res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        del A
         Z = res.matrix()
         interrupt.checkpoint()
-        # 2. E ← argmin ½‖E − X̃‖² + (1/µ)‖E‖_{2,1}, X̃ = X − 1bᵀ − Z + Λ/µ  (eq. 33, row-wise here)
-        P -= Z
-        if self._optimal_mean:
-            P -= b
-        E, e_norms = row_shrink(P, 1.0 / mu, overwrite=True)
-        # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E);  4. µ ← min(ρµ, µ_max)
-        R = X - Z
-        R -= E
-        if self._optimal_mean:
-            R -= b
-        residual = _fro(R) / run.norm_X
-        R *= mu
-        R += Lam
-        Lam = R
-        D = E - E_prev
-        dual_res = mu * _fro(D) / max(_fro(Lam), 1e-300)
-        del D
+        # 2. E ← argmin ½‖E − T‖² + (1/µ)‖E‖_{2,1}, T = X − 1bᵀ − Z + Λ/µ = (X̃ − 1bᵀ) + E_prev − Z
+        #    (eq. 33, row-wise here), all in A's memory
+        A += E_prev
+        A -= Z
+        scale, rest, e_norms = row_shrink_factors(A, 1.0 / mu)
+        # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E) = µ(T − E) = µ·rest_i·t_i (rows of norm <= 1); the primal
+        #    residual X − 1bᵀ − Z − E = (Λ_new − Λ)/µ.  4. µ ← min(ρµ, µ_max)
+        Lam_new = A * (mu * rest)[:, None]
+        A *= scale[:, None]
+        E = A
+        residual = _fro_diff(Lam_new, Lam) / mu / run.norm_X
+        Lam = Lam_new
+        dual_res = mu * _fro_diff(E, E_prev) / max(_fro(Lam), 1e-300)
         objective = float(e_norms.sum()) + gamma * res.nuclear
         return self._state(state, run=run, dual=Lam, mu=min(float(self.rho) * mu, run.mu_max),
-                           k_pred=res.k_next, low_rank=Z, factors=(res.left, res.right), sparse=E,
+                           k_pred=res.k_next, low_rank=Z, owned=True, factors=(res.left, res.right), sparse=E,
                            mean=run.offset + b,
                            components=res.components, rank=res.rank, mu_used=mu, residual=residual,
                            objective=objective, sparse_norms=e_norms, dual_residual=dual_res,
@@ -537,10 +564,20 @@ _L21_STATE_DOC = """
 _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 images of ~1000 pixels),
         but the solution does not depend on the pixel scale, only on n_samples: with the
         sample-wise ℓ2,1 loss the dual variable Λ has rows of norm <= 1, so ‖Λ‖₂ <= √n and
-        Z = 0 (rank 0, reconstruction = the mean only) as soon as γ >= √n_samples; and E = 0
-        (Z reproduces the data) for γ <= 1. So the useful range is 1 < γ < √n_samples. The
-        default 1.5 suits the built-in 100 faces (paper 001's occlusions: rank 15–16; γ = 2:
-        rank 7; γ = 3: rank 2); the slider (log scale) offers 0.1–100 for larger sets. No pixel
+        Z = 0 (rank 0, reconstruction = the mean only) as soon as γ >= √n_samples. At the other
+        end E = 0 and Z reproduces the data (full rank) exactly when γ·max_i ‖u_i‖₂ <= 1, u_i the
+        rows of U in the thin SVD X = UΣVᵀ (of the centred data for CRPCA-OM): Λ = γUVᵀ must have
+        rows of norm <= 1 (the ℓ2,1 subgradient at E = 0), and with full column rank UVᵀ is
+        the only subgradient of ‖X‖_* (tested at 0.97 and 1.03 × that γ). With
+        n_samples <= n_features the rows of U are unit vectors and the bound is γ <= 1; with
+        more samples than features the leverages ‖u_i‖² average n_features/n_samples, so for
+        noisy data the bound approaches √(n_samples/n_features). So the useful range is about
+        max(1, √(n_samples/n_features)) < γ < √n_samples. The default 1.5 suits the built-in
+        100 faces (paper 001's occlusions: rank 15–16; γ = 2: rank 7; γ = 3: rank 2), but not
+        10,000 images of 64 × 64 (√(n/d) = 1.56): on synthetic 2,500 × 1024 data (rank 20 plus
+        noise, 10 % outlier rows; same n/d) γ = 1.5 ends at full rank 1024 and γ = 3 at rank 21
+        (the planted 20 and the mean), measured; there take γ ≈ 2√(n_samples/n_features). The
+        slider (log scale) offers 0.1–100 for larger sets. No pixel
         scaling makes the paper's γ = 30–90 meaningful (both norms are 1-homogeneous: X/255
         gives Z/255 at the same γ); only n_samples > 900–8100 would. Taken literally (µ₀ = 0.1
         on 0–255 data) Algorithm 3 stops after ~40 iterations far from the minimum with rank 3

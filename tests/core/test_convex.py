@@ -295,3 +295,50 @@ def test_non_finite_values_raise_solver_error(rng):
         est.step(bad)
     with pytest.raises(SolverError, match="PCP stopped at iteration 0"):
         PCP().start(X * 1e160)      # ‖X‖_F overflows
+
+
+@pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
+def test_small_gamma_fits_every_sample_below_the_leverage_bound(cls):
+    """The γ docstring's claim: with more samples than features, E = 0 and Z = X (full rank)
+    exactly when γ·max_i ‖u_i‖ <= 1 (U of the data, centred for CRPCA-OM), a bound near
+    √(n/d) = 2 here, not 1: at 0.97 × the bound E is exactly 0, at 1.03 × it is not."""
+    rng = np.random.default_rng(0)
+    n, d = 400, 100
+    X = 128 + rng.standard_normal((n, 5)) @ rng.standard_normal((5, d)) * 10 + 4 * rng.standard_normal((n, d))
+    U = np.linalg.svd(X - X.mean(axis=0) if cls is CRPCAOM else X, full_matrices=False)[0]
+    bound = 1.0 / np.sqrt(np.max(np.einsum("ij,ij->i", U, U)))
+    assert 1.5 < bound < 2.0
+    below = cls(gamma=0.97 * bound, max_iter=2000).fit(X)
+    above = cls(gamma=1.03 * bound, max_iter=2000).fit(X)
+    assert below.converged_ and above.converged_
+    assert not np.any(below.sparse_) and below.rank_ == d
+    assert np.count_nonzero(np.linalg.norm(above.sparse_, axis=1)) > 0
+
+
+def test_gram_route_gives_the_exact_iterates_at_high_rank(monkeypatch):
+    """Outlier Pursuit and CRPCA-OM below the leverage bound (γ = 1.5 < √(n/d) = 2 on tall noisy
+    data): the ranks climb to full and the high-rank SVTs take the Gram route (about half of them, the
+    others the partial SVD); the run equals the one with
+    the thin SVD everywhere, iteration by iteration count, rank and fit."""
+    rng = np.random.default_rng(1)
+    n, d = 480, 120
+    X = 128 + rng.standard_normal((n, 5)) @ rng.standard_normal((5, d)) * 10 + 4 * rng.standard_normal((n, d))
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 10**9)
+    exact = {cls: run(cls(gamma=1.5), X)[-1] for cls in (OutlierPursuit, CRPCAOM)}
+    routes = []
+    original = prox.gram_svd
+
+    def spy(*a, **k):
+        got = original(*a, **k)
+        routes.append(got is not None)
+        return got
+
+    monkeypatch.setattr(prox, "PARTIAL_SVD_MIN_DIM", 100)
+    monkeypatch.setattr(prox, "gram_svd", spy)
+    for cls, ref in exact.items():
+        routes.clear()
+        got = run(cls(gamma=1.5), X)[-1]
+        assert sum(routes) >= 5, f"{cls.__name__}: Gram route taken {sum(routes)} times"
+        assert got.iteration == ref.iteration and got.scalars["rank"] == ref.scalars["rank"] >= d - 1
+        np.testing.assert_allclose(got.fitted, ref.fitted, rtol=0, atol=1e-7 * np.abs(X).max())
+        np.testing.assert_allclose(got.sparse_part, ref.sparse_part, rtol=0, atol=1e-7 * np.abs(X).max())

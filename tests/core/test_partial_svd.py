@@ -1,7 +1,9 @@
 """The partial SVD behind the convex methods' singular value thresholding (core.prox): the
 rank-predicted, warm-started block subspace iteration gives the exact SVT (to 1e-8 relative) on
 the shipped digits and on low-rank + sparse data, recovers when the predicted rank is too low,
-keeps float32, and stops on a cancel request."""
+keeps float32, and stops on a cancel request. At high rank the Gram route (eigendecomposition of
+the smaller Gram matrix) gives the exact SVT too, tall or wide, and steps aside when τ is too
+small for it."""
 from __future__ import annotations
 
 import threading
@@ -151,3 +153,42 @@ def test_pcp_recovers_low_rank_plus_sparse_on_the_partial_route(rng, monkeypatch
     assert rel(est.fitted_, L0) < 1e-4
     assert rel(est.sparse_, S0) < 1e-3
     assert est.rank_ == r
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("fraction", [0.3, 0.9])
+def test_gram_route_equals_exact_svt_at_high_rank(digits, wide, fraction):
+    """Predicted rank above PARTIAL_SVD_MAX_FRACTION × min(n, d): the Gram route is taken (AᵀA
+    for the tall 1000 × 784 digits, AAᵀ for their 784 × 1000 transpose) and gives the thin-SVD
+    SVT to 1e-8, the same rank and nuclear norm, and unit right singular vectors."""
+    A = digits.T.copy() if wide else digits
+    s = np.linalg.svd(A, compute_uv=False)
+    r = int(fraction * np.count_nonzero(s > 1e-6 * s[0]))    # a fraction of the numerical rank
+    tau = 0.5 * (s[r - 1] + s[r])
+    res = prox.svt_predicted(A, tau, r, ALLOW)
+    assert res.route == "gram" and res.rank == r
+    assert rel(res.matrix(), prox.svt(A, tau)) < 1e-8
+    assert res.nuclear == pytest.approx(float(np.sum(s[:r] - tau)), rel=1e-10)
+    np.testing.assert_allclose(np.linalg.norm(res.right, axis=1), 1.0, rtol=1e-10)
+
+
+def test_gram_route_with_rank_cap_and_float32(digits):
+    U, s, Vt = np.linalg.svd(digits, full_matrices=False)
+    tau = 0.5 * (s[299] + s[300])
+    res = prox.svt_predicted(digits, tau, 300, ALLOW, max_rank=120)
+    assert res.route == "gram" and res.rank == 120
+    assert rel(res.matrix(), (U[:, :120] * (s[:120] - tau)) @ Vt[:120]) < 1e-8
+    res32 = prox.svt_predicted(digits.astype(np.float32), float(s[0]) * 0.05, 300, ALLOW)
+    assert res32.route == "gram" and res32.left.dtype == np.float32 and res32.right.dtype == np.float32
+    assert rel(res32.matrix().astype(float), prox.svt(digits, float(s[0]) * 0.05)) < 1e-4
+
+
+def test_gram_route_steps_aside_for_a_tiny_tau(digits):
+    """τ below GRAM_TAU_FACTOR·√eps·σ₁ (the Gram matrix's round-off would reach the SVT): the thin
+    SVD is used, still the exact SVT (the digits' zero border pixels give exact zero σ's, which
+    the Gram route would turn into ~1e-8·σ₁)."""
+    s1 = np.linalg.norm(digits, 2)
+    tau = 1e-9 * s1
+    assert prox.gram_svd(digits, tau) is None
+    res = prox.svt_predicted(digits, tau, 700, ALLOW)
+    assert res.route == "svd" and rel(res.matrix(), prox.svt(digits, tau)) < 1e-12
