@@ -96,6 +96,9 @@ class ColumnRunner(QtCore.QObject):
         self._pending = None             # (info, params, estimator) being tried
         # the job in flight: (id, cancel flag, is a run, does steps)
         self._job: tuple[int, threading.Event, bool, bool] | None = None
+        #: ids of cancelled jobs still ending in the pool: no new job starts before they end, so
+        #: a column never computes two jobs at once (a cancelled one stops at its next checkpoint)
+        self._draining: set[int] = set()
         self._job_counter = 0
         self._queued_steps = 0
         self._run_requested = False
@@ -128,6 +131,12 @@ class ColumnRunner(QtCore.QObject):
     def busy(self) -> bool:
         """A job is in flight or queued."""
         return self._job is not None or self._queued_steps > 0 or self._run_requested
+
+    @property
+    def jobs_in_pool(self) -> int:
+        """Jobs of this column still in the pool: the current one and cancelled ones ending (at
+        most one at any time: a replacement waits for the cancelled job to end)."""
+        return (self._job is not None) + len(self._draining)
 
     @property
     def running(self) -> bool:
@@ -336,6 +345,7 @@ class ColumnRunner(QtCore.QObject):
         """Cancel the job in flight and start a new generation."""
         if self._job is not None:
             self._job[1].set()
+            self._draining.add(self._job[0])
             self._job = None
         self.gen += 1
         if not keep_queue:
@@ -344,7 +354,7 @@ class ColumnRunner(QtCore.QObject):
 
     def _kick(self) -> None:
         """Submit the next job if none is in flight and there is something to do."""
-        if self._closed or self._job is not None or self.data is None:
+        if self._closed or self._job is not None or self._draining or self.data is None:
             return
         need_start = self._pending is not None or not self.states
         if not (need_start or self._queued_steps or self._run_requested):
@@ -421,6 +431,11 @@ class ColumnRunner(QtCore.QObject):
 
     @QtCore.Slot(int, int, int)
     def _on_done(self, gen, job_id, cancelled) -> None:
+        if job_id in self._draining:         # a cancelled job ended: its replacement may start
+            self._draining.discard(job_id)
+            self._kick()
+            self.activity.emit()
+            return
         if not self._current(gen, job_id):
             return
         self._job = None

@@ -290,7 +290,8 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
         if out is not None:
             return out
         route = "gram" if n <= d else "scatter"
-    comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype)
+    comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype,
+                                           checkpoint or _no_checkpoint)
     return Eigenspace(comps, evals, proj, route, 0, 0.0)
 
 
@@ -306,8 +307,25 @@ def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.nda
     return out.components, out.eigenvalues, out.projections
 
 
-def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
-    """The ``"gram"`` (n × n) or ``"scatter"`` (d × d) route of :func:`weighted_top_eigenspace`."""
+#: rows per block when the exact route forms the d × d scatter (a checkpoint between blocks)
+SCATTER_BLOCK_ROWS = 512
+
+
+def _scatter(Xc: np.ndarray, w: np.ndarray, checkpoint: Callable[[], None]) -> np.ndarray:
+    """``Xc.T @ (Xc * w[:, None])`` summed over blocks of :data:`SCATTER_BLOCK_ROWS` rows, with
+    ``checkpoint()`` before each block (a cancelled step stops within one block's product)."""
+    n, d = Xc.shape
+    S = np.zeros((d, d), dtype=Xc.dtype)
+    for i in range(0, n, SCATTER_BLOCK_ROWS):
+        checkpoint()
+        B = Xc[i:i + SCATTER_BLOCK_ROWS]
+        S += B.T @ (B * w[i:i + SCATTER_BLOCK_ROWS, None])
+    return S
+
+
+def _exact_eigenspace(X, weights, k, center, gram, route, dtype, checkpoint):
+    """The ``"gram"`` (n × n) or ``"scatter"`` (d × d) route of :func:`weighted_top_eigenspace`,
+    with ``checkpoint()`` between its costly calls."""
     w = np.asarray(weights, dtype=float)
     if center is not None:
         center = np.asarray(center, dtype=dtype)
@@ -316,6 +334,7 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
         if gram is None:
             Xc = X if center is None else X - center
             gram = Xc @ Xc.T
+        checkpoint()
         s = np.sqrt(w)
         evals, V = top_eigh(np.asarray(gram, dtype=float) * s[:, None] * s[None, :], k)
         Vs = (V * s[:, None]).astype(dtype, copy=False)
@@ -336,7 +355,10 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
                 proj = (np.asarray(gram, dtype=dtype) @ Vs) / norms
     else:
         Xc = X if center is None else X - center
-        evals, Wt = top_eigh(Xc.T @ (Xc * w.astype(dtype)[:, None]), k)
+        S = _scatter(Xc, w.astype(dtype), checkpoint)
+        checkpoint()
+        evals, Wt = top_eigh(S, k)
+        checkpoint()
         comps = Wt.T.astype(dtype, copy=False)
         with one_blas_thread():
             proj = Xc @ comps.T
