@@ -66,6 +66,9 @@ SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), 
 DEFAULT_SPEED = "5 it/s"
 #: autosave period (ms) when the session changed
 AUTOSAVE_MS = 60_000
+#: how long closing the window waits for the solvers to reach a checkpoint (ms); a solver still
+#: inside one long library call after that is left to the process's end (see ``__main__``)
+QUIT_WAIT_MS = 300
 
 
 #: the workspaces (tabs), left to right; each is built as
@@ -248,7 +251,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
         act.setShortcut(QtGui.QKeySequence.Save)
         m_file.addSeparator()
         self._add_session_actions(m_file)
-        act = m_file.addAction("&Quit", self.close)
+        act = m_file.addAction("&Quit", self.quit)
         # QKeySequence.Quit is empty on Windows and some desktops: Ctrl+Q everywhere
         act.setShortcuts([QtGui.QKeySequence("Ctrl+Q")] +
                          [k for k in QtGui.QKeySequence.keyBindings(QtGui.QKeySequence.Quit)
@@ -579,12 +582,24 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
             self.statusBar().showMessage(f"Saved {path}" if ok else f"Could not save {path}", 10000)
 
     # ================================================================== closing
+    def quit(self) -> None:
+        """File ▸ Quit (Ctrl+Q): close the dialogs open (a file dialog's own event loop ends with
+        them), stop every job and close the window; ``__main__`` then ends the process."""
+        for w in QtWidgets.QApplication.topLevelWidgets():
+            if w is self or not w.isVisible():
+                continue
+            if isinstance(w, QtWidgets.QDialog) and not getattr(w, "running", False):
+                w.reject()
+            else:            # a running sweep's dialog (its thread is cancelled by shutdown)
+                w.hide()
+        self.close()
+
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
-        self.shutdown()
+        self.shutdown(QUIT_WAIT_MS)
         super().closeEvent(event)
 
     def shutdown(self, wait_ms: int = 2000) -> None:
-        """Cancel every data job and solver and wait briefly for the pool."""
+        """Cancel every data job, solver and sweep, and wait at most ``wait_ms`` for the pool."""
         if self._closing:
             return
         self._closing = True
@@ -594,4 +609,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
         self.data_jobs.shutdown()
         for ws in self.workspaces:
             ws.shutdown()
+        sweep = getattr(self, "sweep_dialog", None)
+        if sweep is not None and sweep.running:
+            sweep.cancel()
         self.pool.waitForDone(wait_ms)

@@ -310,9 +310,9 @@ def test_close_while_running_stops_promptly(qtbot, make_window):
     click(qtbot, win.run_button)
     qtbot.waitUntil(lambda: col.runner.iteration >= 1, timeout=WAIT)
     win.close()
-    # close() cancels the jobs and waits for them: no solver thread is left behind (no
-    # wall-clock assertion here: benchmarks/bench_gui.py measures how long it takes)
-    assert win.pool.activeThreadCount() == 0
+    # close() cancels the jobs: no solver thread is left behind (no wall-clock assertion here:
+    # tests/app/test_quit.py and benchmarks/bench_gui.py time the process's end)
+    qtbot.waitUntil(lambda: win.pool.activeThreadCount() == 0, timeout=WAIT)
 
 
 def test_add_and_remove_columns(qtbot, make_window):
@@ -383,9 +383,11 @@ def test_ctrl_q_quits_on_every_platform(qtbot, make_window):
     from PySide6 import QtGui
     win = make_window()
     assert QtGui.QKeySequence("Ctrl+Q") in win.quit_action.shortcuts()
+    assert all(not k.isEmpty() for k in win.quit_action.shortcuts())
+    assert win.quit_action.shortcutContext() == QtCore.Qt.ApplicationShortcut
     win.quit_action.trigger()
     qtbot.waitUntil(lambda: not win.isVisible(), timeout=WAIT)
-    assert win.pool.activeThreadCount() == 0
+    qtbot.waitUntil(lambda: win.pool.activeThreadCount() == 0, timeout=WAIT)
 
 
 def test_opening_window_teaches_the_lesson(qtbot, make_window):
