@@ -12,6 +12,8 @@ Rules
   immutable, so keeping them all lets the views rewind to any past iteration.
 * Every request that invalidates running work bumps ``gen`` and sets the running job's cancel flag;
   signals carrying an older generation are ignored.
+* A column computes at most one job at a time: the job of a new request is submitted only once
+  the cancelled one has ended (it stops at its next ``core.interrupt`` checkpoint).
 * A new method or new parameters are first *tried*: the old estimator and its states stay until
   the new ``start`` succeeds. If it fails (ParameterError, SolverError, ...) the message is shown
   and the previous setting is kept (``reverted`` is emitted so the controls can show it again).

@@ -54,12 +54,29 @@ def one_blas_thread():
 PARTIAL_EIGH_MAX = 1000
 
 
+#: While :func:`release_gil` is on, the largest matrix for scipy's partial solver instead of
+#: :data:`PARTIAL_EIGH_MAX`: it holds the GIL ~20 ms at this size on one core, 100–135 ms at 784
+#: (the digits), during which a GUI thread in the same process cannot run; above it,
+#: ``numpy.linalg.eigh`` (GIL released; 2–3× the time of the partial solver at 784).
+GIL_HOLD_MAX = 400
+_release_gil = False
+
+
+def release_gil(on: bool = True) -> None:
+    """Prefer LAPACK calls that release the GIL (numpy's) to faster ones that hold it (scipy's
+    partial eigensolver above :data:`GIL_HOLD_MAX`). A program whose GUI thread shares the
+    interpreter with solver threads turns it on (the desktop app); results agree to round-off."""
+    global _release_gil
+    _release_gil = bool(on)
+
+
 def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
 
-    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` for which solver runs."""
+    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` and :func:`release_gil` for which
+    solver runs."""
     n = M.shape[0]
-    if n <= PARTIAL_EIGH_MAX:
+    if n <= (GIL_HOLD_MAX if _release_gil else PARTIAL_EIGH_MAX):
         # M is symmetric: pass its transpose (Fortran order for a C-ordered M) so LAPACK needs no copy.
         evals, V = linalg.eigh(M.T, subset_by_index=[n - k, n - 1], driver="evr",
                                overwrite_a=True, check_finite=False)
@@ -401,7 +418,8 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         Q[:, k0:] = rng.standard_normal((d, b - k0))
     else:
         Q = rng.standard_normal((d, b)).astype(dtype)
-    Q = linalg.qr(Q, mode="economic", check_finite=False)[0]
+    # numpy's QR and SVD (the same LAPACK routines as scipy's) release the GIL
+    Q = np.linalg.qr(Q, mode="reduced")[0]
     angle = np.inf
     for it in range(1, int(max_iter) + 1):
         checkpoint()
@@ -409,14 +427,13 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         if c is not None:
             A -= c @ Q
         A *= s[:, None]                             # Y Q
-        P = linalg.qr(A, mode="economic", check_finite=False, overwrite_a=True)[0]
+        P = np.linalg.qr(A, mode="reduced")[0]
         checkpoint()
         P *= s[:, None]                             # D P, so that Pᵀ Y = (D P)ᵀ X̃
         B = P.T @ X
         if c is not None:
             B -= np.outer(P.sum(axis=0), c)
-        _, sig, Vt = linalg.svd(B, full_matrices=False, check_finite=False, overwrite_a=True,
-                                lapack_driver="gesdd")
+        _, sig, Vt = np.linalg.svd(B, full_matrices=False)
         Wk = Vt[:k]
         if prev is not None:
             angle = _sin_largest_angle(prev, Wk)
