@@ -131,8 +131,8 @@ class ColumnRunner(QtCore.QObject):
 
     @property
     def busy(self) -> bool:
-        """A job is in flight or queued."""
-        return self._job is not None or self._queued_steps > 0 or self._run_requested
+        """A job is in flight (or a cancelled one still ending) or queued."""
+        return self._job is not None or bool(self._draining) or self._queued_steps > 0 or self._run_requested
 
     @property
     def jobs_in_pool(self) -> int:

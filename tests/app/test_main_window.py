@@ -106,12 +106,15 @@ def test_scrubber_goes_back_and_follows_live_again(qtbot, make_window):
 def test_run_pause_then_run_to_convergence(qtbot, make_window):
     win = make_window(speed="10 it/s")
     col = win.columns[1]                           # PCA-GM: iterates (PCA is done at iteration 0)
+    # 60 iterations at 10 it/s: a loaded machine's late checks still see it running
+    col.runner.set_params({"tol": 1e-12, "max_iter": 60})
+    qtbot.waitUntil(lambda: col.runner.params["max_iter"] == 60 and not win.busy, timeout=WAIT)
     click(qtbot, win.run_button)
     qtbot.waitUntil(lambda: col.runner.iteration >= 2, timeout=WAIT)
     assert win.pause_button.isEnabled()
     click(qtbot, win.pause_button)
     stopped_at = col.runner.iteration
-    assert not col.runner.finished, "converged before Pause; the test needs a slower speed"
+    assert not col.runner.finished, "finished before Pause; the test needs a slower speed"
     assert not win.running
     qtbot.wait(400)                                # at 10 it/s, 4 more iterations would have come
     assert col.runner.iteration == stopped_at
