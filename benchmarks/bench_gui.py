@@ -183,7 +183,9 @@ def one_run(win: MainWindow, rec: TickRecorder, timeout: float = 300.0) -> tuple
     QTest.qWait(50)                                     # baseline ticks before the click
     t_click = time.perf_counter()
     QTest.mouseClick(win.run_button, QtCore.Qt.LeftButton)
-    done = win.wait_for(lambda: not win.busy and bool(first), timeout)
+    # done: every column idle with a new frame drawn, or idle and not running (a run that
+    # failed at once draws no new iteration: its latency is NaN and the column says why)
+    done = win.wait_for(lambda: not win.busy and (bool(first) or not win.running), timeout)
     QTest.qWait(60)                                     # let the last frame draw
     t_end = time.perf_counter()
     rec.stop()
@@ -193,7 +195,10 @@ def one_run(win: MainWindow, rec: TickRecorder, timeout: float = 300.0) -> tuple
         raise RuntimeError("timed out waiting for the run to finish")
     iters = sum(c.runner.iteration - start_iters[c] for c in win.columns)
     gap, cpu = rec.longest_gap(t_click, t_end)
-    return first[0] - t_click, gap, cpu, iters, t_end - t_click
+    for c in win.columns:
+        if c.runner.error:
+            print(f"  (column {c.index + 1}, {c.runner.info.name}: {c.runner.error})")
+    return (first[0] - t_click if first else float("nan")), gap, cpu, iters, t_end - t_click
 
 
 class Scenario:
@@ -222,12 +227,14 @@ class Scenario:
 
     def data_step(self, win, label: str, fn) -> None:
         """Measure the data change ``fn()`` and the columns' restart on the new data."""
+        refused = []
+
         def work():
-            if fn() is False:
-                raise RuntimeError(f"{label} failed: {win.last_error}")
+            if fn() is False:             # refused with a message (the data shown are kept)
+                refused.append(win.last_error)
             win.wait_idle(600)
         gap, cpu, secs = self.rec.measure(work)
-        self.result["data"].append((label, gap, cpu, secs))
+        self.result["data"].append((label + (f" (refused: {refused[0][:90]}…)" if refused else ""), gap, cpu, secs))
 
     def runs(self, win, repeats: int) -> None:
         self.set_params(win)
@@ -281,9 +288,12 @@ def corruption_scenario(repeats) -> dict:
                   params={"max_iter": 3})
     win = sc.open()
     sc.data_step(win, "choose the digits", lambda: win.data_panel.select_source("digits"))
+    sc.set_params(win)
     for key in corruption.CORRUPTIONS:
         sc.data_step(win, f"corruption {key}", lambda k=key: win.set_corruption(k))
-        sc.runs(win, repeats)
+        lat, gap, cpu, _, dur = one_run(win, sc.rec)
+        sc.result["data"].append((f"  then Run (first frame {lat * 1000:.0f} ms)", gap, cpu, dur))
+        sc.result["latencies"].append(lat)
     sc.close(win)
     return sc.result
 
@@ -333,6 +343,12 @@ def report(res: dict) -> bool:
         print(f"  {label}: {secs:6.2f} s; longest event-loop gap {gap:6.1f} ms (GUI thread busy {cpu:5.1f} ms of it) "
               f"{'OK' if good else 'MISSED'}")
     lat, gaps = res["latencies"], res["gaps"]
+    if lat and not gaps:          # runs reported line by line above
+        worst = max((v for v in lat if v == v), default=float("nan"))      # NaN: a run drew nothing new
+        ok_lat = worst < FIRST_FRAME_TARGET_S
+        print(f"  Run click -> first redrawn frame: worst {worst * 1000:6.1f} ms (target < "
+              f"{FIRST_FRAME_TARGET_S * 1000:.0f} ms) {'OK' if ok_lat else 'MISSED'}")
+        return ok and ok_lat
     if not lat:
         return ok
     i = max(range(len(gaps)), key=gaps.__getitem__)
