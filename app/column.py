@@ -289,36 +289,62 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.addWidget(self.message_label)
 
         # views: one of each registered view of task "subspace", placed by its area; a view is
-        # shown when it has something to show (``view.shows(snapshot)``)
+        # shown when it has something to show (``View.shows(snapshot)``). Building a view holds
+        # the GUI thread 20–100 ms (pyqtgraph items): those hidden until a snapshot asks for them
+        # (weight maps, loadings, 2-D scatter) are built only then (or when ``column.<name>`` is read)
         self.view_list: list = []
-        areas = {"side": QtWidgets.QVBoxLayout(), "curves": QtWidgets.QVBoxLayout(),
-                 "bottom": QtWidgets.QHBoxLayout()}
-        for lay in areas.values():
+        self._view_order = {cls: i for i, cls in enumerate(view_classes())}
+        self._pending_views: list = [cls for cls in self._view_order if not cls.default_visible]
+        self._areas = {"side": QtWidgets.QVBoxLayout(), "curves": QtWidgets.QVBoxLayout(),
+                       "bottom": QtWidgets.QHBoxLayout()}
+        for lay in self._areas.values():
             lay.setSpacing(2)
             lay.setContentsMargins(0, 0, 0, 0)
-        for cls in view_classes():
-            view = cls()
-            self.view_list.append(view)
-            if cls.name:
-                setattr(self, cls.name, view)
-            view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
-            view.setMinimumWidth(0)
-            view.setVisible(cls.default_visible)      # before the first snapshot
-            areas.get(cls.area, areas["bottom"]).addWidget(view, cls.stretch)
-            add_view_actions(view, self)
+        for cls in self._view_order:
+            if cls.default_visible:
+                self._make_view(cls)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
-        top.addLayout(areas["side"], 1)
-        top.addLayout(areas["curves"], 1)
+        top.addLayout(self._areas["side"], 1)
+        top.addLayout(self._areas["curves"], 1)
         grid = QtWidgets.QVBoxLayout()
         grid.setSpacing(4)
         grid.addLayout(top, 5)
-        grid.addLayout(areas["bottom"], 4)
+        grid.addLayout(self._areas["bottom"], 4)
         outer.addLayout(grid, 1)
 
         # scrubber
         scrub = self._build_scrubber()
         outer.addLayout(scrub)
+
+    # ------------------------------------------------------------------ views, built when needed
+    def _make_view(self, cls):
+        """Build the view of class ``cls`` (hidden unless it is shown by default) and place it in
+        its area, in registry order; the next frame draws it."""
+        if cls in self._pending_views:
+            self._pending_views.remove(cls)
+        view = cls()
+        if cls.name:
+            setattr(self, cls.name, view)
+        view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+        view.setMinimumWidth(0)
+        view.setVisible(cls.default_visible)
+        area = cls.area if cls.area in self._areas else "bottom"
+        order = self._view_order[cls]
+        before = [v for v in self.view_list if self._view_order[type(v)] < order]
+        same_area = [v for v in before if (type(v).area if type(v).area in self._areas else "bottom") == area]
+        self._areas[area].insertWidget(len(same_area), view, cls.stretch)
+        self.view_list.insert(len(before), view)
+        add_view_actions(view, self)
+        self._drawn_key = None
+        return view
+
+    def __getattr__(self, name: str):
+        # ``column.weightmap_view`` etc. of a view not built yet: build it now
+        for cls in self.__dict__.get("_pending_views", ()):
+            if cls.name == name:
+                return self._make_view(cls)
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
 
     # ------------------------------------------------------------------ controls
     @property
@@ -450,15 +476,19 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         return True
 
     def views(self) -> list:
-        """The views drawing the snapshot now (the others are hidden)."""
+        """The views drawing the snapshot now (the others are hidden or not built)."""
         return [v for v in self.view_list if not v.isHidden()]
 
     def _choose_views(self, snap) -> None:
         """Show each view that has something to show for ``snap`` (``view.shows``), hide the
         others: 2-D data gets the scatter instead of images, data with few features the loadings
-        heat map, methods with per-entry weights the weight maps."""
+        heat map, methods with per-entry weights the weight maps. A view not built yet is built
+        when ``snap`` is one it shows (``shows`` is a static method of the view class)."""
         if snap is None:
             return
+        for cls in list(self._pending_views):
+            if cls.shows(snap):
+                self._make_view(cls)
         for view in self.view_list:
             want = bool(view.shows(snap))
             if view.isHidden() == want:

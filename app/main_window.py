@@ -13,6 +13,9 @@ to draw what changed, so the GUI never waits on a solver and never draws more th
 second. Loading, resizing, corrupting and building data run in background data jobs
 (:class:`app.worker.DataJobs`, one at a time; a newer request cancels the older), with a
 progress bar and a Cancel button in the status bar; the data shown stay until the new arrive.
+
+Quit (File ▸ Quit, Ctrl+Q on every platform) closes the dialogs open, cancels every job and waits
+at most :data:`QUIT_WAIT_MS` for the solvers; ``__main__`` then ends the process at once.
 """
 from __future__ import annotations
 
@@ -23,10 +26,11 @@ from typing import Callable, Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue, corruption, presets
+from robust_subspace_lab.core import catalogue, corruption, linalg, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
+from .help_menu import ABOUT_PAPERS, HelpActions
 from .session_io import SessionActions
 from .undo import UndoRecorder
 from .regression import RegressionWorkspace
@@ -36,19 +40,10 @@ from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspac
 from .views import configure_pyqtgraph
 from .worker import DataJobs
 
-__all__ = ["MainWindow", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB",
+__all__ = ["MainWindow", "ABOUT_PAPERS", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB",
            "WORKSPACES", "COLUMN_MIN_WIDTH"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
-#: the papers the app implements (Help ▸ About)
-ABOUT_PAPERS = (
-    "J. Oh, N. Kwak, Generalized mean for robust principal component analysis, Pattern Recognition, 2016",
-    "F. Nie, J. Yuan, H. Huang, Optimal Mean Robust Principal Component Analysis, ICML 2014",
-    "Q. Zhao, D. Meng, Z. Xu, Robust sparse principal component analysis, Sci. China Inf. Sci., 2014",
-    "N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, Truncated Cauchy Non-negative Matrix Factorization, "
-    "IEEE TPAMI, 2019",
-    "D. Huang, R. Cabral, F. De la Torre, Robust Regression, IEEE TPAMI, 2016",
-)
 #: submenus of the Presets menu, by the prefix of the preset keys
 PAPER_MENU_TITLES = {
     "paper000": "Generalized-mean PCA (Oh && Kwak 2016)",
@@ -66,6 +61,9 @@ SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), 
 DEFAULT_SPEED = "5 it/s"
 #: autosave period (ms) when the session changed
 AUTOSAVE_MS = 60_000
+#: how long closing the window waits for the solvers to reach a checkpoint (ms); a solver still
+#: inside one long library call after that is left to the process's end (see ``__main__``)
+QUIT_WAIT_MS = 300
 
 
 #: the workspaces (tabs), left to right; each is built as
@@ -84,7 +82,7 @@ def _lesson_params(key: str) -> dict:
     return {k: v for k, v in merged.items() if k in names}
 
 
-class MainWindow(SessionActions, QtWidgets.QMainWindow):
+class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
     """Robust Subspace Lab main window.
 
     Parameters
@@ -109,6 +107,9 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
                  parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
+        # the solvers share the interpreter with this GUI thread: no LAPACK call of theirs may
+        # hold the GIL for long (see core.linalg.release_gil)
+        linalg.release_gil()
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)
 
@@ -248,7 +249,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
         act.setShortcut(QtGui.QKeySequence.Save)
         m_file.addSeparator()
         self._add_session_actions(m_file)
-        act = m_file.addAction("&Quit", self.close)
+        act = m_file.addAction("&Quit", self.quit)
         # QKeySequence.Quit is empty on Windows and some desktops: Ctrl+Q everywhere
         act.setShortcuts([QtGui.QKeySequence("Ctrl+Q")] +
                          [k for k in QtGui.QKeySequence.keyBindings(QtGui.QKeySequence.Quit)
@@ -388,46 +389,6 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
     def _on_workspace_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10000)
         self._show_data_status()
-
-    def shortcuts_text(self) -> str:
-        """Every menu action with a shortcut, as "key: action" lines."""
-        lines = []
-        for menu_action in self.menuBar().actions():
-            menu = menu_action.menu()
-            for act in (menu.actions() if menu else []):
-                keys = ", ".join(k.toString(QtGui.QKeySequence.NativeText) for k in act.shortcuts())
-                if keys:
-                    lines.append(f"{keys}: {menu_action.text().replace('&', '')} ▸ {act.text().replace('&', '')}")
-        return "\n".join(lines)
-
-    def show_shortcuts(self) -> QtWidgets.QMessageBox:
-        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Information, "Keyboard shortcuts",
-                                    self.shortcuts_text(), parent=self)
-        box.setModal(False)
-        box.show()
-        self._help_box = box
-        return box
-
-    def about_text(self) -> str:
-        from importlib.metadata import PackageNotFoundError, version
-        try:
-            ver = version("robust-subspace-lab")
-        except PackageNotFoundError:
-            ver = "(source checkout)"
-        papers = "".join(f"<li>{p}</li>" for p in ABOUT_PAPERS)
-        return (f"<b>Robust Subspace Lab</b> {ver}<br>Watch robust subspace methods down-weight outliers, "
-                f"one iteration at a time.<br><br>It implements:<ul>{papers}</ul>"
-                "Faces: Labeled Faces in the Wild (through scikit-image); digits: MNIST (Y. LeCun, C. Cortes, "
-                "C. J. C. Burges). Licence: MIT.")
-
-    def show_about(self) -> QtWidgets.QMessageBox:
-        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Information, "About Robust Subspace Lab", "", parent=self)
-        box.setTextFormat(QtCore.Qt.RichText)
-        box.setText(self.about_text())
-        box.setModal(False)
-        box.show()
-        self._help_box = box
-        return box
 
     def apply_preset(self, key: str) -> bool:
         """Set the data, corruption, methods and parameters of the paper preset ``key``
@@ -579,12 +540,24 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
             self.statusBar().showMessage(f"Saved {path}" if ok else f"Could not save {path}", 10000)
 
     # ================================================================== closing
+    def quit(self) -> None:
+        """File ▸ Quit (Ctrl+Q): close the dialogs open (a file dialog's own event loop ends with
+        them), stop every job and close the window; ``__main__`` then ends the process."""
+        for w in QtWidgets.QApplication.topLevelWidgets():
+            if w is self or not w.isVisible():
+                continue
+            if isinstance(w, QtWidgets.QDialog) and not getattr(w, "running", False):
+                w.reject()
+            else:            # a running sweep's dialog (its thread is cancelled by shutdown)
+                w.hide()
+        self.close()
+
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
-        self.shutdown()
+        self.shutdown(QUIT_WAIT_MS)
         super().closeEvent(event)
 
     def shutdown(self, wait_ms: int = 2000) -> None:
-        """Cancel every data job and solver and wait briefly for the pool."""
+        """Cancel every data job, solver and sweep, and wait at most ``wait_ms`` for the pool."""
         if self._closing:
             return
         self._closing = True
@@ -594,4 +567,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
         self.data_jobs.shutdown()
         for ws in self.workspaces:
             ws.shutdown()
+        sweep = getattr(self, "sweep_dialog", None)
+        if sweep is not None and sweep.running:
+            sweep.cancel()
         self.pool.waitForDone(wait_ms)

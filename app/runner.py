@@ -12,6 +12,8 @@ Rules
   immutable, so keeping them all lets the views rewind to any past iteration.
 * Every request that invalidates running work bumps ``gen`` and sets the running job's cancel flag;
   signals carrying an older generation are ignored.
+* A column computes at most one job at a time: the job of a new request is submitted only once
+  the cancelled one has ended (it stops at its next ``core.interrupt`` checkpoint).
 * A new method or new parameters are first *tried*: the old estimator and its states stay until
   the new ``start`` succeeds. If it fails (ParameterError, SolverError, ...) the message is shown
   and the previous setting is kept (``reverted`` is emitted so the controls can show it again).
@@ -96,6 +98,9 @@ class ColumnRunner(QtCore.QObject):
         self._pending = None             # (info, params, estimator) being tried
         # the job in flight: (id, cancel flag, is a run, does steps)
         self._job: tuple[int, threading.Event, bool, bool] | None = None
+        #: ids of cancelled jobs still ending in the pool: no new job starts before they end, so
+        #: a column never computes two jobs at once (a cancelled one stops at its next checkpoint)
+        self._draining: set[int] = set()
         self._job_counter = 0
         self._queued_steps = 0
         self._run_requested = False
@@ -126,8 +131,14 @@ class ColumnRunner(QtCore.QObject):
 
     @property
     def busy(self) -> bool:
-        """A job is in flight or queued."""
-        return self._job is not None or self._queued_steps > 0 or self._run_requested
+        """A job is in flight (or a cancelled one still ending) or queued."""
+        return self._job is not None or bool(self._draining) or self._queued_steps > 0 or self._run_requested
+
+    @property
+    def jobs_in_pool(self) -> int:
+        """Jobs of this column still in the pool: the current one and cancelled ones ending (at
+        most one at any time: a replacement waits for the cancelled job to end)."""
+        return (self._job is not None) + len(self._draining)
 
     @property
     def running(self) -> bool:
@@ -336,6 +347,7 @@ class ColumnRunner(QtCore.QObject):
         """Cancel the job in flight and start a new generation."""
         if self._job is not None:
             self._job[1].set()
+            self._draining.add(self._job[0])
             self._job = None
         self.gen += 1
         if not keep_queue:
@@ -344,7 +356,7 @@ class ColumnRunner(QtCore.QObject):
 
     def _kick(self) -> None:
         """Submit the next job if none is in flight and there is something to do."""
-        if self._closed or self._job is not None or self.data is None:
+        if self._closed or self._job is not None or self._draining or self.data is None:
             return
         need_start = self._pending is not None or not self.states
         if not (need_start or self._queued_steps or self._run_requested):
@@ -421,6 +433,11 @@ class ColumnRunner(QtCore.QObject):
 
     @QtCore.Slot(int, int, int)
     def _on_done(self, gen, job_id, cancelled) -> None:
+        if job_id in self._draining:         # a cancelled job ended: its replacement may start
+            self._draining.discard(job_id)
+            self._kick()
+            self.activity.emit()
+            return
         if not self._current(gen, job_id):
             return
         self._job = None

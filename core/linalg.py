@@ -54,12 +54,29 @@ def one_blas_thread():
 PARTIAL_EIGH_MAX = 1000
 
 
+#: While :func:`release_gil` is on, the largest matrix for scipy's partial solver instead of
+#: :data:`PARTIAL_EIGH_MAX`: it holds the GIL ~20 ms at this size on one core, 100–135 ms at 784
+#: (the digits), during which a GUI thread in the same process cannot run; above it,
+#: ``numpy.linalg.eigh`` (GIL released; 2–3× the time of the partial solver at 784).
+GIL_HOLD_MAX = 400
+_release_gil = False
+
+
+def release_gil(on: bool = True) -> None:
+    """Prefer LAPACK calls that release the GIL (numpy's) to faster ones that hold it (scipy's
+    partial eigensolver above :data:`GIL_HOLD_MAX`). A program whose GUI thread shares the
+    interpreter with solver threads turns it on (the desktop app); results agree to round-off."""
+    global _release_gil
+    _release_gil = bool(on)
+
+
 def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
 
-    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` for which solver runs."""
+    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` and :func:`release_gil` for which
+    solver runs."""
     n = M.shape[0]
-    if n <= PARTIAL_EIGH_MAX:
+    if n <= (GIL_HOLD_MAX if _release_gil else PARTIAL_EIGH_MAX):
         # M is symmetric: pass its transpose (Fortran order for a C-ordered M) so LAPACK needs no copy.
         evals, V = linalg.eigh(M.T, subset_by_index=[n - k, n - 1], driver="evr",
                                overwrite_a=True, check_finite=False)
@@ -290,7 +307,8 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
         if out is not None:
             return out
         route = "gram" if n <= d else "scatter"
-    comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype)
+    comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype,
+                                           checkpoint or _no_checkpoint)
     return Eigenspace(comps, evals, proj, route, 0, 0.0)
 
 
@@ -306,8 +324,25 @@ def weighted_subspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.nda
     return out.components, out.eigenvalues, out.projections
 
 
-def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
-    """The ``"gram"`` (n × n) or ``"scatter"`` (d × d) route of :func:`weighted_top_eigenspace`."""
+#: rows per block when the exact route forms the d × d scatter (a checkpoint between blocks)
+SCATTER_BLOCK_ROWS = 512
+
+
+def _scatter(Xc: np.ndarray, w: np.ndarray, checkpoint: Callable[[], None]) -> np.ndarray:
+    """``Xc.T @ (Xc * w[:, None])`` summed over blocks of :data:`SCATTER_BLOCK_ROWS` rows, with
+    ``checkpoint()`` before each block (a cancelled step stops within one block's product)."""
+    n, d = Xc.shape
+    S = np.zeros((d, d), dtype=Xc.dtype)
+    for i in range(0, n, SCATTER_BLOCK_ROWS):
+        checkpoint()
+        B = Xc[i:i + SCATTER_BLOCK_ROWS]
+        S += B.T @ (B * w[i:i + SCATTER_BLOCK_ROWS, None])
+    return S
+
+
+def _exact_eigenspace(X, weights, k, center, gram, route, dtype, checkpoint):
+    """The ``"gram"`` (n × n) or ``"scatter"`` (d × d) route of :func:`weighted_top_eigenspace`,
+    with ``checkpoint()`` between its costly calls."""
     w = np.asarray(weights, dtype=float)
     if center is not None:
         center = np.asarray(center, dtype=dtype)
@@ -316,6 +351,7 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
         if gram is None:
             Xc = X if center is None else X - center
             gram = Xc @ Xc.T
+        checkpoint()
         s = np.sqrt(w)
         evals, V = top_eigh(np.asarray(gram, dtype=float) * s[:, None] * s[None, :], k)
         Vs = (V * s[:, None]).astype(dtype, copy=False)
@@ -336,7 +372,10 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype):
                 proj = (np.asarray(gram, dtype=dtype) @ Vs) / norms
     else:
         Xc = X if center is None else X - center
-        evals, Wt = top_eigh(Xc.T @ (Xc * w.astype(dtype)[:, None]), k)
+        S = _scatter(Xc, w.astype(dtype), checkpoint)
+        checkpoint()
+        evals, Wt = top_eigh(S, k)
+        checkpoint()
         comps = Wt.T.astype(dtype, copy=False)
         with one_blas_thread():
             proj = Xc @ comps.T
@@ -379,7 +418,8 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         Q[:, k0:] = rng.standard_normal((d, b - k0))
     else:
         Q = rng.standard_normal((d, b)).astype(dtype)
-    Q = linalg.qr(Q, mode="economic", check_finite=False)[0]
+    # numpy's QR and SVD (the same LAPACK routines as scipy's) release the GIL
+    Q = np.linalg.qr(Q, mode="reduced")[0]
     angle = np.inf
     for it in range(1, int(max_iter) + 1):
         checkpoint()
@@ -387,14 +427,13 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         if c is not None:
             A -= c @ Q
         A *= s[:, None]                             # Y Q
-        P = linalg.qr(A, mode="economic", check_finite=False, overwrite_a=True)[0]
+        P = np.linalg.qr(A, mode="reduced")[0]
         checkpoint()
         P *= s[:, None]                             # D P, so that Pᵀ Y = (D P)ᵀ X̃
         B = P.T @ X
         if c is not None:
             B -= np.outer(P.sum(axis=0), c)
-        _, sig, Vt = linalg.svd(B, full_matrices=False, check_finite=False, overwrite_a=True,
-                                lapack_driver="gesdd")
+        _, sig, Vt = np.linalg.svd(B, full_matrices=False)
         Wk = Vt[:k]
         if prev is not None:
             angle = _sin_largest_angle(prev, Wk)

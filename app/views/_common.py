@@ -109,7 +109,8 @@ class View:
       ``"curves"`` (top right, under each other) or ``"bottom"`` (side by side);
     * ``stretch``: its share of the area; ``default_visible``: shown before the first snapshot;
     * ``shows(snapshot) -> bool``: whether it has something to show for this snapshot (hidden
-      otherwise);
+      otherwise); a static method (it looks at the snapshot only), since a method column asks
+      the class before building a view that is hidden by default;
     * ``show_snapshot(snapshot)``: draw it (``show`` is QWidget's own "make visible" and is left to
       Qt);
     * ``export_data(snapshot) -> dict[str, np.ndarray]``: the data behind it, for the Export menu
@@ -124,7 +125,8 @@ class View:
     #: shown before the first snapshot arrives
     default_visible: bool = True
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return snapshot is not None
 
     def export_data(self, snapshot) -> dict:

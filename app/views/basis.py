@@ -132,7 +132,8 @@ class BasisView(_Mosaic, View):
             if self.toolTip() != tip:
                 self.setToolTip(tip)
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return snapshot is not None and not is_scatter(snapshot) and not is_strip(snapshot)
 
     def export_data(self, snapshot) -> dict:

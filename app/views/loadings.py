@@ -67,7 +67,8 @@ class LoadingsView(pg.PlotWidget, View):
                                   f"{ZERO_NAME}: exactly 0; (non-zeros/features))</span>")
             plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return is_strip(snapshot)
 
     def export_data(self, snapshot) -> dict:

@@ -133,7 +133,8 @@ class ReconView(_Mosaic, View):
             self._row_text[r] = (text, color)
             self.row_labels[r].setText(text, color=color)
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return snapshot is not None and not is_scatter(snapshot) and not is_strip(snapshot)
 
     def export_data(self, snapshot) -> dict:

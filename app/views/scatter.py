@@ -107,7 +107,8 @@ class ScatterView(pg.PlotWidget, View):
             self._key = key
             plot.autoRange(padding=0.08, items=[self.points])
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return snapshot is not None and snapshot.points is not None
 
     def export_data(self, snapshot) -> dict:

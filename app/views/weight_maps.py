@@ -117,7 +117,8 @@ class WeightMapView(_Mosaic, View):
                 lines.append(f"{100.0 * float(snap.truncated_share[i]):.0f} % truncated")
             self._set_caption(i, "\n".join(lines), "#333333")
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return (snapshot is not None and snapshot.weight_maps is not None
                 and not is_scatter(snapshot) and not is_strip(snapshot))
 
