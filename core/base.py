@@ -141,7 +141,14 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
                               ensure_min_features=min_features, reset=reset)
         except ValueError as exc:
-            raise DataError(str(exc)) from None
+            message = str(exc)
+            if "NaN" in message and not self.__sklearn_tags__().input_tags.allow_nan:
+                # scikit-learn's text names its own functions and options; say it for a user
+                message = (f"{self.name} cannot learn from data with missing entries (NaN), such as "
+                           "the pixels removed by the 'missing blocks' corruption, which is for the "
+                           "missing-data methods of the Robust regression tab. Choose another "
+                           "corruption, or fill the missing entries first.")
+            raise DataError(message) from None
         if self.preserves_float32 and X.dtype == np.float32:
             return X
         return np.asarray(X, dtype=np.float64)

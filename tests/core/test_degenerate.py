@@ -197,3 +197,18 @@ def test_regression_fits_degenerate_data_without_nan(key, case):
         _assert_finite(state, f"{key} on {case!r}, state {state.iteration}")
         _assert_finite(regression_snapshot(state, data), f"{key} on {case!r}, view of state {state.iteration}")
     assert est.status(states[-1]) in ("converged", "max_iter")
+
+
+@pytest.mark.parametrize("key", SUBSPACE)
+def test_subspace_refuses_missing_entries_in_words_for_a_user(key):
+    """The 'missing blocks' corruption writes NaN; a subspace method refuses it before the run
+    with a message naming the method and the corruption, not scikit-learn's options."""
+    from robust_subspace_lab.core import datasets
+    images = datasets.load_builtin("faces", size=(12, 12))
+    X = corruption.missing_blocks(images, share=0.1, block=3, seed=1).X
+    assert np.isnan(X).any()
+    with pytest.raises(DataError) as info:
+        _run_subspace(key, X)
+    text = str(info.value)
+    assert catalogue.get(key).create().name in text and "missing blocks" in text
+    assert "allow_nan" not in text and "HistGradientBoosting" not in text
