@@ -264,21 +264,27 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     * ``"scatter"`` (exact): the k top eigenpairs of ``S_w`` (d × d) itself.
       Both through :func:`top_eigh`.
     * ``"block"``: block subspace iteration with b = k + :data:`BLOCK_OVERSAMPLES` columns on
-      ``Y = D X̃`` (Halko, Martinsson & Tropp, SIAM Review 2011, Alg. 4.4 with the Rayleigh–Ritz
-      step of their §5.1): from the orthonormal block Q (d × b), ``P = orth(Y Q)``, then the SVD
-      ``Pᵀ Y = U Σ Vᵀ``; the new block is V, its first k columns the current components, Σ² their
-      eigenvalues. The start block is ``init`` completed by seeded Gaussian columns (a cold
-      start, ``init=None``, is all Gaussian). Each iteration costs two passes over X with b
-      columns (plus one pass with k columns at the end for the projections).
+      ``Y = D X̃`` with a Rayleigh–Ritz step per iteration (Halko, Martinsson & Tropp, SIAM Review
+      2011, Alg. 4.4 and §5.1; Saad, *Numerical Methods for Large Eigenvalue Problems*, 2011,
+      §5.2 for the shift): from the orthonormal block Q (d × b), the thin SVD ``Y Q = U Σ Gᵀ``
+      gives the Ritz vectors ``V = Q G`` of ``YᵀY`` on span(Q) (its first k columns the current
+      components, Σ² their eigenvalues); the next block is ``orth((YᵀY − μI) V)`` with the shift
+      ``μ = σ_b²/2`` (half the smallest Ritz value, at most half of λ_b), which moves the unwanted
+      eigenvalues [0, λ_{b+1}] towards 0 and makes the convergence rate
+      ``max(μ, λ_{b+1} − μ)/(λ_k − μ)`` instead of ``λ_{b+1}/λ_k`` (10,000 corrupted digits, k = 5:
+      0.10 instead of 0.17 per iteration). The start block is ``init`` completed by seeded
+      Gaussian columns (a cold start, ``init=None``, is all Gaussian). Each iteration costs two
+      passes over X with b columns (plus one pass with k columns at the end for the projections).
 
       Stopping rule: the sine of the largest principal angle between the top-k subspaces of two
       successive iterates (the first compared with ``init`` when given) is at most ``tol``. If
       ``max_iter`` iterations do not get there (a tiny gap λ_k − λ_{k+b−k+1}), the exact route is
       taken instead, so the answer is always the exact one to within ``tol``.
 
-      Monotone by construction: when ``init`` spans the previous components W₀, the result W
-      satisfies ``tr(W S_w Wᵀ) >= tr(W₀ S_w W₀ᵀ)`` after any number of iterations (span(P)
-      contains Y W₀ᵀ), so the reweighting methods' objectives keep never increasing.
+      When ``init`` spans the previous components W₀, the first iteration's Ritz vectors satisfy
+      ``tr(W S_w Wᵀ) >= tr(W₀ S_w W₀ᵀ)`` (span(Q) contains W₀), and the later ones converge to
+      the top-k eigenspace, which maximises it; so the reweighting methods' objectives keep
+      never increasing (tested against the exact routes).
 
     Returns
     -------
@@ -392,27 +398,30 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
     angle = np.inf
     for it in range(1, int(max_iter) + 1):
         checkpoint()
-        # X Q as (Qᵀ Xᵀ)ᵀ: the same product, 1.3–2× faster in OpenBLAS for C-ordered X (measured at
-        # 10,000 × 4096, b = 25–40, one thread), and F-ordered, as the QR below wants it
+        # Y Q with X Q as (Qᵀ Xᵀ)ᵀ: the same product, 1.3–2× faster in OpenBLAS for C-ordered X
+        # (measured at 10,000 × 4096, b = 25–40, one thread)
         A = (Qt @ X.T).T                            # X̃ Q = X Q − 1 (cᵀQ)
         if c is not None:
             A -= Qt @ c
-        A *= s[:, None]                             # Y Q
-        P = linalg.qr(A, mode="economic", check_finite=False, overwrite_a=True)[0]
-        checkpoint()
-        P *= s[:, None]                             # D P, so that Pᵀ Y = (D P)ᵀ X̃
-        B = P.T @ X
-        if c is not None:
-            B -= np.outer(P.sum(axis=0), c)
-        _, sig, Vt = linalg.svd(B, full_matrices=False, check_finite=False, overwrite_a=True,
+        A *= s[:, None]
+        # Rayleigh–Ritz on span(Q): Y Q = U Σ Gᵀ, Ritz vectors V = Gᵀ Qᵀ (rows), values Σ²
+        U, sig, Gt = linalg.svd(A, full_matrices=False, check_finite=False, overwrite_a=True,
                                 lapack_driver="gesdd")
-        Wk = Vt[:k]
+        V = Gt @ Qt
+        Wk = V[:k]
         if prev is not None:
             angle = _sin_largest_angle(prev, Wk)
             if angle <= tol:
                 break
         prev = Wk
-        Qt = Vt
+        checkpoint()
+        # shifted power step: (YᵀY − μI) Vᵀ, μ = σ_b²/2
+        U *= sig * s[:, None]                       # D Y Vᵀ, so that (D Y Vᵀ)ᵀ X̃ = V YᵀY
+        Z = U.T @ X
+        if c is not None:
+            Z -= np.outer(U.sum(axis=0), c)
+        Z -= (sig[-1] ** 2 / 2) * V
+        Qt = linalg.qr(Z.T, mode="economic", check_finite=False, overwrite_a=True)[0].T
     else:
         return None
     comps = np.ascontiguousarray(Wk)
@@ -421,7 +430,7 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         proj -= comps @ c
     signs = orientation(comps).astype(dtype)
     evals = np.maximum(sig[:k].astype(float) ** 2, 0.0)
-    return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", it, float(angle), Vt)
+    return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", it, float(angle), V)
 
 
 #: Rows per block in :func:`sq_distances` (a few MB of temporaries at a time, not a copy of X).
