@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import catalogue
+from . import catalogue, interrupt
 from .base import State
 from .corruption import Corrupted
 from .linalg import weighted_top_eigenspace
@@ -163,8 +163,8 @@ def _clean_pca_components(data: Corrupted, k: int) -> np.ndarray:
         if k_eff < 1:
             cache[k] = np.zeros((0, Xc.shape[1]))
         else:       # PCA of the clean samples (every weight 1, about their mean)
-            cache[k] = weighted_top_eigenspace(Xc, np.ones(len(Xc)), k_eff, Xc.mean(axis=0),
-                                               tol=CLEAN_PCA_TOL).components
+            cache[k] = weighted_top_eigenspace(Xc, np.ones(len(Xc)), k_eff, Xc.mean(axis=0), tol=CLEAN_PCA_TOL,
+                                               checkpoint=interrupt.checkpoint).components
     return cache[k]
 
 
