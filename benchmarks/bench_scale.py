@@ -6,6 +6,13 @@ dots (clipped to 0–255, so non-negative and fit for NMF too). ``--size full`` 
 (64 × 64 images; 330 MB as float64), ``--size small`` 2000 × 1024 (for CI; still large enough
 that the PCA family takes its block-iteration route). k = 20 components.
 
+``--data mnist``: real digits instead, the first n of the 10,000 MNIST digits of
+``/work/shared/data/mnist-10k.npz`` resized from 28 × 28 to 64 × 64 (``--size full``) or 32 × 32
+(``--size small``) by ``core.datasets.resize_images``, corrupted as the app's opening lesson does
+(20 % of the images with a rectangle of dots, ``core.presets.paper_000.DEFAULT_LESSON``). Real
+images have no spectral gap after k, unlike the synthetic rank-20 data, so the block iteration
+needs more iterations there (the accuracy check and the app benchmark use such data too).
+
 Methods: every subspace method of the catalogue (``--methods`` picks some); the regression
 workspace's methods take (X, y) and are timed by ``bench_rr.py``.
 
@@ -25,7 +32,8 @@ principal angle between the method's components and the exact ones, and the rela
 difference of the weighted objective ``Σ w_i ‖(I − WᵀW)(x_i − c)‖²``.
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py --size full \\
-        [--methods pca,pca-gm,...] [--cap 120] [--iters 2] [--threads 1] [--dtype float64] [--accuracy]
+        [--data synthetic|mnist] [--methods pca,pca-gm,...] [--cap 120] [--iters 2] [--threads 1]
+        [--dtype float64] [--accuracy]
 
 Target (issue 12): at full size, k = 20, one thread, every PCA-family method's start and
 iteration <= 1 × the scikit-learn fit.
@@ -59,6 +67,23 @@ def make_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
     X[out] = (rng.random((int(out.sum()), d)) < 0.5) * 255.0
     np.clip(X, 0.0, 255.0, out=X)
     return X.astype(dtype, copy=False)
+
+
+MNIST = "/work/shared/data/mnist-10k.npz"
+
+
+def make_mnist(n: int, d: int, dtype=np.float64) -> np.ndarray:
+    """The first n MNIST digits of :data:`MNIST` resized to √d × √d, grey levels 0–255, corrupted
+    as the app's opening lesson (rectangles of dots on 20 % of the images): (n, d)."""
+    from robust_subspace_lab.core import corruption, datasets
+    from robust_subspace_lab.core.presets.paper_000 import DEFAULT_LESSON
+
+    side = int(round(np.sqrt(d)))
+    with np.load(MNIST) as z:
+        digits = z["images"][:n].astype(float)
+    images = datasets.resize_images(digits, (side, side))
+    data = corruption.corrupt(images, DEFAULT_LESSON["corruption"], **DEFAULT_LESSON["corruption_params"])
+    return data.X.astype(dtype, copy=False)
 
 
 # ------------------------------------------------------------------------------------- child
@@ -97,7 +122,7 @@ def _accuracy(X, state, weights, init, k):
 def child(args):
     from threadpoolctl import threadpool_limits
 
-    X = np.load(args.data)
+    X = np.load(args.data_path)
     with threadpool_limits(args.threads):
         import tracemalloc
 
@@ -144,7 +169,7 @@ def child(args):
 def run_child(path, method, a, cap):
     """Run one child; returns the list of its JSON records (those finished within ``cap`` s)."""
     cmd = [sys.executable, *(["-P"] if sys.flags.safe_path else []), os.path.abspath(__file__),
-           "--child", method, "--data", path, "--k", str(a.k), "--iters", str(a.iters),
+           "--child", method, "--data-path", path, "--k", str(a.k), "--iters", str(a.iters),
            "--threads", str(a.threads)] + (["--accuracy"] if a.accuracy else [])
     env = {**os.environ, "OMP_NUM_THREADS": str(a.threads), "OPENBLAS_NUM_THREADS": str(a.threads),
            "MKL_NUM_THREADS": str(a.threads)}
@@ -182,7 +207,9 @@ def main(argv=None):
     ap.add_argument("--k", type=int, default=K)
     ap.add_argument("--accuracy", action="store_true", help="PCA family: compare with the exact eigensolver")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--data", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--data", choices=("synthetic", "mnist"), default="synthetic",
+                    help="synthetic rank-20 data, or real MNIST digits resized (see above)")
+    ap.add_argument("--data-path", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
         a.method = a.child
@@ -193,7 +220,12 @@ def main(argv=None):
     n, d = SIZES[a.size]
     cap = a.cap or (60.0 if a.size == "small" else 180.0)
     keys = [k for k in a.methods.split(",") if k] or [m.key for m in catalogue.methods("subspace")]
-    X = make_data(n, d, dtype=np.dtype(a.dtype))
+    if a.data == "mnist":
+        X = make_mnist(n, d, dtype=np.dtype(a.dtype))
+        what = f"the first {n} MNIST digits resized to {int(round(np.sqrt(d)))}² and corrupted as the app's lesson"
+    else:
+        X = make_data(n, d, dtype=np.dtype(a.dtype))
+        what = f"rank {RANK} + noise, 10 % outlier rows"
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "X.npy")
         np.save(path, X)
@@ -203,7 +235,7 @@ def main(argv=None):
         if not refs:
             raise SystemExit("scikit-learn's PCA fit did not finish within the cap")
         ref, ref_peak = refs[0]["seconds"], refs[0]["peak"] / 2 ** 20
-        print(f"X: {n} × {d} {a.dtype} ({data_mb:.0f} MB), rank {RANK} + noise, 10 % outlier rows; k = {a.k}; "
+        print(f"X: {n} × {d} {a.dtype} ({data_mb:.0f} MB), {what}; k = {a.k}; "
               f"BLAS threads: {a.threads}; cap {cap:.0f} s per method")
         print(f"reference: sklearn PCA(svd_solver='randomized').fit: {ref:.2f} s, peak {ref_peak:.0f} MB beyond X\n")
         print("| method | start s (× sklearn) | iteration s (× sklearn) | peak MB (× sklearn) | exact-step check |")

@@ -6,8 +6,8 @@ import numpy as np
 from .. import convergence, interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import (pca_subspace, positive_floor, residual_sq, sq_distances, thin_product_threads,
-                      weighted_subspace)
+from ..linalg import (pca_eigenspace, positive_floor, residual_sq, sq_distances, thin_product_threads,
+                      weighted_top_eigenspace)
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
@@ -101,8 +101,10 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     * The eigenvectors of eq. (12) are computed by :func:`core.linalg.weighted_top_eigenspace`:
       exactly when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
       (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from
-      the previous iteration's W, to a principal angle of 1e-5 between successive iterates. The
-      warm start keeps F non-increasing (the block's span contains the previous W).
+      the previous iteration's whole Ritz block (W and the oversampling rows, which already
+      approximate the next eigenvectors: 4–6 iterations instead of 6–10 per step on 10,000 real
+      digits), to a principal angle of 1e-5 between successive iterates. The warm start keeps F
+      non-increasing (the block's span contains the previous W).
     * float32 X stays float32 (components, mean, projections); objectives are summed in float64.
     * Stopping rule: F's relative decrease ``|F_t − F_{t+1}| <= tol·|F_t|`` (then ``converged``), or
       ``max_iter`` (paper: 100) iterations. Residuals below round-off (``e_i <= 1e-12‖x̃_i‖²``) count
@@ -158,18 +160,22 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         m, n_mean_iter = state.mean, state.iteration
         sq = sq_distances(X, m)
         k = int(self.n_components)
-        comps, proj, gram = pca_subspace(X, m, k)
+        pca, gram = pca_eigenspace(X, m, k)
+        comps, proj = pca.components, pca.projections
         e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)
         beta, J = self._weights(e, delta)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=beta,
                      scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
-                     _ctx=(X, sq, gram, delta))
+                     _ctx=(X, sq, gram, delta, pca.block))
 
     def _step(self, state: State) -> State:
-        X, sq, gram, delta = state._ctx
-        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
-                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
-        beta, J = self._weights(residual_sq(sq, proj).astype(float), delta)
-        return self._next_state(state, objective=J, components=comps, sample_weights=beta)
+        X, sq, gram, delta, block = state._ctx
+        # warm start: the previous block route's whole Ritz block (k + oversampling rows), else W
+        out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
+                                      init=state.components if block is None else block,
+                                      checkpoint=interrupt.checkpoint)
+        beta, J = self._weights(residual_sq(sq, out.projections).astype(float), delta)
+        return self._next_state(state, objective=J, components=out.components, sample_weights=beta,
+                                _ctx=(X, sq, gram, delta, out.block))

@@ -6,7 +6,7 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import pca_subspace, residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
+from ..linalg import pca_eigenspace, residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_top_eigenspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
@@ -49,7 +49,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     The eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
     ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
-    previous W, to a principal angle of 1e-5 between successive iterates. float32 X stays
+    previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates. float32 X stays
     float32 (components, mean, projections); objectives are summed in float64.
 
     Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
@@ -77,21 +77,22 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
         mean = X.mean(axis=0)
         sq = sq_distances(X, mean)
         k = int(self.n_components)
-        comps, proj, gram = pca_subspace(X, mean, k)
-        r = np.sqrt(residual_sq(sq, proj).astype(float))
+        pca, gram = pca_eigenspace(X, mean, k)
+        r = np.sqrt(residual_sq(sq, pca.projections).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
-                     objective_history=(_huber_objective(r, c),), components=comps, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram))
+                     objective_history=(_huber_objective(r, c),), components=pca.components, mean=mean,
+                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram, pca.block))
 
     def _step(self, state: State) -> State:
-        X, sq, gram = state._ctx
-        comps, _, proj = weighted_subspace(X, state.sample_weights, int(self.n_components), center=state.mean,
-                                           gram=gram, init=state.components, checkpoint=interrupt.checkpoint)
-        r = np.sqrt(residual_sq(sq, proj).astype(float))
+        X, sq, gram, block = state._ctx
+        out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
+                                      init=state.components if block is None else block,
+                                      checkpoint=interrupt.checkpoint)
+        r = np.sqrt(residual_sq(sq, out.projections).astype(float))
         w_new, c = self._weights(r)
-        return self._next_state(state, objective=_huber_objective(r, c), components=comps,
-                                sample_weights=w_new, scalars={"c": c})
+        return self._next_state(state, objective=_huber_objective(r, c), components=out.components,
+                                sample_weights=w_new, scalars={"c": c}, _ctx=(X, sq, gram, out.block))
 
 
 @register(
@@ -123,7 +124,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
     when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
-    previous W, to a principal angle of 1e-5 between successive iterates, without a centred copy
+    previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without a centred copy
     of X. float32 X stays float32 (components, mean, projections); objectives in float64.
 
     Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
@@ -146,24 +147,25 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
         mm = m.dtype.type(m @ m)
         sq = sq0 - 2 * Xm + mm
         gram = None if G0 is None else G0 - Xm[:, None] - Xm[None, :] + mm
-        comps, _, proj = weighted_subspace(X, w, int(self.n_components), center=m, gram=gram,
-                                           init=init, checkpoint=interrupt.checkpoint)
-        r2 = residual_sq(sq, proj).astype(float)
+        out = weighted_top_eigenspace(X, w, int(self.n_components), m, gram=gram, init=init,
+                                      checkpoint=interrupt.checkpoint)
+        r2 = residual_sq(sq, out.projections).astype(float)
         sigma2 = max(float(r2.mean()) / 2.0, np.finfo(float).tiny)
         J = float(np.sum(1.0 - np.exp(-r2 / (2.0 * sigma2))))
         w_new = np.exp(-(r2 - r2.min()) / (2.0 * sigma2))     # scaled so that the largest is 1
-        return comps, m, w_new, J, float(np.sqrt(sigma2))
+        return out, m, w_new, J, float(np.sqrt(sigma2))
 
     def _start(self, X: np.ndarray) -> State:
         G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
-        comps, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
+        out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
-                     components=comps, mean=m, sample_weights=w, scalars={"σ": sigma},
-                     _ctx=(X, G0, sq0))
+                     components=out.components, mean=m, sample_weights=w, scalars={"σ": sigma},
+                     _ctx=(X, G0, sq0, out.block))
 
     def _step(self, state: State) -> State:
-        X, G0, sq0 = state._ctx
-        comps, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights, init=state.components)
-        return self._next_state(state, objective=J, components=comps, mean=m, sample_weights=w,
-                                scalars={"σ": sigma})
+        X, G0, sq0, block = state._ctx      # warm start: the previous whole Ritz block, else W
+        out, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights,
+                                        init=state.components if block is None else block)
+        return self._next_state(state, objective=J, components=out.components, mean=m, sample_weights=w,
+                                scalars={"σ": sigma}, _ctx=(X, G0, sq0, out.block))

@@ -6,7 +6,7 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_subspace
+from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_top_eigenspace
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
@@ -57,7 +57,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     Step 2 is computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
     ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
-    previous U, to a principal angle of 1e-5 between successive iterates, without forming a
+    previous step's Ritz block (U and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without forming a
     centred copy of X or any n × n / d × d matrix. The warm start keeps J non-increasing. float32
     X stays float32 (components, mean, projections); objectives are summed in float64.
 
@@ -89,7 +89,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         return float(self.p)
 
     def _fit_weighted(self, X, G0, sq0, d, eps, init=None):
-        """Steps 1–3 above for weights d; returns (components, b, new weights, J).
+        """Steps 1–3 above for weights d; returns (the Eigenspace, b, new weights, J).
 
         With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
         ``(X − 1bᵀ)(X − 1bᵀ)ᵀ = G0 − Xb1ᵀ − 1(Xb)ᵀ + ‖b‖²11ᵀ``, and no centred copy of X is formed."""
@@ -99,26 +99,28 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         bb = b.dtype.type(b @ b)
         sq = sq0 - 2 * Xb + bb                      # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
-        comps, _, proj = weighted_subspace(X, d, int(self.n_components), center=b, gram=gram,
-                                           init=init, checkpoint=interrupt.checkpoint)
-        t = residual_sq(sq, proj).astype(float) + eps
+        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init,
+                                      checkpoint=interrupt.checkpoint)
+        t = residual_sq(sq, out.projections).astype(float) + eps
         p = self._exponent()
         d_new = t ** ((p - 2.0) / 2.0)
-        return comps, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
+        return out, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
 
     def _start(self, X: np.ndarray) -> State:
         G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
         eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
-        comps, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
+        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
-                     components=comps, mean=b, sample_weights=d, scalars={"ε": eps},
-                     _ctx=(X, G0, sq0, eps))
+                     components=out.components, mean=b, sample_weights=d, scalars={"ε": eps},
+                     _ctx=(X, G0, sq0, eps, out.block))
 
     def _step(self, state: State) -> State:
-        X, G0, sq0, eps = state._ctx
-        comps, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps, init=state.components)
-        return self._next_state(state, objective=J, components=comps, mean=b, sample_weights=d)
+        X, G0, sq0, eps, block = state._ctx     # warm start: the previous whole Ritz block, else W
+        out, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps,
+                                          init=state.components if block is None else block)
+        return self._next_state(state, objective=J, components=out.components, mean=b, sample_weights=d,
+                                _ctx=(X, G0, sq0, eps, out.block))
 
 
 @register(

@@ -151,3 +151,52 @@ def test_float32_end_to_end(cls, route, digits, monkeypatch):
     assert e64.components_.dtype == np.float64
     assert abs(e32.objective_ - e64.objective_) <= 1e-5 * abs(e64.objective_)
     assert principal_angles(e32.components_.astype(float), e64.components_).max() < 2e-3
+
+
+def test_warm_start_from_the_ritz_block_reaches_the_exact_step_sooner(digits, rng):
+    """The methods warm-start a weighted step from the previous step's whole Ritz block
+    (``Eigenspace.block``: W and the oversampling rows): the exact weighted eigenspace (largest
+    principal angle < 1e-3 rad at a gapped k, objective within 1e-6) in no more iterations than
+    from W alone (measured on 10,000 real digits of 64 × 64: 6/5/4 instead of 8/7/6 per step)."""
+    X = digits
+    n = len(X)
+    c = X.mean(axis=0)
+    w = rng.uniform(0.05, 1.0, n)
+    k = gapped_k(weighted_top_eigenspace(X, w, 25, c, route="scatter").eigenvalues)
+    cold = weighted_top_eigenspace(X, w, k, c, route="block", max_iter=1000)
+    assert cold.block.shape == (min(k + L.BLOCK_OVERSAMPLES, min(X.shape)), X.shape[1])
+    w2 = w * rng.uniform(0.8, 1.25, n)
+    from_block = weighted_top_eigenspace(X, w2, k, c, route="block", init=cold.block, max_iter=1000)
+    from_w = weighted_top_eigenspace(X, w2, k, c, route="block", init=cold.components, max_iter=1000)
+    ref = weighted_top_eigenspace(X, w2, k, c, route="scatter")
+    assert from_block.route == "block" and from_block.n_iter <= from_w.n_iter
+    assert principal_angles(from_block.components, ref.components).max() < 1e-3
+    J, Je = weighted_objective(X, w2, c, from_block.components), weighted_objective(X, w2, c, ref.components)
+    assert abs(J - Je) <= 1e-6 * Je
+    # one iteration from the block never loses captured variance against the previous W
+    one = weighted_top_eigenspace(X, w2, k, c, route="block", init=cold.block, tol=1.0)
+    assert weighted_objective(X, w2, c, one.components) <= weighted_objective(X, w2, c, cold.components) * (1 + 1e-12)
+
+
+def test_clean_pca_reference_on_the_block_route_is_within_its_stated_accuracy(monkeypatch):
+    """The "angle to clean PCA" reference (core.views.clean_pca_components) stops the block route
+    at CLEAN_PCA_TOL = 1e-3: against the exact PCA of the clean digits, the largest principal
+    angle < 1e-3 rad at a gapped k, and the metric (mean angle of a corrupted run's PCA to it) within
+    0.06° (1e-3 rad) at the app's k = 5."""
+    from robust_subspace_lab.core import corruption, views
+    from robust_subspace_lab.core.methods import PCA as PCA_
+
+    data = corruption.corrupt(datasets.mnist_digits().images[:1500], "rectangles", fraction=0.2, seed=0)
+    Xc = data.X_clean[~data.added]
+    c = Xc.mean(axis=0)
+    k_gap = gapped_k(weighted_top_eigenspace(Xc, np.ones(len(Xc)), 25, c, route="scatter").eigenvalues)
+    monkeypatch.setattr(L, "EXACT_MAX", 10)
+    assert subspace_route(*Xc.shape, 5) == "block"
+    fitted = PCA_(n_components=5).fit(data.X).components_
+    for k in sorted({k_gap, 5}):
+        ref = views.clean_pca_components(data, k)
+        exact = weighted_top_eigenspace(Xc, np.ones(len(Xc)), k, c, route="scatter").components
+        if k == k_gap:
+            assert principal_angles(ref, exact).max() < 1e-3
+        if k == 5:
+            assert abs(principal_angles(fitted, ref).mean() - principal_angles(fitted, exact).mean()) < 1e-3
