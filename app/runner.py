@@ -158,7 +158,7 @@ class ColumnRunner(QtCore.QObject):
         if snap is None:
             snap = self._compute_snapshot(state)
             self._remember(state.iteration, snap)
-        else:
+        elif state.iteration in self._snapshots:        # pinned ones are not in the LRU cache
             self._snapshots.move_to_end(state.iteration)
         return snap
 
