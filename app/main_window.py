@@ -33,6 +33,7 @@ from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
+from .help import show_methods_help
 from .views import configure_pyqtgraph
 from .worker import DataJobs
 
@@ -280,6 +281,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
             sub.setToolTipsVisible(True)
         self.help_menu = m_help = menu.addMenu("&Help")
         m_help.addAction("&What you are seeing (each column's ?)", lambda: self.subspace.show_help())
+        m_help.addAction("&Methods", lambda: show_methods_help(self))
         act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         act.setShortcut(QtGui.QKeySequence("F1"))
         m_help.addAction("&About Robust Subspace Lab", self.show_about)
