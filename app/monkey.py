@@ -124,14 +124,13 @@ class Monkey:
             f"after {self._current!r}: " + "".join(traceback.format_exception(etype, value, tb)))
 
     def _texts(self) -> list[str]:
+        # findChildren by class filters in C++, so only those widgets get Python wrappers: listing
+        # every widget (Qt's own popups and tooltips included) wrapped objects Qt later deleted
+        # behind shiboken's back, and the monkey crashed in its own enumeration (segfault)
         out = []
-        for w in self.window.findChildren(QtWidgets.QWidget):
-            if not w.isVisible():
-                continue
-            if isinstance(w, (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QLineEdit)):
-                out.append(w.text())
-            elif isinstance(w, QtWidgets.QTextEdit):
-                out.append(w.toPlainText())
+        for cls in (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QLineEdit):
+            out += [w.text() for w in self.window.findChildren(cls) if w.isVisible()]
+        out += [w.toPlainText() for w in self.window.findChildren(QtWidgets.QTextEdit) if w.isVisible()]
         out.append(self.window.statusBar().currentMessage())
         return out
 
@@ -246,8 +245,10 @@ class Monkey:
         return f"resize {w}x{h}"
 
     def _close_dialogs(self) -> None:
-        for w in QtWidgets.QApplication.topLevelWidgets():
-            if w is not self.window and isinstance(w, QtWidgets.QDialog) and w.isVisible():
+        # the window's dialogs (every dialog of the app has the window as an ancestor), not
+        # QApplication.topLevelWidgets(): see _texts
+        for w in self.window.findChildren(QtWidgets.QDialog):
+            if w.isVisible():
                 w.reject()
 
     def step(self) -> None:
