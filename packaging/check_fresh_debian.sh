@@ -44,7 +44,10 @@ cp /etc/resolv.conf "$TARGET/etc/resolv.conf"
 in_chroot() { chroot "$TARGET" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
 # Python, a virtual X server, sudo (the README's line starts with it); answers "yes" to apt-get's
-# question so that the README's line runs as written
+# question so that the README's line runs as written. Xvfb itself pulls in some of the X libraries
+# (libx11-6, libxcb1, libgl1, ...), as a desktop has them: the check before the README's line then
+# names the other 16 (2026-11: libEGL, libdbus-1, libfontconfig, libglib-2.0, libgthread-2.0 and 11
+# libxcb/libxkbcommon ones).
 in_chroot apt-get update -q
 in_chroot apt-get install -y -q --no-install-recommends python3 python3-venv python3-pip xvfb xauth sudo
 echo 'APT::Get::Assume-Yes "true";' > "$TARGET/etc/apt/apt.conf.d/90assume-yes"
