@@ -34,6 +34,7 @@ from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from .help import show_methods_help
+from .memory import start_trimming
 from .views import configure_pyqtgraph
 from .worker import DataJobs
 
@@ -110,6 +111,7 @@ class MainWindow(SessionActions, QtWidgets.QMainWindow):
                  parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
+        start_trimming()            # freed numpy temporaries go back to the system (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)
 

@@ -22,6 +22,7 @@ import random
 import re
 import resource
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -71,6 +72,8 @@ class Findings:
     gap_action: str = ""
     resident_mb: float = 0.0
     peak_resident_mb: float = 0.0
+    #: the action during which the resident memory, sampled every 50 ms, was highest
+    peak_action: str = ""
     log: list[str] = field(default_factory=list)
     #: event-loop gaps over :data:`GAP_NOTE_MS` as (ms, GUI-thread CPU ms, action), in the order
     #: they happened: a gap whose CPU time is much shorter than its length was spent waiting (for
@@ -83,7 +86,8 @@ class Findings:
         return (f"{self.actions} actions; {len(self.exceptions)} exception(s); {len(self.nan_texts)} NaN text(s); "
                 f"longest event-loop gap {self.longest_gap_ms:.0f} ms, GUI thread CPU {self.longest_gap_cpu_ms:.0f} ms "
                 f"({self.gap_action or '-'}); "
-                f"resident {self.resident_mb:.0f} MB (peak {self.peak_resident_mb:.0f} MB)")
+                f"resident {self.resident_mb:.0f} MB (peak {self.peak_resident_mb:.0f} MB"
+                + (f", during {self.peak_action}" if self.peak_action else "") + ")")
 
 
 class Monkey:
@@ -274,6 +278,8 @@ class Monkey:
             self.findings.gaps[n_gaps:] = [(ms, cpu, what) for ms, cpu, _ in self.findings.gaps[n_gaps:]]
             if self.findings.gap_action == act.__name__:
                 self.findings.gap_action = what
+            if self.findings.peak_action == act.__name__:
+                self.findings.peak_action = what
         self._current = what or self._current
         self.findings.actions += 1
         self.findings.log.append(what)
@@ -283,12 +289,23 @@ class Monkey:
         self._last_tick = time.perf_counter()      # the driver's own checks are not the app's gap
         self._last_cpu = time.thread_time()
 
+    def _sample_memory(self, done: threading.Event) -> None:
+        """Every 50 ms: note the action under way when the resident memory reaches a new high."""
+        high = 0.0
+        while not done.wait(0.05):
+            mb = resident_mb()
+            if mb > high:
+                high, self.findings.peak_action = mb, self._current
+
     def run(self, seconds: float, on_progress: Callable[[Findings], None] | None = None) -> Findings:
         """Act for ``seconds`` of wall time; returns the findings (also in ``self.findings``)."""
         self._old_hook = sys.excepthook
         sys.excepthook = self._hook
         self._timer.start()
         self._last_tick = None
+        done = threading.Event()
+        sampler = threading.Thread(target=self._sample_memory, args=(done,), daemon=True)
+        sampler.start()
         try:
             start = time.monotonic()
             end = start + seconds
@@ -303,6 +320,8 @@ class Monkey:
                     if on_progress is not None:
                         on_progress(self.findings)
         finally:
+            done.set()
+            sampler.join()
             self._timer.stop()
             sys.excepthook = self._old_hook
         self.findings.resident_mb = resident_mb()

@@ -29,6 +29,22 @@ from PySide6 import QtWidgets  # noqa: E402
 from robust_subspace_lab.app.monkey import Monkey  # noqa: E402
 
 
+def held_mb(win) -> str:
+    """What the window's runs hold (MB): states kept (histories), cached and pinned snapshots, and
+    the arrays of the subspace data; the rest of the resident memory is Qt, Python, the libraries
+    and the allocator's free lists."""
+    runners = [c.runner for c in win.columns]
+    runners += [ws.runner for ws in win.workspaces if hasattr(ws, "runner")]
+    hist = sum(r.model.history.nbytes for r in runners)
+    cache = sum(r._cache_bytes for r in runners)
+    pinned = sum(r._nbytes(s) for r in runners for s in r._pinned.values())
+    data = getattr(win.subspace, "data", None)
+    arrays = {id(a): a for a in vars(data).values() if hasattr(a, "nbytes")} if data is not None else {}
+    mb = 2 ** 20
+    return (f"{len(runners)} runs: histories {hist / mb:.0f} MB, snapshot caches {cache / mb:.0f} MB, "
+            f"pinned snapshots {pinned / mb:.0f} MB; subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=3.0)
@@ -61,6 +77,7 @@ def main(argv=None) -> int:
     win.wait_idle(60)
     monkey = Monkey(win, seed=args.seed)
     found = monkey.run(args.minutes * 60, on_progress=lambda f: print("  " + f.summary(), flush=True))
+    print("held at the end: " + held_mb(win))
     win.close()
     app.processEvents()
     print(found.summary())
