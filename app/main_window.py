@@ -37,6 +37,7 @@ from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
+from . import help as app_help, memory
 from .views import configure_pyqtgraph
 from .worker import DataJobs
 
@@ -110,6 +111,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # the solvers share the interpreter with this GUI thread: no LAPACK call of theirs may
         # hold the GIL for long (see core.linalg.release_gil)
         linalg.release_gil()
+        memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)
 
@@ -281,6 +283,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             sub.setToolTipsVisible(True)
         self.help_menu = m_help = menu.addMenu("&Help")
         m_help.addAction("&What you are seeing (each column's ?)", lambda: self.subspace.show_help())
+        m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
         act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         act.setShortcut(QtGui.QKeySequence("F1"))
         m_help.addAction("&About Robust Subspace Lab", self.show_about)

@@ -22,6 +22,7 @@ import random
 import re
 import resource
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ AVOID = re.compile(r"open folder|choose|browse|quit|save|export|…|\.\.\.", re.
 NAN = re.compile(r"(?<![A-Za-z])nan(?![A-Za-z])|[=:]\s*NaN\b")
 #: window sizes tried: a small laptop, a common desktop, a tall narrow window
 SIZES = ((1366, 768), (1600, 1000), (1024, 900), (1920, 1080))
+#: event-loop gaps at least this long (ms) are listed in :attr:`Findings.gaps`
+GAP_NOTE_MS = 200.0
 
 
 def resident_mb() -> float:
@@ -65,15 +68,26 @@ class Findings:
     exceptions: list[str] = field(default_factory=list)
     nan_texts: list[str] = field(default_factory=list)
     longest_gap_ms: float = 0.0
+    longest_gap_cpu_ms: float = 0.0        # CPU time of the GUI thread in that gap
     gap_action: str = ""
     resident_mb: float = 0.0
     peak_resident_mb: float = 0.0
+    #: the action during which the resident memory, sampled every 50 ms, was highest
+    peak_action: str = ""
     log: list[str] = field(default_factory=list)
+    #: event-loop gaps over :data:`GAP_NOTE_MS` as (ms, GUI-thread CPU ms, action), in the order
+    #: they happened: a gap whose CPU time is much shorter than its length was spent waiting (for
+    #: a lock, or for a core on a loaded machine), not computing on the GUI thread
+    gaps: list[tuple[float, float, str]] = field(default_factory=list)
+    #: (seconds since the start, resident MB), one entry per progress report
+    memory: list[tuple[float, float]] = field(default_factory=list)
 
     def summary(self) -> str:
         return (f"{self.actions} actions; {len(self.exceptions)} exception(s); {len(self.nan_texts)} NaN text(s); "
-                f"longest event-loop gap {self.longest_gap_ms:.0f} ms ({self.gap_action or '-'}); "
-                f"resident {self.resident_mb:.0f} MB (peak {self.peak_resident_mb:.0f} MB)")
+                f"longest event-loop gap {self.longest_gap_ms:.0f} ms, GUI thread CPU {self.longest_gap_cpu_ms:.0f} ms "
+                f"({self.gap_action or '-'}); "
+                f"resident {self.resident_mb:.0f} MB (peak {self.peak_resident_mb:.0f} MB"
+                + (f", during {self.peak_action}" if self.peak_action else "") + ")")
 
 
 class Monkey:
@@ -88,6 +102,7 @@ class Monkey:
         self.allow_data = allow_data
         self.findings = Findings()
         self._last_tick = None
+        self._last_cpu = 0.0
         self._current = ""
         self._timer = QtCore.QTimer()
         self._timer.setInterval(10)
@@ -99,24 +114,27 @@ class Monkey:
         now = time.perf_counter()
         if self._last_tick is not None:
             gap = (now - self._last_tick) * 1000.0
+            cpu = (time.thread_time() - self._last_cpu) * 1000.0
+            if gap >= GAP_NOTE_MS:
+                self.findings.gaps.append((gap, cpu, self._current))
             if gap > self.findings.longest_gap_ms:
-                self.findings.longest_gap_ms = gap
+                self.findings.longest_gap_ms, self.findings.longest_gap_cpu_ms = gap, cpu
                 self.findings.gap_action = self._current
         self._last_tick = now
+        self._last_cpu = time.thread_time()
 
     def _hook(self, etype, value, tb) -> None:
         self.findings.exceptions.append(
             f"after {self._current!r}: " + "".join(traceback.format_exception(etype, value, tb)))
 
     def _texts(self) -> list[str]:
+        # findChildren by class filters in C++, so only those widgets get Python wrappers: listing
+        # every widget (Qt's own popups and tooltips included) wrapped objects Qt later deleted
+        # behind shiboken's back, and the monkey crashed in its own enumeration (segfault)
         out = []
-        for w in self.window.findChildren(QtWidgets.QWidget):
-            if not w.isVisible():
-                continue
-            if isinstance(w, (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QLineEdit)):
-                out.append(w.text())
-            elif isinstance(w, QtWidgets.QTextEdit):
-                out.append(w.toPlainText())
+        for cls in (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QLineEdit):
+            out += [w.text() for w in self.window.findChildren(cls) if w.isVisible()]
+        out += [w.toPlainText() for w in self.window.findChildren(QtWidgets.QTextEdit) if w.isVisible()]
         out.append(self.window.statusBar().currentMessage())
         return out
 
@@ -231,8 +249,10 @@ class Monkey:
         return f"resize {w}x{h}"
 
     def _close_dialogs(self) -> None:
-        for w in QtWidgets.QApplication.topLevelWidgets():
-            if w is not self.window and isinstance(w, QtWidgets.QDialog) and w.isVisible():
+        # the window's dialogs (every dialog of the app has the window as an ancestor), not
+        # QApplication.topLevelWidgets(): see _texts
+        for w in self.window.findChildren(QtWidgets.QDialog):
+            if w.isVisible():
                 w.reject()
 
     def step(self) -> None:
@@ -247,11 +267,19 @@ class Monkey:
             if r <= 0:
                 break
         self._current = act.__name__
+        n_gaps = len(self.findings.gaps)
         try:
             what = act()
         except Exception:          # a failure of the driver itself is a finding too
             self._hook(*sys.exc_info())
             what = "driver error"
+        # gaps during the action itself were noted under its kind: name the action instead
+        if what:
+            self.findings.gaps[n_gaps:] = [(ms, cpu, what) for ms, cpu, _ in self.findings.gaps[n_gaps:]]
+            if self.findings.gap_action == act.__name__:
+                self.findings.gap_action = what
+            if self.findings.peak_action == act.__name__:
+                self.findings.peak_action = what
         self._current = what or self._current
         self.findings.actions += 1
         self.findings.log.append(what)
@@ -259,6 +287,15 @@ class Monkey:
         self._close_dialogs()
         self._check_texts()
         self._last_tick = time.perf_counter()      # the driver's own checks are not the app's gap
+        self._last_cpu = time.thread_time()
+
+    def _sample_memory(self, done: threading.Event) -> None:
+        """Every 50 ms: note the action under way when the resident memory reaches a new high."""
+        high = 0.0
+        while not done.wait(0.05):
+            mb = resident_mb()
+            if mb > high:
+                high, self.findings.peak_action = mb, self._current
 
     def run(self, seconds: float, on_progress: Callable[[Findings], None] | None = None) -> Findings:
         """Act for ``seconds`` of wall time; returns the findings (also in ``self.findings``)."""
@@ -266,16 +303,25 @@ class Monkey:
         sys.excepthook = self._hook
         self._timer.start()
         self._last_tick = None
+        done = threading.Event()
+        sampler = threading.Thread(target=self._sample_memory, args=(done,), daemon=True)
+        sampler.start()
         try:
-            end = time.monotonic() + seconds
-            last_report = time.monotonic()
+            start = time.monotonic()
+            end = start + seconds
+            last_report = start
             while time.monotonic() < end:
                 self.step()
                 self.findings.resident_mb = resident_mb()
-                if on_progress is not None and time.monotonic() - last_report > 10:
+                self.findings.peak_resident_mb = peak_resident_mb()
+                if time.monotonic() - last_report > 10:
                     last_report = time.monotonic()
-                    on_progress(self.findings)
+                    self.findings.memory.append((last_report - start, self.findings.resident_mb))
+                    if on_progress is not None:
+                        on_progress(self.findings)
         finally:
+            done.set()
+            sampler.join()
             self._timer.stop()
             sys.excepthook = self._old_hook
         self.findings.resident_mb = resident_mb()

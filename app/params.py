@@ -33,10 +33,6 @@ def range_hint(spec) -> str:
     other kinds and unbounded numbers."""
     if spec.kind not in ("int", "float") or (spec.low is None and spec.high is None):
         return ""
-    if spec.high is None:
-        return f"{'>' if spec.low_open else '≥'} {spec.low:g}"
-    if spec.low is None:
-        return f"{'<' if spec.high_open else '≤'} {spec.high:g}"
     return spec.range_text().removeprefix("in ")
 
 

@@ -41,9 +41,12 @@ __all__ = ["ColumnRunner", "DATA_LIMITS"]
 #: Memory a column may spend on cached snapshots (the newest and the most recently viewed are
 #: kept); an evicted one is recomputed by core.views when the scrubber goes back to it.
 SNAPSHOT_CACHE_BYTES = 64 * 2 ** 20
-#: Memory the kept states of one column may hold in arrays of their own (see
-#: :class:`core.session.History`, which thins the older states beyond it); read at every step.
+#: Memory the kept states of all columns (and the regression workspace) together may hold in
+#: arrays of their own: each column with a run keeps an equal share (:data:`HISTORY_POOL`), so that
+#: more columns do not mean more memory; :class:`core.session.History` thins the older states
+#: beyond it. Read at every step.
 STATE_BYTES_BUDGET = _history.STATE_BYTES_BUDGET
+HISTORY_POOL = _history.SharedBudget(STATE_BYTES_BUDGET)
 
 
 #: marks of the status line, by how a run ended (see :meth:`ColumnRunner.status_line`)
@@ -118,7 +121,7 @@ class ColumnRunner(QtCore.QObject):
         return self.model.history.sizes
 
     def _new_history(self) -> History:
-        return History(STATE_BYTES_BUDGET, pin=self._pin)
+        return History(HISTORY_POOL, pin=self._pin)
 
     @property
     def key(self) -> str:
@@ -169,7 +172,7 @@ class ColumnRunner(QtCore.QObject):
         if snap is None:
             snap = self._compute_snapshot(state)
             self._remember(state.iteration, snap)
-        else:
+        elif state.iteration in self._snapshots:        # pinned ones are not in the LRU cache
             self._snapshots.move_to_end(state.iteration)
         return snap
 
@@ -338,6 +341,7 @@ class ColumnRunner(QtCore.QObject):
     def shutdown(self) -> None:
         """Cancel everything; no more jobs are submitted."""
         self._closed = True
+        HISTORY_POOL.leave(self.model.history)
         self._queued_steps = 0
         self._run_requested = False
         self._invalidate(keep_queue=True)
@@ -409,7 +413,7 @@ class ColumnRunner(QtCore.QObject):
         if not self._current(gen, job_id):
             return
         self._remember(state.iteration, snap)
-        self.model.history.budget = STATE_BYTES_BUDGET
+        HISTORY_POOL.total = STATE_BYTES_BUDGET
         self.model.record_step(state)          # thins older states beyond the budget
         self._bump()
 

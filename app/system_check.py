@@ -35,6 +35,7 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libxcb-shape.so.0": ("libxcb-shape0", "libxcb"),
     "libxcb-image.so.0": ("libxcb-image0", "xcb-util-image"),
     "libxcb-render-util.so.0": ("libxcb-render-util0", "xcb-util-renderutil"),
+    "libxcb-util.so.1": ("libxcb-util1", "xcb-util"),
     "libxcb-randr.so.0": ("libxcb-randr0", "libxcb"),
     "libxcb-xfixes.so.0": ("libxcb-xfixes0", "libxcb"),
     "libxcb-sync.so.1": ("libxcb-sync1", "libxcb"),

@@ -7,7 +7,14 @@ the number of actions, exceptions, NaN texts shown, the longest event-loop gap a
 memory. Exit status 1 when it finds an exception, a NaN shown, a gap over ``--gap-limit`` ms or
 a resident memory over ``--memory-limit`` MB (issue targets: 1,000 ms and 2,048 MB for 10 minutes).
 
-Run:  python benchmarks/monkey.py --minutes 10 [--seed 1] [--columns 4]
+It starts on the opening window (faces), or with ``--data digits`` on the 5,000 built-in digits,
+and ``--methods tc-nmf,nmf,...`` sets the methods of the columns (the issue's heavy case: four NMF
+columns on the digits). At the end it also lists the event-loop gaps over 200 ms with the action
+during which they happened and the CPU time the GUI thread spent in them (much less than the gap:
+it waited, e.g. for a core on a loaded machine), and the resident memory every ~10 s.
+
+Run:  python benchmarks/monkey.py --minutes 10 [--seed 1] [--columns 4] [--data digits]
+          [--methods tc-nmf,cauchy-nmf,nmf,l1-nmf]
 """
 from __future__ import annotations
 
@@ -22,6 +29,22 @@ from PySide6 import QtWidgets  # noqa: E402
 from robust_subspace_lab.app.monkey import Monkey  # noqa: E402
 
 
+def held_mb(win) -> str:
+    """What the window's runs hold (MB): states kept (histories), cached and pinned snapshots, and
+    the arrays of the subspace data; the rest of the resident memory is Qt, Python, the libraries
+    and the allocator's free lists."""
+    runners = [c.runner for c in win.columns]
+    runners += [ws.runner for ws in win.workspaces if hasattr(ws, "runner")]
+    hist = sum(r.model.history.nbytes for r in runners)
+    cache = sum(r._cache_bytes for r in runners)
+    pinned = sum(r._nbytes(s) for r in runners for s in r._pinned.values())
+    data = getattr(win.subspace, "data", None)
+    arrays = {id(a): a for a in vars(data).values() if hasattr(a, "nbytes")} if data is not None else {}
+    mb = 2 ** 20
+    return (f"{len(runners)} runs: histories {hist / mb:.0f} MB, snapshot caches {cache / mb:.0f} MB, "
+            f"pinned snapshots {pinned / mb:.0f} MB; subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=3.0)
@@ -29,6 +52,8 @@ def main(argv=None) -> int:
     ap.add_argument("--columns", type=int, default=2, help="method columns at the start")
     ap.add_argument("--gap-limit", type=float, default=1000.0, help="ms")
     ap.add_argument("--memory-limit", type=float, default=2048.0, help="MB resident")
+    ap.add_argument("--data", default="", help="built-in data to start on (faces, digits)")
+    ap.add_argument("--methods", default="", help="comma-separated method keys of the columns")
     args = ap.parse_args(argv)
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
@@ -41,13 +66,25 @@ def main(argv=None) -> int:
     win = MainWindow(speed="max")
     win.show()
     win.wait_idle(60)
-    while len(win.columns) < args.columns:
+    if args.data and not (win.load_builtin(args.data) and win.wait_idle(120)):
+        print(f"could not load {args.data!r}: {win.last_error}")
+        return 2
+    methods = [m for m in args.methods.split(",") if m]
+    while len(win.columns) < max(args.columns, len(methods)):
         win.add_column()
+    for col, key in zip(win.columns, methods):
+        col.set_method(key)
+    win.wait_idle(60)
     monkey = Monkey(win, seed=args.seed)
     found = monkey.run(args.minutes * 60, on_progress=lambda f: print("  " + f.summary(), flush=True))
+    print("held at the end: " + held_mb(win))
     win.close()
     app.processEvents()
     print(found.summary())
+    print("resident memory (s: MB): " + ", ".join(f"{t:.0f}: {mb:.0f}" for t, mb in found.memory))
+    print(f"event-loop gaps over 200 ms: {len(found.gaps)}; the 10 longest:")
+    for ms, cpu, what in sorted(found.gaps, reverse=True)[:10]:
+        print(f"  {ms:7.0f} ms (GUI thread CPU {cpu:5.0f} ms)  {what}")
     for text in found.exceptions[:3] + found.nan_texts[:3]:
         print("---\n" + text)
     bad = (found.exceptions or found.nan_texts or found.longest_gap_ms > args.gap_limit

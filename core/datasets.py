@@ -178,7 +178,10 @@ def _to_gray(img: np.ndarray) -> np.ndarray:
     elif img.dtype == np.uint8:
         arr = img.astype(np.float64)                  # already on the 0-255 scale
     elif np.issubdtype(img.dtype, np.integer):
-        arr = np.clip(img.astype(np.float64) * (255.0 / np.iinfo(img.dtype).max), 0.0, 255.0)
+        top = np.iinfo(img.dtype).max
+        if top > 65535 and 0 <= img.min() and img.max() <= 65535:
+            top = 65535         # 16-bit PGM/PNM decode to 32-bit integers (Pillow's "I" mode)
+        arr = np.clip(img.astype(np.float64) * (255.0 / top), 0.0, 255.0)
     elif np.issubdtype(img.dtype, np.floating):
         arr = img.astype(np.float64)
         if not np.all(np.isfinite(arr)):
@@ -269,6 +272,9 @@ def _imread(path: Path) -> np.ndarray:
         raise ValueError(_short_reason(exc, path)) from exc
     if path.suffix.lower() == ".gif" and np.ndim(img) >= 3:
         img = img[0]            # frames come first (palette GIFs decode to grey or RGB): the first
+    elif path.suffix.lower() in (".tif", ".tiff") and (
+            np.ndim(img) == 4 or (np.ndim(img) == 3 and img.shape[-1] > 4)):
+        img = img[0]            # a multi-page TIFF (pages first): its first page
     return img
 
 
@@ -309,7 +315,10 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     [0, 255]:
 
     * integer images (8-bit, 16-bit, ...) are scaled by their dtype's maximum
-      (``value * 255 / iinfo(dtype).max``, negatives clipped to 0); boolean images map to 0/255;
+      (``value * 255 / iinfo(dtype).max``, negatives clipped to 0), except 32-bit integers whose
+      values fit in 0–65535 (16-bit PGM/PNM decode to them), scaled as 16-bit; boolean images map
+      to 0/255;
+    * animated GIFs and multi-page TIFFs give their first frame (page);
     * float images are taken to be in [0, 1] (and multiplied by 255) if their maximum is <= 1,
       otherwise they are assumed to be on the 0–255 scale already and kept as they are;
     * RGB is converted with :func:`skimage.color.rgb2gray` (luminance

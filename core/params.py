@@ -68,15 +68,25 @@ class ParamSpec:
     slider: tuple[float, float] | None = None
 
     def range_text(self) -> str:
+        """The allowed values as a reader says them: "in (0, 1]", "≥ 1", "> 0", "one of 'a', 'b'"
+        ("any value" for an unbounded number; never "inf")."""
         if self.kind == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.kind == "bool":
             return "True or False"
-        lo = "-inf" if self.low is None else f"{self.low:g}"
-        hi = "inf" if self.high is None else f"{self.high:g}"
-        left = "(" if (self.low is None or self.low_open) else "["
-        right = ")" if (self.high is None or self.high_open) else "]"
-        return f"in {left}{lo}, {hi}{right}"
+        if self.low is None and self.high is None:
+            return "any value"
+        if self.high is None:
+            return f"{'>' if self.low_open else '≥'} {self.low:g}"
+        if self.low is None:
+            return f"{'<' if self.high_open else '≤'} {self.high:g}"
+        left = "(" if self.low_open else "["
+        right = ")" if self.high_open else "]"
+        return f"in {left}{self.low:g}, {self.high:g}{right}"
+
+    def _bounds(self) -> str:
+        text = self.range_text()
+        return "" if text == "any value" else " " + text
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` (converted to the spec's type) or raise :class:`ParameterError`."""
@@ -93,10 +103,10 @@ class ParamSpec:
                 raise TypeError
             num = float(value)
         except (TypeError, ValueError):
-            raise ParameterError(f"{self.name} must be a number {self.range_text()}, got {value!r}") from None
+            raise ParameterError(f"{self.name} must be a number{self._bounds()}, got {value!r}") from None
         if self.kind == "int":
             if num != int(num):
-                raise ParameterError(f"{self.name} must be an integer {self.range_text()}, got {value!r}")
+                raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {value!r}")
             num = int(num)
         if not math.isfinite(num):
             raise ParameterError(f"{self.name} must be finite, got {value!r}")

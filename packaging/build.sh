@@ -4,7 +4,9 @@
 #   packaging/build.sh            # from anywhere; the bundle goes to <repo>/dist/robust-subspace-lab/
 #
 # Installs the project with its "bundle" extra (PyInstaller) into the current Python when
-# PyInstaller is missing, then runs PyInstaller on packaging/robust-subspace-lab.spec.
+# PyInstaller is missing, checks that this machine has the system libraries Qt's xcb plugin needs
+# (they are copied into the bundle; the README's apt-get/dnf line), then runs PyInstaller on
+# packaging/robust-subspace-lab.spec.
 # Environment: PYTHON (default: python3) picks the interpreter.
 set -euo pipefail
 
@@ -15,6 +17,19 @@ cd "$ROOT"
 if ! "$PYTHON" -c "import PyInstaller" 2>/dev/null; then
     echo "build.sh: installing the project with the 'bundle' extra (PyInstaller) ..."
     "$PYTHON" -m pip install -e ".[bundle]"
+fi
+
+# PyInstaller copies the X11/xcb libraries Qt's xcb plugin links from THIS machine into the bundle:
+# a library missing here is missing from the bundle (the bundled app then refuses to open a window
+# on machines without it). Refuse to build without them (the README's apt-get / dnf line).
+MISSING="$("$PYTHON" -c 'from robust_subspace_lab.app.system_check import install_hint, missing_libraries
+m = missing_libraries()
+print(install_hint(m) if m else "")')"
+if [[ -n "$MISSING" && "${RSL_ALLOW_MISSING_LIBS:-0}" != 1 ]]; then
+    echo "build.sh: the bundle would lack system libraries Qt needs, because this machine lacks them:" >&2
+    echo "$MISSING" >&2
+    echo "build.sh: install them and build again (or RSL_ALLOW_MISSING_LIBS=1 to build anyway)" >&2
+    exit 1
 fi
 
 # The package as a wheel would install it (robust_subspace_lab/core, /app, core/assets): the repo's

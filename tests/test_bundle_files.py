@@ -22,7 +22,7 @@ PACKAGING = ROOT / "packaging"
 SPEC = PACKAGING / "robust-subspace-lab.spec"
 ENTRY = PACKAGING / "robust_subspace_lab_main.py"
 INSTALLER = PACKAGING / "install-desktop-entry.sh"
-SCRIPTS = [PACKAGING / "build.sh", PACKAGING / "smoke_test.sh", INSTALLER]
+SCRIPTS = [PACKAGING / "build.sh", PACKAGING / "smoke_test.sh", PACKAGING / "check_fresh_debian.sh", INSTALLER]
 DESKTOP = ROOT / "assets" / "robust-subspace-lab.desktop"
 ICON_SIZES = (16, 32, 48, 64, 128, 256)
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -118,6 +118,26 @@ def test_spec_names_the_entry_script_and_the_data(monkeypatch):
     assert skimage_data and "lfw_subset.npy" in skimage_data[0]
     import skimage.data
     assert (Path(skimage.data.__file__).parent / "lfw_subset.npy").is_file()
+
+
+def test_spec_bundles_the_package_metadata_for_the_version(monkeypatch, tmp_path):
+    """Help ▸ About reads the version with importlib.metadata: the staged install's .dist-info
+    goes into the bundle under its own name (where importlib.metadata looks for it)."""
+    dist_info = tmp_path / "robust_subspace_lab-9.8.7.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text("Name: robust-subspace-lab\nVersion: 9.8.7\n")
+    monkeypatch.setenv("RSL_STAGE", str(tmp_path))
+    _run_spec(monkeypatch)
+    analysis = _Recorder.calls["Analysis"]
+    assert (str(dist_info), dist_info.name) in analysis.kwargs["datas"]
+    assert analysis.kwargs["pathex"] == [str(tmp_path)]
+
+
+def test_readme_names_the_fresh_debian_check_and_it_uses_the_readme_line():
+    script = (PACKAGING / "check_fresh_debian.sh").read_text()
+    assert "packaging/check_fresh_debian.sh" in (ROOT / "README.md").read_text()
+    # the line it runs is read from the README (not a copy that could drift)
+    assert "grep -m1 '^sudo apt-get install ' \"$ROOT/README.md\"" in script
 
 
 def test_spec_keeps_the_xcb_and_offscreen_platforms(monkeypatch):

@@ -219,9 +219,9 @@ def check_nonnegative(X: np.ndarray) -> None:
     if neg.any():
         count = int(np.count_nonzero(neg))
         raise DataError(
-            f"Negative values in data: NMF needs non-negative data, but X has {count} negative "
+            f"NMF needs non-negative data, but the data have {count} negative "
             f"entr{'y' if count == 1 else 'ies'} "
-            f"(minimum {float(X.min()):.6g}); clip it at 0 first (e.g. np.clip(X, 0, None), or the "
-            f"corruption's clip option)")
+            f"(minimum {float(X.min()):.6g}); clip the data at 0 first (the corruption's "
+            f"\"clip at 0\" option)")
     if not X.any():
-        raise DataError("NMF needs some positive data, but every entry of X is 0")
+        raise DataError("NMF needs some positive data, but every entry of the data is 0")

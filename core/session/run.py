@@ -182,7 +182,7 @@ class Run:
 
     def with_params(self, **changes: Any) -> "Run":
         """A new run of the same method with ``changes`` over :attr:`params` (ParameterError if invalid)."""
-        return Run(self.method, {**self.params, **changes}, History(self.history.budget, self.history.light))
+        return Run(self.method, {**self.params, **changes}, self.history.like())
 
     @property
     def states(self) -> list:

@@ -107,3 +107,24 @@ def test_labels_are_unique_and_show_the_range():
             if s.kind in ("int", "float") and s.low is not None and s.high is not None:
                 assert s.range_text().removeprefix("in ") in P.spec_title(s)
     assert P.range_hint(catalogue.get("pcp").spec("rho")) == "(1, 2)"
+
+
+def test_refusals_speak_to_a_gui_user():
+    """Every numeric parameter refuses an out-of-range value with its range as a reader says it
+    ("≥ 1", "> 0", "in (0, 1]"), never "inf"; NMF's refusal of negative data names the
+    corruption's option by its label, not numpy."""
+    import numpy as np
+
+    from robust_subspace_lab.core.errors import DataError, ParameterError
+    from robust_subspace_lab.core.methods.nmf_state import check_nonnegative
+
+    for info in catalogue.methods():
+        for s in info.params:
+            if s.kind in ("int", "float") and s.low is not None:
+                with pytest.raises(ParameterError) as err:
+                    s.validate(s.low - 1)
+                assert "inf" not in str(err.value) and s.range_text() in str(err.value), str(err.value)
+    with pytest.raises(DataError) as err:
+        check_nonnegative(np.array([[1.0, -2.0]]))
+    clip = [p for c in corruption.CORRUPTIONS.values() for p in c.params if p.name == "clip"]
+    assert clip and f'"{clip[0].symbol}"' in str(err.value) and "np." not in str(err.value)

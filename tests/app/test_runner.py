@@ -125,6 +125,24 @@ def test_new_data_that_the_setting_cannot_use(qtbot, pool, data):
     r.shutdown()
 
 
+def test_thinned_states_rewind_after_their_snapshot_left_the_cache(qtbot, pool, data, monkeypatch):
+    """A thinned state whose snapshot is pinned but no longer in the LRU cache (a cache smaller
+    than one snapshot) is shown from the pinned snapshot (before: KeyError in move_to_end)."""
+    from robust_subspace_lab.app import runner as runner_mod
+
+    n, d = data.X.shape
+    monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 3 * 4 * n * d * 8)
+    monkeypatch.setattr(runner_mod, "SNAPSHOT_CACHE_BYTES", 0)
+    r = make(qtbot, pool, data, key="crpca-om")
+    r.step(6)
+    qtbot.waitUntil(lambda: r.iteration == 6 and not r.busy, timeout=WAIT)
+    thinned = sorted(r.model.history.thinned)
+    assert thinned and all(i not in r._snapshots for i in thinned[:-2])
+    for i in thinned:
+        assert r.snapshot(i).iteration == i
+    r.shutdown()
+
+
 def test_states_are_thinned_within_the_memory_budget(qtbot, pool, data, monkeypatch):
     """Old states of a heavy method (a convex one keeps E, the low-rank part and multipliers) are
     thinned beyond the column's budget, but the scrubber still shows every iteration exactly, and

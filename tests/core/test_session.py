@@ -10,6 +10,7 @@ from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.regression import data as rdata
 from robust_subspace_lab.core.session import (CorruptionSpec, DataChoice, DataSpec, History, Run, Session,
                                               fit_to_data, plan_method, regressor_for)
+from robust_subspace_lab.core.session.history import SharedBudget
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,35 @@ def test_history_thins_within_its_budget_and_pinned_snapshots_are_exact(small):
         assert snap.objective == ref.objective
     # the next step starts from the newest state, which was never thinned
     assert thin.states[-1].objective == full.states[-1].objective
+
+
+def test_runs_sharing_a_budget_hold_at_most_its_total_together(small):
+    """Three runs in one SharedBudget (the app's columns): each history is thinned to an equal
+    share, so all of them together stay within the total (plus each one's start and newest states,
+    never thinned), where three own budgets would hold three times as much; a run still at its
+    start state takes no share; the thinned states are still the same run."""
+    full = Run("pcp", {"max_iter": 8})
+    full.fit(small)
+    per_state = full.history.sizes[2]
+    total = 6 * per_state
+    pool = SharedBudget(total)
+    runs = [Run("pcp", {"max_iter": 8}, History(pool)) for _ in range(3)]
+    idle = Run("pcp", {"max_iter": 8}, History(pool))
+    idle.start(small)
+    assert pool.share() == total                 # nobody has stepped yet
+    for run in runs:
+        run.start(small)
+    for _ in range(8):
+        for run in runs:
+            run.step()
+    assert pool.share() == total // 3
+    kept = sum(r.history.nbytes for r in runs)
+    never_thinned = sum(r.history.sizes[0] + r.history.sizes[-1] for r in runs)
+    assert kept <= total + never_thinned
+    assert full.history.nbytes > 2 * (total // 3)  # on its own budget it would keep more
+    assert all(r.history.thinned and len(r.states) == len(full.states) for r in runs)
+    assert runs[0].states[-1].objective == full.states[-1].objective
+    assert runs[0].with_params(max_iter=9).history.pool is pool
 
 
 def test_a_session_round_trips_through_json_and_rebuilds_identical_data():
