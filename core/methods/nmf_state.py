@@ -219,8 +219,8 @@ def check_nonnegative(X: np.ndarray) -> None:
     if neg.any():
         count = int(np.count_nonzero(neg))
         raise DataError(
-            f"NMF needs non-negative data, but the data have {count} negative "
-            f"entr{'y' if count == 1 else 'ies'} "
+            f"Negative values in data: NMF needs non-negative data, but the data have {count} "
+            f"negative entr{'y' if count == 1 else 'ies'} "
             f"(minimum {float(X.min()):.6g}); clip the data at 0 first (the corruption's "
             f"\"clip at 0\" option)")
     if not X.any():
