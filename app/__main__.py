@@ -6,7 +6,7 @@ Examples::
     python -m robust_subspace_lab --folder ~/faces --size 32x32
     python -m robust_subspace_lab --methods pca-gm,rpca-om
     python -m robust_subspace_lab --screenshot shot.png --steps 5   # offscreen: run 5 steps, save a PNG, exit
-    python -m robust_subspace_lab --workspace regression            # the regression workspace (paper 004)
+    python -m robust_subspace_lab --workspace regression            # the regression workspace (Huang et al. 2016)
     python -m robust_subspace_lab --workspace regression --regression-data digits --regression-method rlda \
         --regression-corruption black_square --steps 20 --screenshot digits.png
     python -m robust_subspace_lab sweep --data faces --corruption rectangles --method pca-gm \
@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workspace", choices=("subspace", "regression"), default="subspace",
                    help="the tab to open: the subspace method columns (default) or the regression workspace")
     p.add_argument("--regression-data", choices=("synthetic", "digits"), default=None,
-                   help="regression workspace data: the synthetic 3-D example of paper 004 §5.1 (default) "
+                   help="regression workspace data: the synthetic 3-D example of Huang et al. 2016 §5.1 (default) "
                         "or the built-in digits with class labels")
     p.add_argument("--regression-method", metavar="KEY", default=None,
                    help="regression method key (default: rr; e.g. rlda, rr-missing, lsr)")

@@ -38,7 +38,7 @@ METRICS_TIP = ("error: the reconstruction error against the clean images (Oh & K
                "    clean samples (added outlier images excluded)\n"
                "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
                "mean angle to clean PCA: mean principal angle to the subspace PCA learns from the clean data")
-NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4), added outlier images\n"
+NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (Guan et al. 2019 §5.4), added outlier images\n"
                    "    excluded; W, H learned from the corrupted data\n"
                    "weights AUC: the mean pixel weights as an outlier detector (1 = every corrupted sample\n"
                    "    weighs less)\n"
@@ -48,10 +48,10 @@ NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (pa
                    "    coefficients H, against the labels; ACC with the best (Hungarian) matching, NMI\n"
                    "    normalised by max(H(C), H(C′)); only for data with labels; on large data\n"
                    "    computed once the run is over (\"at end\")")
-ERROR_TIP = ("Reconstruction error against the clean images, paper 000 eq. (14):\n"
+ERROR_TIP = ("Reconstruction error against the clean images, Oh & Kwak 2016 eq. (14):\n"
              "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
              "grey levels (0–255). Lower is better.")
-NMF_ERROR_TIP = ("Relative reconstruction error against the clean images, paper 003 §5.4:\n"
+NMF_ERROR_TIP = ("Relative reconstruction error against the clean images, Guan et al. 2019 §5.4:\n"
                  "‖X_clean − WH‖_F / ‖X_clean‖_F with W, H learned from the corrupted data,\n"
                  "added outlier images excluded. Lower is better.")
 

@@ -116,7 +116,7 @@ GUIDE: dict[str, str] = {
         "E while the regressor is learned from D only."),
     "rr-missing": "RR with missing inputs (NaN): E is unpenalised on the missing entries, which D fills in.",
     "rlda": (
-        "Robust LDA (paper 004 eq. 6): RR on 0/1 class indicators with the class weighting "
+        "Robust LDA (Huang et al. 2016 eq. 6): RR on 0/1 class indicators with the class weighting "
         "(YᵀY)^(−1/2); labels by the nearest class mean in the output space. Cleaning the training "
         "images (D) keeps the occlusions out of the discriminant."),
     "rlda-missing": "RLDA with missing inputs (NaN), filled from the low-rank D.",

@@ -28,7 +28,7 @@ NOTE_STYLE = ("QLabel { background: #fff6e0; color: #6b4a00; border: 1px solid #
 
 METRICS_TIP = (
     "train / test accuracy: share of correctly labelled samples (nearest class mean in the output space)\n"
-    "RAE_Y: relative error of the predicted targets ‖Ŷ − Y‖/‖Y‖ (paper 004 §5.1)\n"
+    "RAE_Y: relative error of the predicted targets ‖Ŷ − Y‖/‖Y‖ (Huang et al. 2016 §5.1)\n"
     "RAE_T: relative error of T against the true regressor (the scored columns, §5.1)\n"
     "cleaning error: ‖D − X_clean‖/‖X_clean‖ of the cleaned training inputs (input: the same for X)\n"
     "distance to clean: mean ‖dᵢ − xᵢ_clean‖ of the samples of one kind of error (input → cleaned)")

@@ -136,7 +136,7 @@ class WorkspaceLayout:
         hv = QtWidgets.QVBoxLayout(help_box)
         text = _label(
             "<b>X = D + E</b>: the method splits the training inputs X into cleaned inputs D (low rank) and "
-            "sparse outliers E, and learns the regressor T from D (paper 004, eq. 3).<br>"
+            "sparse outliers E, and learns the regressor T from D (Huang et al. 2016, eq. 3).<br>"
             "<b>3-D example</b>: × inputs (orange: in-plane error, violet: out-of-plane, grey: none), "
             "red rings the cleaned D, blue dots the clean truth, segments the displacement.<br>"
             "<b>T</b>: one weight image per class/output (blue −, red +).<br>"
@@ -246,7 +246,7 @@ class WorkspaceLayout:
         self.test_checkbox = QtWidgets.QCheckBox("Test-time cleaning (Alg. 2)")
         self.test_checkbox.setToolTip(
             "Off: T is applied to the test inputs as they are.\nOn: each test input is first cleaned "
-            "against the cleaned training inputs D (paper 004 Alg. 2 / eq. 8: xₜₑ = z D + e with z of "
+            "against the cleaned training inputs D (Huang et al. 2016 Alg. 2 / eq. 8: xₜₑ = z D + e with z of "
             "small nuclear norm and e sparse), then T is applied to z D. Runs in the background.")
         self.test_checkbox.toggled.connect(self.set_test_cleaning)
         row.addWidget(self.test_checkbox)

@@ -1,4 +1,4 @@
-"""The regression workspace (paper 004): data with targets, a regression method, its ALM
+"""The regression workspace (Huang et al. 2016): data with targets, a regression method, its ALM
 iterations step by step, and the model applied to a (corrupted) test set.
 
 Left: the data (the synthetic 3-D example of §5.1, the built-in digits with class labels, or a
@@ -80,7 +80,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
     drawn = QtCore.Signal(int)
 
     title = REGRESSION_TAB
-    tooltip = ("Robust regression and RLDA (paper 004): inputs with targets, cleaned inputs D, "
+    tooltip = ("Robust regression and RLDA (Huang et al. 2016): inputs with targets, cleaned inputs D, "
                "outliers E, the regressor T, test-time cleaning")
     task = "regression"
     run_target = "the regression solver"

@@ -95,10 +95,10 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                 _SEED,
             ),
             summary="One random rectangle per chosen image, filled with random 0/255 dots "
-                    "(paper 000 §5.1) or black/white; paper 001 §5.2 uses 20 % of the images "
+                    "(Oh & Kwak 2016 §5.1) or black/white; Nie et al. 2014 §5.2 uses 20 % of the images "
                     "and sides of 0.5."),
         CorruptionSpec(
-            key="quarter_block", name="¼-area block (paper 001)", function=_quarter_block,
+            key="quarter_block", name="¼-area block (Nie et al. 2014)", function=_quarter_block,
             params=(
                 _fraction_spec(0.2, "fraction of the images that get one block"),
                 _CONTENT,
@@ -107,7 +107,7 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
             summary="Paper 001 §5.2: 20 % of the images get one block of ¼ of the image area "
                     "(half the height × half the width) at a random place."),
         CorruptionSpec(
-            key="fixed_rectangle", name="10×18 dot rectangle (paper 002)", function=_fixed_rectangle,
+            key="fixed_rectangle", name="10×18 dot rectangle (Zhao et al. 2014)", function=_fixed_rectangle,
             params=(
                 _fraction_spec(0.2, "fraction of the images that get one rectangle"),
                 ParamSpec(name="height", symbol="height (px)", kind="int", default=10,
@@ -130,57 +130,57 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
             ),
             summary="Independent pixels replaced by 0 or 255 in the chosen images."),
         CorruptionSpec(
-            key="salt_pepper_exact", name="Salt & pepper, exact p % (paper 003)",
+            key="salt_pepper_exact", name="Salt & pepper, exact p % (Guan et al. 2019)",
             function=_salt_pepper_exact,
             params=(
-                _fraction_spec(1.0, "fraction of the images that get noise (paper 003: all)"),
+                _fraction_spec(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
                 ParamSpec(name="density", symbol="p", kind="float", default=0.1,
                           doc="share of each image's pixels set to 0 or 255, exactly "
-                              "(paper 003: 5 % to 60 %)",
+                              "(Guan et al. 2019: 5 % to 60 %)",
                           low=0.0, high=1.0),
                 _SEED,
             ),
             summary="Paper 003 §5.2: exactly p % of the pixels of each image set to 0 or 255 "
                     "(half each), at random places."),
         CorruptionSpec(
-            key="laplace", name="Laplace noise (paper 003)", function=laplace_noise,
+            key="laplace", name="Laplace noise (Guan et al. 2019)", function=laplace_noise,
             params=(
                 ParamSpec(name="scale", symbol="δ", kind="float", default=40.0,
-                          doc="Laplace scale in grey levels (paper 003: 40 to 280)",
+                          doc="Laplace scale in grey levels (Guan et al. 2019: 40 to 280)",
                           low=0.0, slider=(0.0, 300.0)),
                 ParamSpec(name="clip", symbol="clip at 0", kind="bool", default=True,
                           doc="set negative values to 0 (NMF methods refuse negative data)"),
-                _fraction_spec(1.0, "fraction of the images that get noise (paper 003: all)"),
+                _fraction_spec(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
                 _SEED,
             ),
             summary="Paper 003 §5.2: Laplace(0, δ) noise added to every pixel, clipped at 0 "
                     "(values above 255 kept)."),
         CorruptionSpec(
-            key="value_block", name="Block of value 550 (paper 003)", function=value_block,
+            key="value_block", name="Block of value 550 (Guan et al. 2019)", function=value_block,
             params=(
                 ParamSpec(name="size", symbol="b (px)", kind="int", default=12,
-                          doc="block side in pixels (paper 003: 10 to 22 on 32 × 32 faces)",
+                          doc="block side in pixels (Guan et al. 2019: 10 to 22 on 32 × 32 faces)",
                           low=1, slider=(1, 64)),
                 ParamSpec(name="value", symbol="value", kind="float", default=550.0,
-                          doc="grey level written in the block (paper 003: 550, above the 0–255 range)",
+                          doc="grey level written in the block (Guan et al. 2019: 550, above the 0–255 range)",
                           low=0.0, slider=(0.0, 1000.0)),
-                _fraction_spec(1.0, "fraction of the images that get a block (paper 003: all)"),
+                _fraction_spec(1.0, "fraction of the images that get a block (Guan et al. 2019: all)"),
                 _SEED,
             ),
             summary="Paper 003 §5.2: one b × b block filled with 550 per image at a random place "
                     "(an extreme outlier, above the data range)."),
         CorruptionSpec(
-            key="black_square", name="Black square (paper 004)", function=black_square,
+            key="black_square", name="Black square (Huang et al. 2016)", function=black_square,
             params=(
                 ParamSpec(name="share", symbol="share", kind="float", default=0.2,
-                          doc="share of each image covered by the square (paper 004: 5 %, 20 %, 40 %)",
+                          doc="share of each image covered by the square (Huang et al. 2016: 5 %, 20 %, 40 %)",
                           low=0.0, high=1.0),
                 _fraction_spec(1.0, "fraction of the images that get a square"),
                 _SEED,
             ),
             summary="Paper 004 §5.3: one black square covering a share of each image, at a random place."),
         CorruptionSpec(
-            key="missing_blocks", name="Missing blocks (NaN, paper 004)", function=missing_blocks,
+            key="missing_blocks", name="Missing blocks (NaN, Huang et al. 2016)", function=missing_blocks,
             params=(
                 ParamSpec(name="share", symbol="share", kind="float", default=0.1,
                           doc="share of each image's entries that go missing (about; whole blocks)",
@@ -201,7 +201,7 @@ CORRUPTIONS: dict[str, CorruptionSpec] = {
                 _SEED,
             ),
             summary="Dummy images of random 0/255 pixels appended as whole-sample outliers "
-                    "(paper 000 §5.1)."),
+                    "(Oh & Kwak 2016 §5.1)."),
         CorruptionSpec(
             key="natural_outliers", name="Natural outliers (LFW non-faces)",
             function=_natural_outliers,

@@ -2,7 +2,7 @@
 deflation and states.
 
 All four are *greedy*: one component at a time, each on the data deflated by the components
-before it, ``X_j = X_{j−1}(I − w_{j−1} w_{j−1}ᵀ)`` (paper 002: Zhao, Meng & Xu, *Robust sparse
+before it, ``X_j = X_{j−1}(I − w_{j−1} w_{j−1}ᵀ)`` (Zhao et al. 2014: Zhao, Meng & Xu, *Robust sparse
 principal component analysis*, Sci China Inf Sci 2014, Algorithm 1 step 2.1). The papers
 write the data as ``d × n`` with samples as columns; here ``X`` is ``(n_samples, n_features)``
 with samples as rows, so the paper's ``wᵀx_i`` is ``(X w)_i``, its ``Σ_i p_i x_i`` is ``Xᵀp`` and
@@ -80,9 +80,9 @@ K_NONZERO = ParamSpec(
     low=1, slider=(1, 784))
 CENTER = ParamSpec(
     "center", "centre", "bool", True,
-    "subtract the sample mean first (paper 002 assumes centred data; its 2-D example looks uncentred)")
+    "subtract the sample mean first (Zhao et al. 2014 assumes centred data; its 2-D example looks uncentred)")
 
-#: Δw of paper 002's stopping criterion (2) (§2.5, Algorithm 1 step 2.6): the paper says only "a small
+#: Δw of Zhao et al. 2014's stopping criterion (2) (§2.5, Algorithm 1 step 2.6): the paper says only "a small
 #: random vector"; this ℓ2 size is our choice.
 PERTURBATION = 1e-6
 #: A projection counts as zero in criterion (2) when ``|x_i·w| <= ZERO_PROJECTION · ‖x_i‖`` (the paper tests
@@ -388,7 +388,7 @@ class _Greedy(SteppableEstimator):
 
 
 class _L1Greedy(_Greedy):
-    """The ℓ1-dispersion loop of PCA-L1 and RSPCA (Kwak's sign iteration, paper 002 Algorithm 1
+    """The ℓ1-dispersion loop of PCA-L1 and RSPCA (Kwak's sign iteration, Zhao et al. 2014 Algorithm 1
     steps 2.3–2.6): AUGMENT, an optional SPARSE, normalise; the random perturbation Δw of
     criterion (2) is drawn from the estimator's ``random_state``."""
 

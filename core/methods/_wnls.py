@@ -1,7 +1,7 @@
 """Weighted non-negative least squares (WNLS): the inner solver shared by the NMF methods.
 
 Every NMF method of :mod:`core.methods.nmf` alternates two convex sub-problems, one per factor,
-with a fixed non-negative weight matrix ``Q`` (paper 003, Guan et al., TPAMI 2019, §3.1: the HQ
+with a fixed non-negative weight matrix ``Q`` (Guan et al. 2019, Guan et al., TPAMI 2019, §3.1: the HQ
 H- and W-steps)::
 
     side="left":   min_{Y >= 0}  ½ Σ_ij Q_ij (X − Y F)_ij²     Y (n, r), F (r, d)   (coefficients)
@@ -13,7 +13,7 @@ independent r-variable problem with Hessian ``F diag(Q_i·) Fᵀ`` (left) or ``F
 rows) the paper's H-step is ``side="left"`` with Y = Hᵀ, F = Wᵀ, and its W-step is
 ``side="right"`` with Y = Wᵀ, F = Hᵀ.
 
-:func:`wnls` is Algorithm 1 of paper 003 (Nesterov's optimal gradient method, OGM) run on all
+:func:`wnls` is Algorithm 1 of Guan et al. 2019 (Nesterov's optimal gradient method, OGM) run on all
 units at once with matrix products (no Python loop over samples or pixels):
 
 * gradients ``∇_u(y) = M_u y − b_u`` of every unit at once, by one of two equivalent routes:
@@ -33,11 +33,11 @@ units at once with matrix products (no Python loop over samples or pixels):
 * corrections: a unit whose Lipschitz bound is 0 (every weight of the unit is 0, e.g. a fully
   truncated sample) is left unchanged (no division by 0); OGM is not monotone, so a unit whose
   weighted objective ended above its starting value is returned to its start. Each call is
-  therefore a descent step for every unit (what paper 003 claim 3 — HQ as majorise–minimise —
+  therefore a descent step for every unit (what Guan et al. 2019 claim 3 — HQ as majorise–minimise —
   needs).
 
 Cost of a weighted call on the Hessian route (X n × d, r), and why it cannot be much lower: the
-Hessian product, n·d·r(r+1)/2 multiply–adds (the mnr² term of paper 003 §3.6; the authors'
+Hessian product, n·d·r(r+1)/2 multiply–adds (the mnr² term of Guan et al. 2019 §3.6; the authors'
 code pays it too, for its exact per-column Lipschitz constants), runs at the core's peak; each
 OGM iteration then reads every unit's r × r Hessian once (one batched matvec, memory-bound)
 plus ~10 passes over (units, r) vectors. Measured at n = 400, d = 1024, r = 40, one BLAS thread
@@ -56,7 +56,7 @@ Without an entry-weight matrix (``Q=None``, optionally per-sample ``row_weights`
 one O(n d r) product, and L is the exact ``λ_max`` of the r × r Gram matrix.
 
 :func:`mu_update` is one weighted multiplicative update (Lee & Seung 2001; the weighted form of
-paper 003 §3.7, the rule of the baselines of §5.5), with the 0/0 guard described there.
+Guan et al. 2019 §3.7, the rule of the baselines of §5.5), with the 0/0 guard described there.
 """
 from __future__ import annotations
 
@@ -361,7 +361,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
          Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
          tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto",
          gram: tuple | None = None) -> WNLSResult:
-    """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (paper 003 Algorithm 1).
+    """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (Guan et al. 2019 Algorithm 1).
 
     Parameters
     ----------
@@ -504,7 +504,7 @@ def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left"
     """One (weighted) multiplicative update of Y for the WNLS problem (X >= 0 required).
 
     Left: ``Y ← Y ∘ ((Q∘X) Fᵀ) / ((Q∘(YF)) Fᵀ)``; right: ``Y ← Y ∘ (Fᵀ(Q∘X)) / (Fᵀ(Q∘(FY)))``
-    (Lee & Seung 2001 with weights; paper 003 §3.7 'MUR'). Guard: where the denominator is 0 (no
+    (Lee & Seung 2001 with weights; Guan et al. 2019 §3.7 'MUR'). Guard: where the denominator is 0 (no
     weight reaches that variable) Y is kept, instead of the code's ``+eps`` which would send it
     to 0. A majorise–minimise step: the weighted objective never increases. ``gram``: as for
     :func:`wnls` (unweighted problem only).

@@ -2,9 +2,9 @@
 method (ALM), one ALM iteration per ``step``:
 
 * :class:`PCP` — Principal Component Pursuit (Candès, Li, Ma & Wright 2011), entrywise ℓ1;
-* :class:`OutlierPursuit` — Xu, Caramanis & Sanghavi 2012, paper 001 eq. (29) (its baseline
+* :class:`OutlierPursuit` — Xu, Caramanis & Sanghavi 2012, Nie et al. 2014 eq. (29) (its baseline
   "CRPCA"), sample-wise ℓ2,1;
-* :class:`CRPCAOM` — paper 001 (Nie, Yuan & Huang, ICML 2014) Algorithm 3, eq. (30): Outlier
+* :class:`CRPCAOM` — Nie et al. 2014 (Nie, Yuan & Huang, ICML 2014) Algorithm 3, eq. (30): Outlier
   Pursuit with the mean b as a variable.
 
 Orientation. The papers' data matrix is d × n with one sample per *column*; here X is
@@ -92,7 +92,7 @@ N_COMPONENTS_CAP = ParamSpec(
 
 # =========================================================================== the optimal-mean step
 def optimal_mean_svt(Xt: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
-    """The (b, Z) step of paper 001 Algorithm 3: the unique minimiser of its eq. (32)::
+    """The (b, Z) step of Nie et al. 2014 Algorithm 3: the unique minimiser of its eq. (32)::
 
         min_{b, Z} ½‖X̃ − 1bᵀ − Z‖_F² + τ‖Z‖_*
 
@@ -119,7 +119,7 @@ class _Run:
 class _Iterate:
     """The ALM variables a state carries besides what it shows (arrays read-only)."""
     run: _Run
-    dual: np.ndarray        # Λ (paper 001) / Y (Lin et al.), (n, d)
+    dual: np.ndarray        # Λ (Nie et al. 2014) / Y (Lin et al.), (n, d)
     mu: float               # µ for the next iteration
     k_pred: int             # predicted number of singular triplets for the next SVT
     factors: tuple | None   # (U_r(Σ_r − τ), V_rᵀ): Z / L of this iterate as factors (None: 0)
@@ -358,7 +358,7 @@ _RANK_CAP_DOC = """n_components : None (default, no cap: the convex model's own 
 @register(
     key="pcp", name="PCP", family="low-rank + sparse",
     reference="Candès, Li, Ma & Wright, J. ACM 2011 (Principal Component Pursuit); inexact ALM of "
-              "Lin, Chen & Ma 2010; paper 001 eq. (28)",
+              "Lin, Chen & Ma 2010; Nie et al. 2014 eq. (28)",
     summary="Splits the data into a low-rank part L and an entrywise sparse part S: "
             "min ‖L‖_* + λ‖S‖₁ subject to X = L + S.",
     params=PCP_PARAMS,
@@ -368,7 +368,7 @@ class PCP(_InexactALM):
 
         min_{L, S} ‖L‖_* + λ‖S‖₁   subject to   X = L + S,     λ = lam_scale / √max(n, d)
 
-    (paper 001 eq. (28) is the same model written unconstrained with γ = 1/λ). ℓ1 is entrywise,
+    (Nie et al. 2014 eq. (28) is the same model written unconstrained with γ = 1/λ). ℓ1 is entrywise,
     so the sample/feature orientation does not matter. Inexact ALM of Lin, Chen & Ma (2010,
     ``inexact_alm_rpca``), one iteration per step::
 
@@ -573,7 +573,7 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
         more samples than features the leverages ‖u_i‖² average n_features/n_samples, so for
         noisy data the bound approaches √(n_samples/n_features). So the useful range is about
         max(1, √(n_samples/n_features)) < γ < √n_samples. The default 1.5 suits the built-in
-        100 faces (paper 001's occlusions: rank 15–16; γ = 2: rank 7; γ = 3: rank 2), but not
+        100 faces (Nie et al. 2014's occlusions: rank 15–16; γ = 2: rank 7; γ = 3: rank 2), but not
         10,000 images of 64 × 64 (√(n/d) = 1.56): on synthetic 2,500 × 1024 data (rank 20 plus
         noise, 10 % outlier rows; same n/d) γ = 1.5 ends at full rank 1024 and γ = 3 at rank 21
         (the planted 20 and the mean), measured; there take γ ≈ 2√(n_samples/n_features). The
@@ -587,7 +587,7 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
 
 @register(
     key="outlier-pursuit", name="Outlier Pursuit", family="low-rank + sparse",
-    reference="Xu, Caramanis & Sanghavi, IEEE TIT 2012; paper 001 eq. (29) (its baseline CRPCA), "
+    reference="Xu, Caramanis & Sanghavi, IEEE TIT 2012; Nie et al. 2014 eq. (29) (its baseline CRPCA), "
               "solved by Algorithm 3 without b",
     summary="Low-rank part Z plus sample-sparse part E (whole outlying samples): "
             "min ‖X − Z‖_{2,1} + γ‖Z‖_*, ℓ2,1 summed over samples.",
@@ -595,7 +595,7 @@ _GAMMA_DOC = """gamma : γ > 0. The paper's Figure 1 uses γ = 30–90 (0–255 
             MAX_ITER_ALM, TOL_ALM, N_COMPONENTS_CAP),
 )
 class OutlierPursuit(_L21ALM):
-    __doc__ = """Outlier Pursuit (Xu, Caramanis & Sanghavi 2012), paper 001 eq. (29), baseline "CRPCA"::
+    __doc__ = """Outlier Pursuit (Xu, Caramanis & Sanghavi 2012), Nie et al. 2014 eq. (29), baseline "CRPCA"::
 
         min_Z ‖X − Z‖_{2,1} + γ‖Z‖_*  ⇔  min ‖E‖_{2,1} + γ‖Z‖_*  s.t.  X = Z + E
 
@@ -639,14 +639,14 @@ class OutlierPursuit(_L21ALM):
 
 @register(
     key="crpca-om", name="CRPCA-OM", family="low-rank + sparse",
-    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 3, eqs. (30)–(33), Theorem 3",
+    reference="Nie, Yuan & Huang, ICML 2014: Algorithm 3, eqs. (30)–(33), Theorem 3",
     summary="Outlier Pursuit with the mean as a variable: min_(b,Z) ‖X − 1bᵀ − Z‖_{2,1} + γ‖Z‖_*; "
             "each ALM step's b is the mean of X − E + Λ/µ, so outlying samples (large E) stop "
             "pulling the mean.",
     params=(GAMMA, RHO_ALM, MAX_ITER_ALM, TOL_ALM, N_COMPONENTS_CAP),
 )
 class CRPCAOM(_L21ALM):
-    __doc__ = """CRPCA-OM, paper 001 Algorithm 3 (inexact ALM), eq. (30)::
+    __doc__ = """CRPCA-OM, Nie et al. 2014 Algorithm 3 (inexact ALM), eq. (30)::
 
         min_{b, Z} ‖X − 1bᵀ − Z‖_{2,1} + γ‖Z‖_*  ⇔  min ‖E‖_{2,1} + γ‖Z‖_*  s.t.  X − 1bᵀ − Z = E  (31)
 
@@ -688,7 +688,7 @@ class CRPCAOM(_L21ALM):
 
     X is (n_samples, n_features), grey levels 0–255.
     {state}""".replace("{rank_cap}", _RANK_CAP_DOC).replace("{gamma}", _GAMMA_DOC).replace("{state}", _L21_STATE_DOC.replace(
-        "{mean}", "b, the optimal mean").replace("{rec}", "``b + z_i`` (paper 001 §5.3)"))
+        "{mean}", "b, the optimal mean").replace("{rec}", "``b + z_i`` (Nie et al. 2014 §5.3)"))
 
     _optimal_mean = True
 

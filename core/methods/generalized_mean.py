@@ -1,4 +1,4 @@
-"""Generalized sample mean and PCA-GM (Oh & Kwak, Pattern Recognition 2016; paper 000)."""
+"""Generalized sample mean and PCA-GM (Oh & Kwak, Pattern Recognition 2016; Oh & Kwak 2016)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,7 @@ from .pca import KeepsFloat32
 
 P_GM = ParamSpec(
     "p", "p", "float", 0.3,
-    "power of the generalized mean of the residuals; 1 = PCA, smaller = more robust (paper 000 eq. 10)",
+    "power of the generalized mean of the residuals; 1 = PCA, smaller = more robust (Oh & Kwak 2016 eq. 10)",
     low=0.0, high=1.0, low_open=True, slider=(0.01, 1.0))
 
 
@@ -22,12 +22,12 @@ def _normalised(w: np.ndarray) -> np.ndarray:
 
 
 class GeneralizedMean(KeepsFloat32, SteppableEstimator):
-    """Generalized sample mean ``m_G`` (paper 000, Algorithm 1, eqs. 6–8).
+    """Generalized sample mean ``m_G`` (Oh & Kwak 2016, Algorithm 1, eqs. 6–8).
 
     Minimises ``Σ_i (‖x_i − m‖² + δ_m)^p`` over m for ``0 < p <= 1`` by the paper's reweighting:
     ``α_i = (‖x_i − m⁽ᵗ⁾‖² + δ_m)^{p−1}`` (eq. 7), ``m⁽ᵗ⁺¹⁾ = Σ α_i x_i / Σ α_i`` (eq. 8), starting
     from the arithmetic mean. Each step exactly minimises a majoriser, so the objective never
-    increases (paper 000 §3.5, MM argument of the extraction). ``p = 1`` gives the arithmetic mean.
+    increases (Oh & Kwak 2016 §3.5, MM argument of the extraction). ``p = 1`` gives the arithmetic mean.
 
     The paper gives no δ for Algorithm 1; we use ``δ_m = 0.01 · min_i ‖x_i − m_S‖²`` (the
     extraction's analogue of the paper's δ for Algorithm 2), falling back to 1e-12 if every sample
@@ -74,15 +74,15 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
 
 @register(
     key="pca-gm", name="PCA-GM", family="PCA",
-    reference="Oh & Kwak, Pattern Recognition 2016 (paper 000): Algorithm 2, eqs. (9)–(13); mean by Algorithm 1",
+    reference="Oh & Kwak, Pattern Recognition 2016: Algorithm 2, eqs. (9)–(13); mean by Algorithm 1",
     summary="Minimises the generalized (power) mean of the residuals, Σ e_i^p: each step is PCA with "
             "sample weights β_i = e_i^(p−1), so samples that fit badly are down-weighted.",
     params=[N_COMPONENTS, P_GM, MAX_ITER, TOL],
 )
 class PCAGM(KeepsFloat32, SteppableEstimator):
-    """PCA-GM: PCA with the generalized mean of the reconstruction errors (paper 000, Algorithm 2).
+    """PCA-GM: PCA with the generalized mean of the reconstruction errors (Oh & Kwak 2016, Algorithm 2).
 
-    Objective (paper 000 eq. 10 with the δ of eq. 13)::
+    Objective (Oh & Kwak 2016 eq. 10 with the δ of eq. 13)::
 
         min_{W Wᵀ = I}  F(W) = Σ_i (e_i(W) + δ)^p,   e_i(W) = ‖x̃_i‖² − ‖W x̃_i‖²,   x̃_i = x_i − m_G
 
@@ -134,7 +134,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
 
     Note: with k at or above the number of outlying samples the subspace can absorb them, and then
     they get the *largest* weights (a sample on the subspace has e_i = 0, weight δ^(p−1)). The app
-    shows this rather than hiding it. Measured on paper 000's MNIST protocol (300 inliers, 60
+    shows this rather than hiding it. Measured on Oh & Kwak 2016's MNIST protocol (300 inliers, 60
     outliers): weight AUC 0.75 at k = 10, 0.66 at k = 50, 0.38 at k = 200; on the built-in faces with
     20 % occluded, 1.00 at k = 5 and 0.85–0.95 at k = 10 (one occluded face absorbed, weight 1).
     """

@@ -1,4 +1,4 @@
-"""Robust non-negative matrix factorisation: Truncated Cauchy NMF (paper 003) and its baselines.
+"""Robust non-negative matrix factorisation: Truncated Cauchy NMF (Guan et al. 2019) and its baselines.
 
 Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495).
@@ -16,7 +16,7 @@ The family, one module per concept (this module gathers their public names):
 * :mod:`core.methods.nmf_robust`: the baselines of §5.5 — :class:`L1NMF`, :class:`HuberNMF`,
   :class:`CIMNMF`, :class:`L21NMF`, :class:`RNMFL1`;
 * :mod:`core.methods._wnls`: the weighted non-negative least-squares solver of both factor
-  steps (paper 003 Algorithm 1, and multiplicative updates).
+  steps (Guan et al. 2019 Algorithm 1, and multiplicative updates).
 
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.

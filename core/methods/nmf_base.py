@@ -23,7 +23,7 @@ unchanged), so every state has unit-norm rows.
 
 One loop for every method (half-quadratic, HQ)
 ----------------------------------------------
-Each method is a weight function of the residual E = X − H W plus the same loop (paper 003
+Each method is a weight function of the residual E = X − H W plus the same loop (Guan et al. 2019
 Algorithm 2, eqs. 12–14): with the weights Q computed from the current residual,
 
 1. coefficient step ``min_{H>=0} ½ Σ Q ∘ (X − H W)²``;
@@ -35,7 +35,7 @@ Algorithm 2, eqs. 12–14): with the weights Q computed from the current residua
 
 Steps 1 and 3 are weighted NLS problems solved by the shared solver of
 :mod:`core.methods._wnls`: ``solver="nesterov"`` (default) runs Nesterov's optimal gradient
-method, paper 003 Algorithm 1, on all samples (pixels) at once — no Python loop over samples
+method, Guan et al. 2019 Algorithm 1, on all samples (pixels) at once — no Python loop over samples
 or pixels: every unit's r × r Hessian ``W D_j Wᵀ`` is built by one matrix product (or, for large r,
 the gradient is formed from the weighted residual each iteration) — with step 1/L, L a batched
 Collatz–Wielandt upper bound of the spectral norm ``‖W D_j Wᵀ‖₂`` after a few power steps (see
@@ -89,7 +89,7 @@ State of every method (:class:`NMFState`)
 * ``details["truncated"]`` (TC-NMF): bool (n, d), the entries with weight exactly 0;
   ``sparse_part``: S (RNMF-L1);
 * ``objective``: the method's own objective (each class says which); ``converged``: rule (16)
-  of paper 003, ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` (the paper: ``|J_0 − J_t|``, the
+  of Guan et al. 2019, ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` (the paper: ``|J_0 − J_t|``, the
   same for a decreasing objective), checked from iteration
   :data:`MIN_ITER` on, tol 1e-5 by default (the authors' code: from 20, tol 1e-4).
 
@@ -156,13 +156,13 @@ NMF_MAX_ITER = ParamSpec(
 NMF_TOL = ParamSpec(
     "tol", "tol", "float", 1e-5,
     "stop when the last objective change is below tol × the largest change since iteration 0 "
-    "(paper 003 rule 16; checked from iteration 10). The authors' code uses 1e-4, which stopped "
+    "(Guan et al. 2019 rule 16; checked from iteration 10). The authors' code uses 1e-4, which stopped "
     "multiplicative-update NMF 3 % above scikit-learn's objective and left TC-NMF's coefficients "
     "1–2 % from their own weighted solution",
     low=0.0, scale="log", slider=(1e-8, 1e-1))
 SOLVER = ParamSpec(
     "solver", "solver", "choice", "nesterov",
-    "weighted NLS solver for each factor: Nesterov's optimal gradient method (paper 003 "
+    "weighted NLS solver for each factor: Nesterov's optimal gradient method (Guan et al. 2019 "
     "Algorithm 1) or one multiplicative update (Lee–Seung)",
     choices=("nesterov", "mu"))
 INNER_MAX_ITER = ParamSpec(
@@ -569,7 +569,7 @@ def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
 @register(
     key="nmf", name="NMF", family="NMF",
     reference="Lee & Seung, NIPS 2001 (multiplicative updates); Guan et al., IEEE TSP 2012 (NeNMF), "
-              "the L2-NMF baseline of paper 003 §5.5",
+              "the L2-NMF baseline of Guan et al. 2019 §5.5",
     summary="Standard NMF, min ‖X − HW‖²_F: one Lee–Seung multiplicative update or one Nesterov "
             "NLS solve per factor and step. Every entry weighs the same.",
     params=[*COMMON, *INNER],
@@ -577,7 +577,7 @@ def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
 class NMF(_NMFBase):
     """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
 
-    ``solver="nesterov"`` (default; paper 003's L2-NMF is NeNMF): each factor solved by the
+    ``solver="nesterov"`` (default; Guan et al. 2019's L2-NMF is NeNMF): each factor solved by the
     shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
     at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
     per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value).
@@ -585,7 +585,7 @@ class NMF(_NMFBase):
     State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
     Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
     X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """

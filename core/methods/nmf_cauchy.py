@@ -1,4 +1,4 @@
-"""Truncated Cauchy NMF (paper 003) and Cauchy NMF, its σ = ∞ special case.
+"""Truncated Cauchy NMF (Guan et al. 2019) and Cauchy NMF, its σ = ∞ special case.
 
 N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495). The shared HQ loop, the state and
@@ -24,7 +24,7 @@ GAMMA_MIN = 0.01
 
 GAMMA_MODE = ParamSpec(
     "gamma_mode", "γ estimate", "choice", "nagy",
-    "Cauchy scale γ: re-estimated every iteration by Nagy's algorithm (paper 003 eq. 18) or fixed",
+    "Cauchy scale γ: re-estimated every iteration by Nagy's algorithm (Guan et al. 2019 eq. 18) or fixed",
     choices=("nagy", "fixed"))
 GAMMA = ParamSpec(
     "gamma", "γ", "float", 10.0,
@@ -32,7 +32,7 @@ GAMMA = ParamSpec(
     low=0.0, low_open=True, scale="log", slider=(0.1, 255.0))
 TRUNCATION = ParamSpec(
     "truncation", "truncation", "choice", "three-sigma",
-    "which errors get weight 0: global three-sigma rule on |E| (paper 003 §3.5), per-pixel "
+    "which errors get weight 0: global three-sigma rule on |E| (Guan et al. 2019 §3.5), per-pixel "
     "('local') three-sigma rule (the authors' code's 'tlv'), none (= Cauchy NMF), or "
     "|E| > γ√σ with a fixed σ",
     choices=("three-sigma", "local", "off", "fixed"))
@@ -62,7 +62,7 @@ REFRESH = ParamSpec(
 TC_TOL = ParamSpec(
     "tol", "tol", "float", 1e-4,
     "stop when the last objective change is below tol × the largest change since iteration 0 "
-    "(paper 003 rule 16; checked from iteration 10; the authors' code: 1e-4). Not 1e-5: after "
+    "(Guan et al. 2019 rule 16; checked from iteration 10; the authors' code: 1e-4). Not 1e-5: after "
     "the burn-in TC-NMF's objective still fell by ~1e-4 of its range per iteration on the faces "
     "with 550 blocks, and 1e-5 was not met in 500 iterations",
     low=0.0, scale="log", slider=(1e-8, 1e-1))
@@ -70,7 +70,7 @@ TC_TOL = ParamSpec(
 
 # ============================================================================= TC-NMF
 _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAMI 41(1) 2019 "
-                 "(paper 003): eqs. (1)–(2), Theorem 2, Algorithms 1–2, Nagy eq. (18), §3.5")
+                 "(Guan et al. 2019): eqs. (1)–(2), Theorem 2, Algorithms 1–2, Nagy eq. (18), §3.5")
 
 
 @register(
@@ -81,7 +81,7 @@ _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAM
             NMF_MAX_ITER, TC_TOL, *INNER],
 )
 class TruncatedCauchyNMF(_NMFBase):
-    """Truncated Cauchy NMF (paper 003), one HQ outer iteration (Algorithm 2) per ``step``.
+    """Truncated Cauchy NMF (Guan et al. 2019), one HQ outer iteration (Algorithm 2) per ``step``.
 
     Model (eq. 2; X ≈ H W in our orientation, see the module docstring)::
 
@@ -156,7 +156,7 @@ class TruncatedCauchyNMF(_NMFBase):
 
     Raises DataError (negative, all-zero or non-finite X), ParameterError (bad parameter, named),
     SolverError (NaN met).
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-4, see the ``tol`` parameter, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
@@ -285,14 +285,14 @@ class TruncatedCauchyNMF(_NMFBase):
     params=[N_COMPONENTS, GAMMA_MODE, GAMMA, FREEZE, REFRESH, NMF_MAX_ITER, TC_TOL, *INNER],
 )
 class CauchyNMF(TruncatedCauchyNMF):
-    """Cauchy NMF (paper 003 §3.7): :class:`TruncatedCauchyNMF` with σ = +∞ (no truncation), the
+    """Cauchy NMF (Guan et al. 2019 §3.7): :class:`TruncatedCauchyNMF` with σ = +∞ (no truncation), the
     baseline of Table IV that shows that truncation, not the Cauchy kernel, handles the extreme
     outliers (claim 8). Objective: the Cauchy loss ½ Σ ln(1 + (E/γ)²) at the iterate's γ.
     Weights Q = 1/(1 + (E/γ)²) ∈ (0, 1], never 0. Same loop, solver and state as
     :class:`TruncatedCauchyNMF`, without the scalars ``τ``, ``σ`` and ``truncated fraction``
     (no truncation; they used to be shown as NaN).
 
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-4, see the ``tol`` parameter, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """

@@ -1,9 +1,9 @@
-"""The robust NMF baselines of paper 003 (§5.5, Table I): L1-NMF, Huber-NMF, CIM-NMF, L2,1-NMF
+"""The robust NMF baselines of Guan et al. 2019 (§5.5, Table I): L1-NMF, Huber-NMF, CIM-NMF, L2,1-NMF
 and RNMF-L1.
 
 Each is a weight function of the residual plus the shared HQ loop of
 :mod:`core.methods.nmf_base` (the papers of each method are cited in its class docstring;
-paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
+Guan et al. 2019: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019).
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ LAMBDA = ParamSpec(
 L1_TOL = ParamSpec(
     "tol", "tol", "float", 1e-4,
     "stop when the last objective change is below tol × the largest change since iteration 0 "
-    "(paper 003 rule 16; checked from iteration 10). 1e-4 for L1-NMF: its reweighted least "
+    "(Guan et al. 2019 rule 16; checked from iteration 10). 1e-4 for L1-NMF: its reweighted least "
     "squares still gained 4e-5 of the total progress per iteration after 300 iterations on the "
     "faces, so 1e-5 was not met within 500",
     low=0.0, scale="log", slider=(1e-8, 1e-1))
@@ -40,7 +40,7 @@ L1_TOL = ParamSpec(
 # ============================================================================= L1-NMF
 @register(
     key="l1-nmf", name="L1-NMF", family="NMF",
-    reference="Lam 2008 / MahNMF (Guan et al. 2013), the L1-NMF baseline of paper 003 §5.5 and Table I",
+    reference="Lam 2008 / MahNMF (Guan et al. 2013), the L1-NMF baseline of Guan et al. 2019 §5.5 and Table I",
     summary="min ‖X − HW‖₁ by reweighting: weights μ/max(|E|, μ) (a smoothed |E|), μ halved every "
             "iteration; Nesterov weighted NLS.",
     params=[N_COMPONENTS, NMF_MAX_ITER, L1_TOL, *INNER],
@@ -63,7 +63,7 @@ class L1NMF(_NMFBase):
     objective rule (16) at tol 1e-5 was not met in 500 iterations on the faces).
     State: entry_weights Q; sample_weights = mean Q / max; scalars ``μ`` (grey levels), ``ℓ1``,
     ``k_H``, ``k_W``.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-4, see the ``tol`` parameter, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
@@ -98,13 +98,13 @@ class L1NMF(_NMFBase):
 # ============================================================================= Huber-NMF
 @register(
     key="huber-nmf", name="Huber-NMF", family="NMF",
-    reference="Du, Li & Shen, ICDM 2012 (Huber loss), baseline of paper 003 §5.5 and Table I",
+    reference="Du, Li & Shen, ICDM 2012 (Huber loss), baseline of Guan et al. 2019 §5.5 and Table I",
     summary="Huber loss with c = median |E|: weight 1 for |E| <= c, c/|E| beyond; Nesterov weighted NLS.",
     params=[*COMMON, *INNER],
 )
 class HuberNMF(_NMFBase):
     """Huber-NMF, ``min Σ l(E_ij, c)`` with ``l(x, c) = x²`` (|x| <= c), ``2c|x| − c²`` beyond, and
-    ``c = median |E_ij|`` re-estimated from every iterate (paper 003 §4.7 / §5.5).
+    ``c = median |E_ij|`` re-estimated from every iterate (Guan et al. 2019 §4.7 / §5.5).
 
     HQ weights (Table I, scaled to max 1): ``Q = 1`` where |E| <= c, ``c/|E|`` beyond. Each step:
     the HQ loop of the module docstring with the state's Q. Guard: exact fits (|E| <= 1e-9 ×
@@ -113,7 +113,7 @@ class HuberNMF(_NMFBase):
     Solver: shared OGM weighted NLS (``"nesterov"``, default) or one weighted multiplicative
     update (``"mu"``, Du et al.'s rule). Objective: Σ l(E, c) with the iterate's own c (grey
     levels²). State: entry_weights Q, sample_weights mean Q / max, scalars ``c``, ``k_H``, ``k_W``.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
@@ -141,13 +141,13 @@ class HuberNMF(_NMFBase):
 # ============================================================================= CIM-NMF
 @register(
     key="cim-nmf", name="CIM-NMF", family="NMF",
-    reference="Du, Li & Shen, ICDM 2012 (correntropy induced metric), baseline of paper 003 §5.5 and Table I",
+    reference="Du, Li & Shen, ICDM 2012 (correntropy induced metric), baseline of Guan et al. 2019 §5.5 and Table I",
     summary="Correntropy: Gaussian weights exp(−E²/2δ²) with δ² = ‖E‖²/(2nd) re-estimated; Nesterov weighted NLS.",
     params=[*COMMON, *INNER],
 )
 class CIMNMF(_NMFBase):
     """CIM-NMF, ``min Σ_ij (1 − exp(−E_ij²/(2δ²)))`` (the correntropy induced metric with the kernel
-    scaled to 1 at 0; paper 003 Table I writes it with the Gaussian's 1/(√(2π)δ), which only
+    scaled to 1 at 0; Guan et al. 2019 Table I writes it with the Gaussian's 1/(√(2π)δ), which only
     rescales it at fixed δ), with the adaptive width ``δ² = ‖E‖²_F / (2nd)`` re-estimated from
     every iterate (Du et al.; extraction §5.5).
 
@@ -172,7 +172,7 @@ class CIMNMF(_NMFBase):
     update (``"mu"``, Du et al.'s rule). Objective: Σ(1 − exp(−E²/(2δ²))) at the iterate's δ
     (dimensionless, in [0, nd]; the range rule does not change it). State: entry_weights Q,
     sample_weights, scalars ``δ`` (grey levels), ``above range``, ``k_H``, ``k_W``.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
@@ -195,7 +195,7 @@ class CIMNMF(_NMFBase):
 # ============================================================================= L2,1-NMF
 @register(
     key="l21-nmf", name="L2,1-NMF", family="NMF",
-    reference="Kong, Ding & Huang, CIKM 2011 (robust NMF with the L2,1 norm), baseline of paper 003 §5.5 and Table I",
+    reference="Kong, Ding & Huang, CIKM 2011 (robust NMF with the L2,1 norm), baseline of Guan et al. 2019 §5.5 and Table I",
     summary="min Σ_i ‖x_i − h_iW‖₂: each sample weighted by 1/‖e_i‖; Nesterov weighted NLS or "
             "Kong et al.'s multiplicative rules.",
     params=[*COMMON, *INNER],
@@ -214,7 +214,7 @@ class L21NMF(_NMFBase):
     extraction §5.5 with D = diag(w)). Objective: Σ_i ‖e_i‖₂ (grey levels).
     State: ``entry_weights`` None; ``sample_weights`` = w / max(w) = min_k‖e_k‖ / ‖e_i‖ (floored
     like the others); ``details["residual norm"]`` = ‖e_i‖; scalars ``k_H``, ``k_W``.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """
@@ -271,7 +271,7 @@ class _Shifted:
 @register(
     key="rnmf-l1", name="RNMF-L1", family="NMF",
     reference="Zhang, Fang, Liu, Tang & Wu, ICDM workshops 2011 (robust NMF, sparse outliers), "
-              "baseline of paper 003 §5.5 and Table I",
+              "baseline of Guan et al. 2019 §5.5 and Table I",
     summary="X ≈ HW + S with a sparse outlier matrix S: min ‖X − HW − S‖²_F + λ‖S‖₁; S by soft "
             "thresholding at λ/2, the factors by Nesterov NLS on X − S.",
     params=[N_COMPONENTS, LAMBDA, NMF_MAX_ITER, NMF_TOL, INNER_MAX_ITER, RANDOM_STATE],
@@ -295,7 +295,7 @@ class RNMFL1(_NMFBase):
     (not kept otherwise: at 10,000 × 4,096 they are half the state); sample_weights their mean /
     max; scalars
     ``sparse fraction`` (share of non-zero S), ``k_H``, ``k_W``. Solver: OGM only.
-    Stopping rule: paper 003 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
+    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
     above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
     :class:`NMFState`.
     """

@@ -138,7 +138,7 @@ def median_above(a: np.ndarray, floor: float = 0.0) -> float | None:
 
 def nagy_scale(E2: np.ndarray, gamma0: float | None = None, rtol: float = 1e-10,
                max_iter: int = 100, zero: float | None = None) -> float:
-    """Nagy's Cauchy scale γ of residuals E (paper 003 §3.4, eq. 18): the fixed point of
+    """Nagy's Cauchy scale γ of residuals E (Guan et al. 2019 §3.4, eq. 18): the fixed point of
     ``γ ← γ √(1/e⁰ − 1)``, ``e⁰ = mean 1/(1 + E²/γ²)``, i.e. the root of::
 
         mean_ij γ² / (γ² + E_ij²) = ½           (mean weight ½; Cauchy ML scale equation)
@@ -282,7 +282,7 @@ def three_sigma_sq(E2: np.ndarray, zero: float) -> float:
 def _three_sigma_columns(E2: np.ndarray) -> np.ndarray:
     """Per-pixel ('local') three-sigma thresholds (d,) from squared residuals E2 (n, d): the rule
     of :func:`three_sigma_threshold` on each column (one pixel across the samples), the authors'
-    code's 'tlv' weighting (paper 003 §3.5 states the global rule). Exact fits are not removed
+    code's 'tlv' weighting (Guan et al. 2019 §3.5 states the global rule). Exact fits are not removed
     (per pixel they may be the whole lower half; the threshold floor then decides). Selection
     (``np.partition``) on blocks of columns: no copy of the data's size."""
     n, d = E2.shape
@@ -315,7 +315,7 @@ def three_sigma_threshold(abs_e: np.ndarray, zero: float = 0.0) -> float:
 
 
 def cauchy_weights(E: np.ndarray, gamma: float, tau: float = np.inf) -> np.ndarray:
-    """HQ weights of the Truncated Cauchy loss (paper 003 Theorem 2 / Table I):
+    """HQ weights of the Truncated Cauchy loss (Guan et al. 2019 Theorem 2 / Table I):
     ``Q = 1 / (1 + (E/γ)²)`` where ``|E| <= τ``, exactly 0 where ``|E| > τ`` (τ = γ√σ; +inf for
     Cauchy NMF). Q ∈ (0, 1], Q = 1 at E = 0, Q = ½ at |E| = γ."""
     E2 = np.square(np.asarray(E, dtype=float))
@@ -327,7 +327,7 @@ def cauchy_weights(E: np.ndarray, gamma: float, tau: float = np.inf) -> np.ndarr
 
 
 def truncated_cauchy_objective(E: np.ndarray, gamma: float, tau: float = np.inf) -> float:
-    """Objective (2) of paper 003 at scale γ and threshold τ = γ√σ::
+    """Objective (2) of Guan et al. 2019 at scale γ and threshold τ = γ√σ::
 
         ½ Σ_ij g((E_ij/γ)²),  g(u) = ln(1 + u) for u <= σ, ln(1 + σ) beyond
 

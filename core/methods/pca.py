@@ -21,7 +21,7 @@ class KeepsFloat32:
 
 @register(
     key="pca", name="PCA", family="PCA",
-    reference="Jolliffe 2002; as written in Oh & Kwak 2016 (paper 000) §2.2 and Nie et al. 2014 (paper 001) eqs. (1)–(9)",
+    reference="Jolliffe 2002; as written in Oh & Kwak 2016 §2.2 and Nie et al. 2014 eqs. (1)–(9)",
     summary="Least-squares subspace: top-k eigenvectors of the sample covariance. Every sample weighs 1.",
     params=[N_COMPONENTS],
 )
@@ -29,7 +29,7 @@ class PCA(KeepsFloat32, SteppableEstimator):
     """Principal component analysis centred at the sample mean.
 
     Paper 000 §2.2: ``W_PCA = argmax_{WᵀW=I} tr(Wᵀ S W)`` with ``S`` the sample covariance, i.e. the
-    top-k eigenvectors; paper 001 eq. (9) shows that centring at the ℓ2 mean is optimal for PCA.
+    top-k eigenvectors; Nie et al. 2014 eq. (9) shows that centring at the ℓ2 mean is optimal for PCA.
     Computed with :func:`core.linalg.weighted_top_eigenspace` (all weights 1), never a full SVD:
     exactly (k top eigenpairs of the n × n Gram or d × d covariance matrix) when
     ``min(n_samples, n_features) <= 1000`` or the exact route is the cheaper one, else by block

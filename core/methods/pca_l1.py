@@ -1,5 +1,5 @@
 """PCA-L1 (Kwak, *Principal component analysis based on L1-norm maximization*, IEEE TPAMI 2008):
-greedy ℓ1-dispersion PCA, and its AUGMENT step, which RSPCA (paper 002 eq. (5)) reuses.
+greedy ℓ1-dispersion PCA, and its AUGMENT step, which RSPCA (Zhao et al. 2014 eq. (5)) reuses.
 
 The stepping, states and deflation are those of :mod:`core.methods._greedy`.
 """
@@ -21,12 +21,12 @@ RANDOM_STATE = ParamSpec(
 
 
 def l1_dispersion(w: np.ndarray, X: np.ndarray) -> float:
-    """The ℓ1 dispersion ``‖X w‖₁ = Σ_i |x_iᵀw|`` (paper 002 eq. (3)/(4)); X (n, d), w (d,)."""
+    """The ℓ1 dispersion ``‖X w‖₁ = Σ_i |x_iᵀw|`` (Zhao et al. 2014 eq. (3)/(4)); X (n, d), w (d,)."""
     return float(np.abs(np.asarray(X, dtype=float) @ np.asarray(w, dtype=float)).sum())
 
 
 def augment(w: np.ndarray, X: np.ndarray) -> np.ndarray:
-    """AUGMENT of paper 002, eq. (5) (Kwak 2008): ``v = Σ_i p_i x_i / ‖Σ_i p_i x_i‖₂`` with
+    """AUGMENT of Zhao et al. 2014, eq. (5) (Kwak 2008): ``v = Σ_i p_i x_i / ‖Σ_i p_i x_i‖₂`` with
     ``p_i = +1`` if ``x_iᵀw >= 0`` else ``−1`` (a zero projection counts as +1).
 
     X (n_samples, n_features), w (n_features,). Returns the unit vector v (n_features,).
@@ -45,7 +45,7 @@ def augment(w: np.ndarray, X: np.ndarray) -> np.ndarray:
 
 @register(
     key="pca-l1", name="PCA-L1", family="PCA",
-    reference="Kwak, IEEE TPAMI 2008 (paper 000 §5.4, paper 002 §5.4 and eq. (5)): greedy ℓ1-dispersion "
+    reference="Kwak, IEEE TPAMI 2008 (Oh & Kwak 2016 §5.4, Zhao et al. 2014 §5.4 and eq. (5)): greedy ℓ1-dispersion "
               "maximisation with deflation",
     summary="Maximises Σ_i |wᵀx_i| one component at a time: w ← Σ_i sign(wᵀx_i) x_i until the signs "
             "stop changing, then deflate. Each sample pulls with the same force, whatever its size.",
@@ -58,13 +58,13 @@ class PCAL1(_L1Greedy):
 
         max_{‖w‖₂ = 1}  ‖X_j w‖₁ = Σ_i |x_i^{(j)}·w|
 
-    by Kwak's sign iteration (paper 002 eq. (5), AUGMENT): ``w ← X_jᵀs / ‖X_jᵀs‖`` with
+    by Kwak's sign iteration (Zhao et al. 2014 eq. (5), AUGMENT): ``w ← X_jᵀs / ‖X_jᵀs‖`` with
     ``s_i = sign(x_i^{(j)}·w)`` (0 → +1), starting from the sample of largest norm,
     ``w(0) = x_{i*}/‖x_{i*}‖``, until the sign vector stops changing (an exact fixed point). At the
     fixed point, if a sample has a zero projection ``|x_i·w| <= 1e-12‖x_i‖`` the direction is
     perturbed by a random Δw of norm 1e-6 and the iteration continues (Kwak's "w ← (w + Δw)/‖·‖").
     Then ``X_{j+1} = X_j (I − w wᵀ)``. The ℓ1 dispersion never decreases within a component
-    (Kwak's theorem, paper 002 Theorem 1). Components are orthonormal (each lies in the span of
+    (Kwak's theorem, Zhao et al. 2014 Theorem 1). Components are orthonormal (each lies in the span of
     the deflated data), dense.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Robust PCA baselines of paper 000: R1-PCA (Ding et al. 2006) and HQ-PCA (He et al. 2011)."""
+"""Robust PCA baselines of Oh & Kwak 2016: R1-PCA (Ding et al. 2006) and HQ-PCA (He et al. 2011)."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,7 +18,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
 
 @register(
     key="r1-pca", name="R1-PCA", family="PCA",
-    reference="Ding, Zhou, He & Zha, ICML 2006, as a baseline of paper 000 (§5.4) and paper 001 (§5.4): "
+    reference="Ding, Zhou, He & Zha, ICML 2006, as a baseline of Oh & Kwak 2016 (§5.4) and Nie et al. 2014 (§5.4): "
               "Huber weights, c = median residual, subspace iteration",
     summary="Rotational-invariant ℓ1 PCA: samples whose residual exceeds the median get Huber weights c/rᵢ; "
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
@@ -27,7 +27,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
 class R1PCA(KeepsFloat32, SteppableEstimator):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
 
-    Objective: ``Σ_i ρ_H(r_i)`` with ``r_i = ‖x̃_i − WᵀW x̃_i‖`` the residual *norm* (paper 000's
+    Objective: ``Σ_i ρ_H(r_i)`` with ``r_i = ‖x̃_i − WᵀW x̃_i‖`` the residual *norm* (Oh & Kwak 2016's
     transcription drops the square root; the extraction, §5.4, restores it after Ding et al.),
     ``x̃_i = x_i − x̄``, and Huber's ``ρ_H(r) = r²`` (r <= c), ``2cr − c²`` (r > c).
 
@@ -44,7 +44,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
     Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
-    change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (paper 000 uses 100).
+    change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (Oh & Kwak 2016 uses 100).
 
     The eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
     ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
@@ -97,7 +97,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
 @register(
     key="hq-pca", name="HQ-PCA", family="PCA",
-    reference="He, Hu, Zheng & Kong, IEEE TIP 20(6) 2011 (maximum correntropy), as a baseline of paper 000 "
+    reference="He, Hu, Zheng & Kong, IEEE TIP 20(6) 2011 (maximum correntropy), as a baseline of Oh & Kwak 2016 "
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",
     summary="Half-quadratic PCA: Gaussian (Welsch) weights of the residual, a weighted mean and a weighted "
             "PCA each step; the kernel width follows the mean squared residual.",
@@ -106,7 +106,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 class HQPCA(KeepsFloat32, SteppableEstimator):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
 
-    Objective (paper 000 eq. 3, Welsch M-estimator): minimise over (W, m)::
+    Objective (Oh & Kwak 2016 eq. 3, Welsch M-estimator): minimise over (W, m)::
 
         J = Σ_i (1 − exp(−‖r_i‖² / (2σ²))),   r_i = (I − WᵀW)(x_i − m)
 
@@ -114,7 +114,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
 
     1. kernel width ``σ² = (1/(2N)) Σ_i ‖r_i‖²`` re-estimated from the current residuals;
     2. weights ``w_i = exp(−‖r_i‖² / (2σ²))`` (the Gaussian acts on the residual *norm*, as in
-       He et al.; paper 000 writes it on the squared residual e_i — the extraction flags this and
+       He et al.; Oh & Kwak 2016 writes it on the squared residual e_i — the extraction flags this and
        we follow the original);
     3. ``m = Σ w_i x_i / Σ w_i``; ``W`` = top-k eigenvectors of ``Σ w_i (x_i − m)(x_i − m)ᵀ``.
 

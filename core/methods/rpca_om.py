@@ -1,4 +1,4 @@
-"""RPCA-OM: ℓ2,1 robust PCA with the mean optimised (Nie, Yuan, Huang, ICML 2014; paper 001)."""
+"""RPCA-OM: ℓ2,1 robust PCA with the mean optimised (Nie, Yuan, Huang, ICML 2014; Nie et al. 2014)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +10,7 @@ from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_thr
 from ._specs import MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
-#: ε of paper 001's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
+#: ε of Nie et al. 2014's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
 #: squared distance of the samples to their ℓ2 mean. It only guards the division in d_ii.
 EPS_REL = 1e-10
 
@@ -23,16 +23,16 @@ P_L2P = ParamSpec(
 
 @register(
     key="l2p-pca-om", name="ℓ2,p-PCA-OM", family="PCA",
-    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 2 (general re-weighting, eq. 27) "
+    reference="Nie, Yuan & Huang, ICML 2014: Algorithm 2 (general re-weighting, eq. 27) "
               "applied to Σ‖(I − UUᵀ)(xᵢ − b)‖ᵖ; p = 1 is Algorithm 1 (RPCA-OM)",
     summary="Minimises the sum of residual norms to the power p with the mean as a variable: each step is a "
             "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
     params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL],
 )
 class L2pPCAOM(KeepsFloat32, SteppableEstimator):
-    """ℓ2,p PCA with optimal mean: paper 001's re-weighting (Algorithm 2) applied to model A′.
+    """ℓ2,p PCA with optimal mean: Nie et al. 2014's re-weighting (Algorithm 2) applied to model A′.
 
-    Objective (paper 001 eq. 13 generalised as in the extraction's model A′, with the smoothing
+    Objective (Nie et al. 2014 eq. 13 generalised as in the extraction's model A′, with the smoothing
     of its footnote 1)::
 
         min_{b, UᵀU = I}  J(U, b) = Σ_i (‖(I − UUᵀ)(x_i − b)‖² + ε)^{p/2},   0 < p <= 2
@@ -40,7 +40,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     The paper's samples are the columns of a d × n matrix; here they are the rows of X and the
     columns of U are the rows of ``components``. With ``h(t) = (t + ε)^{p/2}`` concave for p <= 2,
     Algorithm 2 takes ``d_ii = h'(g_i) ∝ (‖r_i‖² + ε)^{(p−2)/2}`` (its supergradient), then solves
-    the weighted problem (14) exactly, so J never increases (paper 001 §3.3). Each iteration, with
+    the weighted problem (14) exactly, so J never increases (Nie et al. 2014 §3.3). Each iteration, with
     the weights ``d_ii`` of the previous one:
 
     1. ``b = Σ d_ii x_i / Σ d_ii`` (eq. 15 with α = 0, the weighted mean);
@@ -125,16 +125,16 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
 
 @register(
     key="rpca-om", name="RPCA-OM", family="PCA",
-    reference="Nie, Yuan & Huang, ICML 2014 (paper 001): Algorithm 1, eqs. (13)–(16); "
+    reference="Nie, Yuan & Huang, ICML 2014: Algorithm 1, eqs. (13)–(16); "
               "'right' singular vectors corrected to left",
     summary="Minimises the sum of (unsquared) residual norms with the mean as a variable: each step is a "
             "weighted PCA around the weighted mean, weights d_i = 1/(2‖residual_i‖).",
     params=[N_COMPONENTS, MAX_ITER, TOL],
 )
 class RPCAOM(L2pPCAOM):
-    """RPCA-OM, paper 001 Algorithm 1: :class:`L2pPCAOM` with p = 1.
+    """RPCA-OM, Nie et al. 2014 Algorithm 1: :class:`L2pPCAOM` with p = 1.
 
-    Objective (paper 001 eq. 13, smoothed as its footnote 1)::
+    Objective (Nie et al. 2014 eq. 13, smoothed as its footnote 1)::
 
         min_{b, UᵀU = I}  J(U, b) = Σ_i √(‖(I − UUᵀ)(x_i − b)‖² + ε)
 

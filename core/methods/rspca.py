@@ -1,4 +1,4 @@
-"""RSPCA, robust sparse PCA: paper 002 (Zhao, Meng & Xu, *Robust sparse principal component analysis*, Sci China Inf Sci 2014),
+"""RSPCA, robust sparse PCA: Zhao et al. 2014 (Zhao, Meng & Xu, *Robust sparse principal component analysis*, Sci China Inf Sci 2014),
 Algorithm 1 with AUGMENT (eq. (5)) and SPARSE (eqs. (6)–(13)).
 
 The stepping, states and deflation are those of :mod:`core.methods._greedy`; AUGMENT is
@@ -26,7 +26,7 @@ RESTARTS = ParamSpec(
     low=0, high=1000, slider=(0, 10))
 PCA_START = ParamSpec(
     "pca_start", "PCA start", "bool", True,
-    "also start each component from the leading eigenvector of the deflated scatter (paper 002 §2.5 "
+    "also start each component from the leading eigenvector of the deflated scatter (Zhao et al. 2014 §2.5 "
     "strategy (a)); off = the paper's experiments (strategy (b): all-ones and random starts only)")
 RANDOM_STATE = ParamSpec(
     "random_state", "seed", "int", 0,
@@ -38,7 +38,7 @@ FIXED_POINT_MAX_ITER = 500
 
 
 def sparse_lambda(theta_k: float, p: float) -> float:
-    """λ* of paper 002 Theorem 2: ``[2(1−p)]^{1−p} / (2−p)^{2−p} · θ_k^{2−p}`` — the multiplier of
+    """λ* of Zhao et al. 2014 Theorem 2: ``[2(1−p)]^{1−p} / (2−p)^{2−p} · θ_k^{2−p}`` — the multiplier of
     ``min_u ½(u − v)² + λ|u|^p`` whose threshold (Marjanovic & Solo 2012) is exactly θ_k.
     p = 0 gives θ_k²/2 (hard threshold at θ_k), p = 1 gives θ_k (soft threshold at θ_k)."""
     return (2.0 * (1.0 - p)) ** (1.0 - p) / (2.0 - p) ** (2.0 - p) * theta_k ** (2.0 - p)
@@ -66,7 +66,7 @@ def _fixed_point(a: np.ndarray, theta_k: float, p: float) -> np.ndarray:
 
 
 def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = True) -> np.ndarray:
-    """SPARSE of paper 002 (eqs. (6)–(13)): the k-sparse thresholding of v for the ℓp penalty.
+    """SPARSE of Zhao et al. 2014 (eqs. (6)–(13)): the k-sparse thresholding of v for the ℓp penalty.
 
     Solves ``min_u ½‖u − v‖² + λ*‖u‖_p^p`` coordinate-wise (eq. (10)) with the multiplier λ*
     chosen so that exactly the k largest |v_i| survive. θ_k is the k-th largest |v_i|.
@@ -134,7 +134,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
 
 @register(
     key="rspca", name="RSPCA", family="sparse PCA",
-    reference="Zhao, Meng & Xu, Sci China Inf Sci 2014 (paper 002): Algorithm 1, AUGMENT eq. (5), "
+    reference="Zhao, Meng & Xu, Sci China Inf Sci 2014: Algorithm 1, AUGMENT eq. (5), "
               "SPARSE eqs. (6)–(13); ℓ1 threshold θ_{k+1} and interval of (8) corrected",
     summary="Robust sparse PCA: maximises the ℓ1 dispersion Σ_i |wᵀx_i| over unit w with k nonzero "
             "loadings (ℓp thresholding, p = 0, 1/2, 1 or any p in [0, 1]), greedily with deflation "
@@ -142,7 +142,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
     params=[N_COMPONENTS, P_SPARSE, K_NONZERO, RESTARTS, PCA_START, CENTER, RANDOM_STATE, MAX_ITER_COMPONENT],
 )
 class RSPCA(_L1Greedy):
-    """RSPCA, paper 002 Algorithm 1 (Zhao, Meng & Xu 2014).
+    """RSPCA, Zhao et al. 2014 Algorithm 1 (Zhao, Meng & Xu 2014).
 
     Model (paper eq. (3), solved greedily as eq. (4))::
 

@@ -1,4 +1,4 @@
-"""ℓ1 and sparse PCA: PCA-L1 (Kwak 2008), RSPCA (paper 002), sPCA-rSVD and GPower.
+"""ℓ1 and sparse PCA: PCA-L1 (Kwak 2008), RSPCA (Zhao et al. 2014), sPCA-rSVD and GPower.
 
 One module per concept; this module gathers their public names (``from
 robust_subspace_lab.core.methods.sparse_pca import RSPCA`` keeps working):

@@ -1,4 +1,4 @@
-"""The ℓ2 sparse-PCA baselines of paper 002 (Zhao, Meng & Xu, *Robust sparse principal component analysis*, Sci China Inf Sci 2014, §5.4):
+"""The ℓ2 sparse-PCA baselines of Zhao et al. 2014 (Zhao, Meng & Xu, *Robust sparse principal component analysis*, Sci China Inf Sci 2014, §5.4):
 sPCA-rSVD (Shen & Huang, *Sparse principal component analysis via regularized low rank matrix
 approximation*, J Multivar Anal 2008) and GPower (Journée, Nesterov, Richtárik & Sepulchre,
 *Generalized power method for sparse principal component analysis*, JMLR 2010).
@@ -68,25 +68,25 @@ def _threshold_k(z: np.ndarray, k: int, rule: str) -> tuple[np.ndarray, float]:
 
 @register(
     key="spca-rsvd", name="sPCA-rSVD", family="sparse PCA",
-    reference="Shen & Huang, J Multivar Anal 2008 (as summarised in paper 002 §5.4): rank-1 "
+    reference="Shen & Huang, J Multivar Anal 2008 (as summarised in Zhao et al. 2014 §5.4): rank-1 "
               "regularised SVD, alternating thresholding; projection deflation",
     summary="ℓ2 sparse PCA baseline: alternates u ← X v/‖X v‖ and v ← h_λ(Xᵀu) (hard, soft or SCAD "
             "thresholding, λ set so that exactly k loadings survive), then deflates.",
     params=[N_COMPONENTS, K_NONZERO, THRESHOLDING, CENTER, MAX_ITER_COMPONENT, TOL_W],
 )
 class SPCArSVD(_Greedy):
-    """sPCA-rSVD (Shen & Huang 2008), the ℓ2 sparse-PCA baseline of paper 002 (§5.4).
+    """sPCA-rSVD (Shen & Huang 2008), the ℓ2 sparse-PCA baseline of Zhao et al. 2014 (§5.4).
 
     Rank-1 problem on the deflated data: ``min_{u, v} ‖X_j − u vᵀ‖_F² + P_λ(v)``, ``‖u‖ = 1``
     (rows of X are samples), by alternating ``u = X_j v/‖X_j v‖`` and ``v = h_λ(X_jᵀu)`` with h_λ the
     hard (ℓ0), soft (ℓ1) or SCAD (a = 3.7) thresholding rule. λ is re-set at every iteration to
-    the (k+1)-th largest ``|X_jᵀu|`` so that exactly k loadings survive (ties by index; paper 002:
+    the (k+1)-th largest ``|X_jᵀu|`` so that exactly k loadings survive (ties by index; Zhao et al. 2014:
     "λ can be set to give a fixed number of nonzeros"). Start: u = the leading left singular
     vector of X_j (via the leading eigenvector of ``X_jᵀX_j``), so the state at τ = 0 already
     shows the thresholded loadings. Stop a component when no loading of ``w = v/‖v‖`` moves by
     more than ``tol`` or after ``max_iter`` iterations.
 
-    Deviation: deflation is by projection, ``X_{j+1} = X_j(I − w wᵀ)`` as in paper 002, instead of
+    Deviation: deflation is by projection, ``X_{j+1} = X_j(I − w wᵀ)`` as in Zhao et al. 2014, instead of
     Shen & Huang's ``X − u vᵀ``, so that all greedy methods here deflate alike.
 
     Parameters
@@ -144,7 +144,7 @@ class SPCArSVD(_Greedy):
 
 @register(
     key="gpower", name="GPower", family="sparse PCA",
-    reference="Journée, Nesterov, Richtárik & Sepulchre, JMLR 2010 (as summarised in paper 002 §5.4): "
+    reference="Journée, Nesterov, Richtárik & Sepulchre, JMLR 2010 (as summarised in Zhao et al. 2014 §5.4): "
               "single-unit GPower_ℓ1 / GPower_ℓ0 with deflation",
     summary="ℓ2 sparse PCA baseline: power iteration in sample space x ← Σ_i [|a_iᵀx| − γ]₊ sign(a_iᵀx) a_i "
             "(ℓ1) or Σ_i [(a_iᵀx)² > γ] (a_iᵀx) a_i (ℓ0); sparsity set by γ, not by a count.",
@@ -162,7 +162,7 @@ class GPower(_Greedy):
 
     Start: x = the column of X_j with the largest norm (Journée et al.'s choice). Stop a component
     when f changes by less than ``tol`` relatively, or after ``max_iter`` iterations. Deflation
-    ``X_{j+1} = X_j(I − w wᵀ)`` (as in paper 002).
+    ``X_{j+1} = X_j(I − w wᵀ)`` (as in Zhao et al. 2014).
 
     Scaling of γ: ``gamma`` is a fraction in [0, 1) of its largest useful value on the input data
     (after centring, before any deflation): ``γ = gamma · max_i ‖a_i‖`` for ℓ1 and
@@ -172,7 +172,7 @@ class GPower(_Greedy):
     smaller gamma). A later component whose deflated columns all fall below γ (e.g. the rank of the
     data is used up) is set to the coordinate axis of the largest deflated column (GPower's own
     start, the best 1-sparse direction) with f = 0, and its loop ends — never a NaN or a hang. Sparsity is set
-    by γ, not by a count (as in paper 002's Table 4).
+    by γ, not by a count (as in Zhao et al. 2014's Table 4).
 
     Parameters
     ----------
