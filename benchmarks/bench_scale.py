@@ -7,7 +7,7 @@ dots (clipped to 0–255, so non-negative and fit for NMF too). ``--size full`` 
 that the PCA family takes its block-iteration route). k = 20 components.
 
 ``--data mnist``: real digits instead, the first n of the 10,000 MNIST digits of
-``/work/shared/data/mnist-10k.npz`` resized from 28 × 28 to 64 × 64 (``--size full``) or 32 × 32
+``../shared/data/mnist-10k.npz`` (beside the repository) resized from 28 × 28 to 64 × 64 (``--size full``) or 32 × 32
 (``--size small``) by ``core.datasets.resize_images``, corrupted as the app's opening lesson does
 (20 % of the images with a rectangle of dots, ``core.presets.paper_000.DEFAULT_LESSON``). Real
 images have no spectral gap after k, unlike the synthetic rank-20 data, so the block iteration
@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -69,7 +70,8 @@ def make_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
     return X.astype(dtype, copy=False)
 
 
-MNIST = "/work/shared/data/mnist-10k.npz"
+#: the shared reference data beside the repository (not shipped: a benchmark input only)
+MNIST = Path(__file__).resolve().parents[2] / "shared" / "data" / "mnist-10k.npz"
 
 
 def make_mnist(n: int, d: int, dtype=np.float64) -> np.ndarray:
