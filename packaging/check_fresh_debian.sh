@@ -52,17 +52,19 @@ in_chroot apt-get update -q
 in_chroot apt-get install -y -q --no-install-recommends python3 python3-venv python3-pip xvfb xauth sudo
 echo 'APT::Get::Assume-Yes "true";' > "$TARGET/etc/apt/apt.conf.d/90assume-yes"
 
-rm -rf "$TARGET/root/wheels"
-"$PYTHON" -m pip wheel --quiet --no-deps -w "$TARGET/root/wheels" "$ROOT"
+# files handed to the new system, at this path inside it
+STAGE=/opt/rsl-install
+rm -rf "${TARGET:?}$STAGE"
+"$PYTHON" -m pip wheel --quiet --no-deps -w "$TARGET$STAGE" "$ROOT"
 in_chroot python3 -m venv /opt/rsl
-WHEEL="$(cd "$TARGET/root/wheels" && ls robust_subspace_lab-*.whl)"
+WHEEL="$(cd "$TARGET$STAGE" && ls robust_subspace_lab-*.whl)"
 # behind a TLS-intercepting proxy, PIP_CERT names its CA bundle: the chroot's pip uses a copy
 PIP_CERT_ARG=()
 if [[ -n "${PIP_CERT:-}" && -f "$PIP_CERT" ]]; then
-    cp "$PIP_CERT" "$TARGET/root/pip-ca.crt"
-    PIP_CERT_ARG=(--cert /root/pip-ca.crt)
+    cp "$PIP_CERT" "$TARGET$STAGE/pip-ca.crt"
+    PIP_CERT_ARG=(--cert "$STAGE/pip-ca.crt")
 fi
-in_chroot /opt/rsl/bin/pip install --quiet "${PIP_CERT_ARG[@]}" "/root/wheels/$WHEEL"
+in_chroot /opt/rsl/bin/pip install --quiet "${PIP_CERT_ARG[@]}" "$STAGE/$WHEEL"
 
 run_app() {
     rm -f "$TARGET/tmp/x.png"
