@@ -22,6 +22,7 @@ from scipy import linalg
 
 from . import interrupt
 from .linalg import one_blas_thread, orientation
+from .threads import ONE_THREAD_MAX_ENTRIES   # (the convex solvers import it from here)
 
 #: Partial SVD (see the module docstring) only when min(n, d) is at least this ...
 PARTIAL_SVD_MIN_DIM = 400
@@ -48,10 +49,6 @@ LEADING_TRIPLET_TOL = 1e-6
 PARTIAL_SVD_MAX_ITER = 8
 #: At most this many basis images in ``State.components``.
 MAX_COMPONENTS = 100
-#: Problems with at most this many entries run each iteration on one BLAS thread: their SVDs are
-#: too small to gain from threads, and a busy 2-core machine makes threaded ones 2–4× slower
-#: (measured: 100 × 625 SVD + norm 15 ms threaded vs 3.9 ms on one thread).
-ONE_THREAD_MAX_ENTRIES = 250_000
 
 
 # =========================================================================== proximal steps

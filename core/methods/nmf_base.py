@@ -114,6 +114,7 @@ from ..base import SteppableEstimator
 from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread
+from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
 from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative
@@ -141,11 +142,6 @@ SAMPLE_WEIGHT_FLOOR = 1e-6
 #: Divergence guard: a fit whose reconstruction exceeds max(X) + DIVERGE_FACTOR × (max X − min X)
 #: raises SolverError (no data value explains it; entries with weight 0 are no longer held).
 DIVERGE_FACTOR = 4.0
-#: Problems with at most this many entries run each iteration on one BLAS thread: their products
-#: are too small to gain from threads, and on a busy 2-core machine threaded OpenBLAS made a
-#: 100 × 625 TC-NMF run 3× slower (1.37 s vs 0.49 s for 50 iterations). Same rule as
-#: :data:`core.methods.convex.ONE_THREAD_MAX_ENTRIES`.
-ONE_THREAD_MAX_ENTRIES = 250_000
 
 # ----------------------------------------------------------------------------- parameter specs
 NMF_MAX_ITER = ParamSpec(
