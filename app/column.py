@@ -155,8 +155,13 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     close_requested = QtCore.Signal(object)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
-                 delay=None, index: int = 0, parent=None):
+                 delay=None, index: int = 0, parent=None, build_queue=None):
         super().__init__(parent)
+        # ``build_queue`` (an app.ui_queue.UiQueue): the views are built there, one job each,
+        # after the constructor returns (a column added to a shown window: building all its views
+        # at once holds the GUI thread 100–250 ms); reading ``column.<view name>`` builds that
+        # view at once. None: all built in the constructor.
+        self._build_queue = build_queue
         self.setFrameShape(QtWidgets.QFrame.StyledPanel)
         self.setObjectName("MethodColumn")
         self.index = index
@@ -295,14 +300,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.view_list: list = []
         self._view_order = {cls: i for i, cls in enumerate(view_classes())}
         self._pending_views: list = [cls for cls in self._view_order if not cls.default_visible]
+        self._deferred_views: list = [cls for cls in self._view_order if cls.default_visible] \
+            if self._build_queue is not None else []
         self._areas = {"side": QtWidgets.QVBoxLayout(), "curves": QtWidgets.QVBoxLayout(),
                        "bottom": QtWidgets.QHBoxLayout()}
         for lay in self._areas.values():
             lay.setSpacing(2)
             lay.setContentsMargins(0, 0, 0, 0)
         for cls in self._view_order:
-            if cls.default_visible:
+            if cls.default_visible and self._build_queue is None:
                 self._make_view(cls)
+        for _ in self._deferred_views:
+            self._build_queue.post(self._build_next_view, owner=self)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
         top.addLayout(self._areas["side"], 1)
@@ -318,11 +327,37 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.addLayout(scrub)
 
     # ------------------------------------------------------------------ views, built when needed
+    @property
+    def views_pending(self) -> bool:
+        """Views shown by default are still being built (``build_queue``)."""
+        return bool(self._deferred_views)
+
+    def _build_next_view(self) -> None:
+        """Build the next deferred view and draw the snapshot shown into it (not the others:
+        they are drawn already); the rest follow in later event-loop turns."""
+        if not self._deferred_views:
+            return
+        drawn = self._drawn_key
+        view = self._make_view(self._deferred_views[0])
+        if drawn is not None:
+            self._drawn_key = drawn
+            self._build_queue.post(lambda: self._draw_new_view(view), owner=self)
+
+    def _draw_new_view(self, view) -> None:
+        """Draw the snapshot shown into ``view``, built after it was drawn (a job of its own)."""
+        snap = self.shown_snapshot
+        if snap is not None:
+            view.setVisible(bool(view.shows(snap)))
+            if not view.isHidden():
+                view.show_snapshot(snap)
+
     def _make_view(self, cls):
         """Build the view of class ``cls`` (hidden unless it is shown by default) and place it in
         its area, in registry order; the next frame draws it."""
         if cls in self._pending_views:
             self._pending_views.remove(cls)
+        if cls in self._deferred_views:
+            self._deferred_views.remove(cls)
         view = cls()
         if cls.name:
             setattr(self, cls.name, view)
@@ -341,7 +376,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def __getattr__(self, name: str):
         # ``column.weightmap_view`` etc. of a view not built yet: build it now
-        for cls in self.__dict__.get("_pending_views", ()):
+        for cls in (*self.__dict__.get("_pending_views", ()), *self.__dict__.get("_deferred_views", ())):
             if cls.name == name:
                 return self._make_view(cls)
         raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
@@ -540,4 +575,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:
         self._apply_timer.stop()
+        if self._build_queue is not None:
+            self._build_queue.discard(self)
         self.runner.shutdown()

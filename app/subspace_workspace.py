@@ -22,6 +22,7 @@ from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSp
 
 from .column import MethodColumn
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
+from .ui_queue import UiQueue
 from .worker import DataJobs, error_message
 from .workspace import Workspace
 
@@ -84,6 +85,12 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self._skipped_box: QtWidgets.QMessageBox | None = None
         self._next_column = 0
         self._closed = False
+        # widgets built a few milliseconds per event-loop turn (new columns and their views)
+        self.build_queue = UiQueue(self)
+        # what Step/Run asked while a preset's columns are still being added: ("step", n),
+        # ("run",) or None; each column added then does the same
+        self._then: tuple | None = None
+        self._slots: list[QtWidgets.QWidget] = []     # places of a preset's columns still to add
 
         self.columns_widget = _Columns()
         self.columns_layout = QtWidgets.QHBoxLayout(self.columns_widget)
@@ -155,19 +162,27 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         return dict(self.session.corruption.params)
 
     # ================================================================== columns
-    def add_column(self, key: str | None = None, params: dict | None = None) -> MethodColumn:
-        """Add a method column (``key`` from the catalogue; default: a method not shown yet)."""
+    def add_column(self, key: str | None = None, params: dict | None = None,
+                   placeholder: QtWidgets.QWidget | None = None) -> MethodColumn:
+        """Add a method column (``key`` from the catalogue; default: a method not shown yet), at
+        the end or in place of ``placeholder`` (a widget of the columns' layout)."""
         if key is None:
             shown = {c.key for c in self.columns}
             keys = [m.key for m in catalogue.methods()]
             key = next((k for k in keys if k not in shown), keys[0])
-        col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns))
+        # in a shown window the new column's views are built one per job of the build queue
+        col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns),
+                           build_queue=self.build_queue if self.isVisible() else None)
         col.setMinimumWidth(COLUMN_MIN_WIDTH)
         col.status.connect(lambda c, text: self.status.emit(text))
         col.close_requested.connect(self.remove_column)
         col.runner.activity.connect(self.activity)
         self.columns.append(col)
-        self.columns_layout.addWidget(col, 1)
+        if placeholder is not None:
+            self.columns_layout.replaceWidget(placeholder, col)
+            placeholder.deleteLater()
+        else:
+            self.columns_layout.addWidget(col, 1)
         self._renumber()
         if self.data is not None:
             col.runner.set_data(self.data)
@@ -193,20 +208,24 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
     # ================================================================== run controls
     def step(self, n: int = 1) -> None:
+        self._then = ("step", n) if self._adding else None
         for c in self.columns:
             c.follow_live()
             c.runner.step(n)
 
     def run(self) -> None:
+        self._then = ("run",) if self._adding else None
         for c in self.columns:
             c.follow_live()
             c.runner.run()
 
     def pause(self) -> None:
+        self._then = None
         for c in self.columns:
             c.runner.pause()
 
     def reset(self) -> None:
+        self._then = None
         for c in self.columns:
             c.runner.reset()
             c.follow_live()
@@ -216,8 +235,14 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         return any(c.runner.running for c in self.columns)
 
     @property
+    def _adding(self) -> bool:
+        """Columns of a preset are still to be added (jobs of the build queue)."""
+        return bool(self._slots)
+
+    @property
     def busy(self) -> bool:
-        return any(c.runner.busy or c.runner.pending for c in self.columns)
+        """A solver has work in flight or queued, or columns or views are still being built."""
+        return bool(self.build_queue.pending) or any(c.runner.busy or c.runner.pending for c in self.columns)
 
     @property
     def finished(self) -> bool:
@@ -244,6 +269,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
     def shutdown(self) -> None:
         self._closed = True
+        self._drop_slots()
         for c in self.columns:
             c.shutdown()
 
@@ -267,19 +293,52 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 self.set_corruption(pre.corruption, dict(pre.corruption_params))
         if not ok:
             return False
-        # the columns there are take the preset's first methods (building a column's plots holds
-        # the GUI thread ~0.25 s); new ones are built one per event-loop turn, so the window
-        # keeps drawing in between
+        # the columns there are take the preset's first methods; new ones are added by jobs of
+        # the build queue (building a column holds the GUI thread 0.1–0.25 s: one job builds
+        # its controls, one job each of its views), so the window keeps drawing in between. A
+        # Step or Run asked before they are all there applies to each as it is added.
+        self._drop_slots()                      # columns of an earlier preset not added yet
         kept = list(self.columns)
+        for col in kept[len(pre.methods):]:
+            self.remove_column(col)
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
                 kept[i].set_method(method, dict(params))
             else:
-                QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ExcludeUserInputEvents)
-                self.add_column(method, dict(params))
-        for col in kept[len(pre.methods):]:
-            self.remove_column(col)
+                # an empty frame holds the column's place: the window's layout changes once
+                # here, not once per column added
+                slot = QtWidgets.QFrame()
+                slot.setFrameShape(QtWidgets.QFrame.StyledPanel)
+                slot.setMinimumWidth(COLUMN_MIN_WIDTH)
+                self.columns_layout.addWidget(slot, 1)
+                self._slots.append(slot)
+                self.build_queue.post(lambda m=method, p=dict(params), w=slot: self._add_queued(m, p, w),
+                                      owner=self)
         return True
+
+    def _drop_slots(self) -> None:
+        """Forget the preset columns not added yet (their jobs and their places)."""
+        self.build_queue.discard(self)
+        for slot in self._slots:
+            self.columns_layout.removeWidget(slot)
+            slot.deleteLater()
+        self._slots.clear()
+
+    def _add_queued(self, method: str, params: dict, slot: QtWidgets.QWidget) -> None:
+        """A column of a preset, added from the build queue in place of ``slot``; it does what
+        Step/Run asked."""
+        self._slots.remove(slot)
+        if self._closed:
+            return
+        col = self.add_column(method, params, placeholder=slot)
+        if self._then is not None:
+            col.follow_live()
+            if self._then[0] == "run":
+                col.runner.run()
+            else:
+                col.runner.step(self._then[1])
+        if not self._adding:
+            self._then = None
 
     # ================================================================== data
     def show_error(self, text: str) -> None:

@@ -346,13 +346,18 @@ SCATTER_BLOCK_ROWS = 512
 
 def _scatter(Xc: np.ndarray, w: np.ndarray, checkpoint: Callable[[], None]) -> np.ndarray:
     """``Xc.T @ (Xc * w[:, None])`` summed over blocks of :data:`SCATTER_BLOCK_ROWS` rows, with
-    ``checkpoint()`` before each block (a cancelled step stops within one block's product)."""
+    ``checkpoint()`` before each block (a cancelled step stops within one block's product).
+
+    Each block is scaled by ``√w`` and multiplied by its own transpose, ``BᵀB``, which numpy
+    computes by a symmetric rank-k update (BLAS ``syrk``: half the products of a general
+    ``Bᵀ(B·w)``, and S exactly symmetric); the weights are non-negative."""
     n, d = Xc.shape
     S = np.zeros((d, d), dtype=Xc.dtype)
+    root = np.sqrt(np.maximum(w, 0.0)).astype(Xc.dtype, copy=False)
     for i in range(0, n, SCATTER_BLOCK_ROWS):
         checkpoint()
-        B = Xc[i:i + SCATTER_BLOCK_ROWS]
-        S += B.T @ (B * w[i:i + SCATTER_BLOCK_ROWS, None])
+        B = Xc[i:i + SCATTER_BLOCK_ROWS] * root[i:i + SCATTER_BLOCK_ROWS, None]
+        S += B.T @ B
     return S
 
 

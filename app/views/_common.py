@@ -144,24 +144,86 @@ def _arrays(**kw) -> dict:
     return {k: np.asarray(v) for k, v in kw.items() if v is not None}
 
 
-def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> pg.ColorBarItem:
+class ColorBar(pg.GraphicsWidget):
+    """A fixed colour bar: the colour map as an image beside an axis whose label names the
+    quantity and its unit; vertical (axis on the right, low values at the bottom) or horizontal
+    (axis below, low values at the left).
+
+    pyqtgraph's ``ColorBarItem`` is an interactive PlotItem: building one (its menus and four
+    axes) took ~8 ms of the GUI thread, the largest part of building an image view. The views'
+    bars are never interactive, so this one is a ViewBox, an ImageItem and one AxisItem (< 1 ms),
+    with the part of ``ColorBarItem``'s interface the views use: :meth:`levels`,
+    :meth:`setLevels`, :meth:`setColorMap` and :meth:`getAxis`."""
+
+    def __init__(self, cmap, values, label: str, ticks=None, horizontal: bool = False, width: int = 8):
+        super().__init__()
+        self.horizontal = bool(horizontal)
+        grid = QtWidgets.QGraphicsGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(0)
+        self.setLayout(grid)
+        self.vb = pg.ViewBox(enableMenu=False, enableMouse=False, defaultPadding=0.0)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.vb.addItem(self.image)
+        self.axis = pg.AxisItem("bottom" if self.horizontal else "right", pen=COLORS["axis"],
+                                textPen=COLORS["axis"])
+        self.axis.linkToView(self.vb)
+        self.axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
+        self.axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)  # end values shown
+        if ticks is not None:
+            self.axis.setTicks(ticks)
+        if self.horizontal:
+            self.vb.setFixedHeight(width)
+            grid.addItem(self.vb, 0, 0)
+            grid.addItem(self.axis, 1, 0)
+        else:
+            self.vb.setFixedWidth(width)
+            grid.addItem(self.vb, 0, 0)
+            grid.addItem(self.axis, 0, 1)
+        self.frame = QtWidgets.QGraphicsRectItem(self.vb)     # the outline
+        self.frame.setPen(pg.mkPen(COLORS["axis"]))
+        self._levels = (0.0, 1.0)
+        self.setColorMap(cmap)
+        self.setLevels(values)
+        cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
+        self.setCacheMode(cache)
+        self.axis.setCacheMode(cache)
+
+    def setColorMap(self, cmap) -> None:
+        """Show ``cmap`` (a pyqtgraph ColorMap or its name)."""
+        cmap = pg.colormap.get(cmap) if isinstance(cmap, str) else cmap
+        ramp = np.arange(256, dtype=np.uint8)
+        self.image.setImage(ramp[None, :] if self.horizontal else ramp[:, None],
+                            lut=cmap.getLookupTable(nPts=256), levels=(0, 255), autoLevels=False)
+
+    def levels(self) -> tuple[float, float]:
+        """The values at the two ends of the bar."""
+        return self._levels
+
+    def setLevels(self, values) -> None:
+        """Span the values ``(low, high)`` (the axis follows)."""
+        lo, hi = float(values[0]), float(values[1])
+        self._levels = (lo, hi)
+        span = (hi - lo) or 1.0
+        rect = QtCore.QRectF(lo, 0.0, span, 1.0) if self.horizontal else QtCore.QRectF(0.0, lo, 1.0, span)
+        self.image.setRect(rect)
+        self.frame.setRect(rect)
+        if self.horizontal:
+            self.vb.setRange(xRange=(lo, lo + span), yRange=(0.0, 1.0), padding=0.0)
+        else:
+            self.vb.setRange(xRange=(0.0, 1.0), yRange=(lo, lo + span), padding=0.0)
+
+    def getAxis(self, name: str) -> pg.AxisItem:
+        """The bar's axis (``"right"`` of a vertical bar, ``"bottom"`` of a horizontal one)."""
+        if name != self.axis.orientation:
+            raise KeyError(f"this colour bar has no {name!r} axis (it has {self.axis.orientation!r})")
+        return self.axis
+
+
+def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> ColorBar:
     """A fixed (not interactive) colour bar with an axis label in words and units; vertical (axis
     on the right) or horizontal (axis below)."""
-    bar = pg.ColorBarItem(values=values, colorMap=cmap, interactive=False, width=8,
-                          pen=COLORS["axis"], colorMapMenu=False,
-                          orientation="horizontal" if horizontal else "vertical")
-    axis = bar.getAxis("bottom" if horizontal else "right")
-    axis.setTextPen(COLORS["axis"])
-    axis.setPen(COLORS["axis"])
-    axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
-    axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)   # end values shown
-    if ticks is not None:
-        axis.setTicks(ticks)
-    cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
-    bar.setCacheMode(cache)
-    for name in ("left", "right", "top", "bottom"):
-        bar.getAxis(name).setCacheMode(cache)
-    return bar
+    return ColorBar(cmap, values, label, ticks, horizontal=horizontal)
 
 
 #: key of ``Snapshot.details`` holding a per-sample outlier score (convex methods: ‖e_i‖)
@@ -224,12 +286,12 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         self._key = None                # (tile shape, rows, cols, vgap) the tiles are laid out for
         self._tile = None
         self.vgap = None                # vertical gap in tile heights (None: same as GAP)
-        self.bars: list[pg.ColorBarItem] = []          # right of the tiles
-        self.below_bars: list[pg.ColorBarItem] = []    # under the tiles
+        self.bars: list[ColorBar] = []          # right of the tiles
+        self.below_bars: list[ColorBar] = []    # under the tiles
         self.bar_row = None
         self.setMinimumSize(120, 90)
 
-    def add_color_bar(self, bar: pg.ColorBarItem, below: bool = False) -> pg.ColorBarItem:
+    def add_color_bar(self, bar: ColorBar, below: bool = False) -> ColorBar:
         """Place ``bar`` right of the tiles (after the bars already there; the title spans all),
         or, ``below``, in a row under the tiles (horizontal bars, side by side)."""
         if below:

@@ -1,0 +1,75 @@
+"""Small GUI-thread jobs run between events, a few milliseconds' worth per event-loop turn.
+
+Building widgets must happen on the GUI thread, and a method column's pyqtgraph views take
+100–250 ms to build all at once: the window would not draw in between. The workspace posts such
+work here as small jobs (one column's controls, one view); :class:`UiQueue` runs them in order
+from a zero-delay timer, at most :data:`TURN_BUDGET_S` of them per turn, so that painting,
+input and the solvers' results get the event loop in between.
+
+A job belongs to an ``owner`` (a column): :meth:`UiQueue.discard` drops the jobs of an owner
+that is going away, so no job runs on a deleted widget.
+"""
+from __future__ import annotations
+
+import collections
+import time
+from typing import Callable
+
+from PySide6 import QtCore
+
+__all__ = ["UiQueue", "TURN_BUDGET_S"]
+
+#: GUI-thread seconds of queued jobs per event-loop turn (a job is never split: one that takes
+#: longer ends the turn)
+TURN_BUDGET_S = 0.010
+
+
+class UiQueue(QtCore.QObject):
+    """A FIFO of GUI-thread jobs run from a zero-delay timer, :data:`TURN_BUDGET_S` per turn.
+
+    ``idle`` is emitted when the last job has run."""
+
+    idle = QtCore.Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._jobs: collections.deque[tuple[object, Callable[[], None]]] = collections.deque()
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._run)
+
+    def post(self, fn: Callable[[], None], owner: object = None) -> None:
+        """Run ``fn()`` in a later event-loop turn, after the jobs posted before it."""
+        self._jobs.append((owner, fn))
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def discard(self, owner: object) -> None:
+        """Drop the jobs of ``owner`` that have not run."""
+        self._jobs = collections.deque(j for j in self._jobs if j[0] is not owner)
+
+    @property
+    def pending(self) -> int:
+        """Jobs not run yet."""
+        return len(self._jobs)
+
+    def flush(self) -> None:
+        """Run every queued job now (in order)."""
+        while self._jobs:
+            self._jobs.popleft()[1]()
+        self.idle.emit()
+
+    def _run(self) -> None:
+        end = time.perf_counter() + TURN_BUDGET_S
+        try:
+            while self._jobs:
+                _, fn = self._jobs.popleft()
+                fn()
+                if time.perf_counter() >= end:
+                    break
+        finally:             # a job that raised (reported by the window) does not stop the rest
+            if self._jobs:
+                self._timer.start()
+            else:
+                self.idle.emit()

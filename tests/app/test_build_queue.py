@@ -1,0 +1,127 @@
+"""Widgets built a few milliseconds per event-loop turn (app.ui_queue): the queue itself, a column
+added to a shown window, a preset's columns, and the light colour bar the image views use."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore
+
+from robust_subspace_lab.app.ui_queue import UiQueue
+from robust_subspace_lab.app.views._common import GREY, ColorBar
+from robust_subspace_lab.core import presets
+
+WAIT = 60000
+
+
+def test_queue_runs_jobs_in_order_and_a_failing_job_does_not_stop_the_rest(qtbot):
+    queue = UiQueue()
+    done = []
+    with qtbot.capture_exceptions() as raised:
+        with qtbot.waitSignal(queue.idle, timeout=5000):
+            queue.post(lambda: done.append(1))
+            queue.post(lambda: 1 / 0)
+            queue.post(lambda: done.append(3))
+            assert queue.pending == 3 and done == []        # nothing runs before the event loop
+    assert done == [1, 3]
+    assert len(raised) == 1 and raised[0][0] is ZeroDivisionError
+    assert queue.pending == 0
+
+
+def test_discard_drops_only_the_owners_jobs(qtbot):
+    queue = UiQueue()
+    a, b = object(), object()
+    done = []
+    for i in range(3):
+        queue.post(lambda i=i: done.append(("a", i)), owner=a)
+        queue.post(lambda i=i: done.append(("b", i)), owner=b)
+    queue.discard(a)
+    assert queue.pending == 3
+    with qtbot.waitSignal(queue.idle, timeout=5000):
+        pass
+    assert done == [("b", 0), ("b", 1), ("b", 2)]
+
+
+def test_a_column_added_to_a_shown_window_builds_its_views_later(qtbot, make_window):
+    win = make_window()
+    col = win.add_column("rpca-om")
+    assert col.views_pending and col.view_list == []      # the constructor built the controls only
+    qtbot.waitUntil(lambda: not col.views_pending and not win.busy, timeout=WAIT)
+    names = {type(v).__name__ for v in col.views()}
+    assert {"WeightsView", "ObjectiveView", "BasisView", "ReconView"} <= names
+    assert col.recon_view.show_snapshot is not None and col.shown_snapshot is not None
+    # a view read before its turn is built at once, and only once
+    other = win.add_column("pca")
+    view = other.recon_view
+    assert view in other.view_list
+    qtbot.waitUntil(lambda: not other.views_pending, timeout=WAIT)
+    assert sum(type(v).__name__ == "ReconView" for v in other.view_list) == 1
+
+
+def test_a_removed_column_leaves_no_job_behind(qtbot, make_window):
+    win = make_window()
+    col = win.add_column("pca-gm")
+    assert col.views_pending
+    win.subspace.remove_column(col)
+    assert win.subspace.build_queue.pending == 0
+
+
+def test_a_preset_adds_its_columns_over_several_turns_and_runs_them_all(qtbot, make_window):
+    pre = presets.get("paper000-fig4")
+    assert len(pre.methods) > 2
+    win = make_window()
+    assert len(win.columns) == 2
+    assert win.apply_preset(pre.key)
+    # the two columns there took the preset's first methods; the others come in later turns
+    assert len(win.columns) == 2 and win.busy
+    qtbot.waitUntil(lambda: len(win.columns) == len(pre.methods) and not win.busy, timeout=WAIT)
+    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
+    assert all(not c.views_pending for c in win.columns)
+    # the preset's Run (to each method's stopping rule) reached the columns added after it was asked
+    assert all(c.runner.finished for c in win.columns), [c.runner.iteration for c in win.columns]
+    assert all(c.runner.iteration > 0 for c in win.columns[2:]), [c.runner.iteration for c in win.columns]
+    assert [c.index for c in win.columns] == list(range(len(pre.methods)))
+
+
+def test_a_second_preset_replaces_the_columns_the_first_had_not_added_yet(qtbot, make_window):
+    win = make_window()
+    win.apply_preset("paper000-fig4")                 # six columns, four still to come
+    win.apply_preset("default-lesson")                # two columns
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert [c.runner.key for c in win.columns] == [m for m, _ in presets.get("default-lesson").methods]
+    assert win.subspace.columns_layout.count() == len(win.columns)
+
+
+def _render(bar: ColorBar, size) -> np.ndarray:
+    """The pixels (grey) of the bar's colour ramp, as drawn in a window of ``size``."""
+    view = pg.GraphicsLayoutWidget()
+    view.resize(*size)
+    view.ci.addItem(bar)
+    view.show()
+    QtCore.QCoreApplication.processEvents()
+    img = view.grab().toImage().convertToFormat(pg.QtGui.QImage.Format.Format_Grayscale8)
+    w, h = img.width(), img.height()
+    arr = np.frombuffer(img.constBits(), dtype=np.uint8, count=img.bytesPerLine() * h).reshape(h, -1)[:, :w]
+    rect = view.mapFromScene(bar.image.sceneBoundingRect()).boundingRect()
+    view.close()
+    return arr[rect.top() + 2:rect.bottom() - 1, rect.left() + 2:rect.right() - 1].astype(int)
+
+
+def test_color_bar_levels_axis_and_direction(qtbot):
+    bar = ColorBar(GREY, (-1.0, 1.0), "value ÷ largest |value|")
+    assert bar.levels() == (-1.0, 1.0)
+    bar.setLevels((0.0, 1.0))
+    assert bar.levels() == (0.0, 1.0)
+    assert bar.getAxis("right").labelText == "value ÷ largest |value|"
+    with pytest.raises(KeyError):
+        bar.getAxis("left")
+    # vertical: black (low) at the bottom, white (high) at the top of the bar
+    ramp = _render(bar, (60, 200)).mean(axis=1)
+    assert ramp.size > 50 and ramp[0] > 220 and ramp[-1] < 35, (ramp[:3], ramp[-3:])
+    assert np.corrcoef(ramp, np.arange(ramp.size))[0, 1] < -0.97   # darker all the way down (ticks aside)
+    # horizontal: low at the left
+    hbar = ColorBar(GREY, (0.0, 255.0), "grey level (0–255)", horizontal=True)
+    assert hbar.getAxis("bottom") is hbar.axis
+    ramp = _render(hbar, (200, 50)).mean(axis=0)
+    assert ramp.size > 50 and ramp[0] < 35 and ramp[-1] > 220, (ramp[:3], ramp[-3:])
+    assert np.corrcoef(ramp, np.arange(ramp.size))[0, 1] > 0.97
