@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import time
 from typing import Callable, Iterable
 
@@ -56,6 +57,8 @@ PAPER_MENU_TITLES = {
 DEFAULT_SIZE = (1600, 1000)
 #: frame timer period: at most ~30 redraws a second
 FRAME_MS = 33
+#: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
+GIL_SWITCH_INTERVAL_S = 0.001
 #: Run speeds offered: (label, seconds per iteration at least)
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
@@ -111,6 +114,11 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # the solvers share the interpreter with this GUI thread: no LAPACK call of theirs may
         # hold the GIL for long (see core.linalg.release_gil)
         linalg.release_gil()
+        # ... and when a solver runs Python code, this thread waits for the GIL each time it comes
+        # back from Qt: up to the switch interval (5 ms by default) per hand-over, tens of them
+        # per frame. 1 ms cut the longest event-loop gap while the faces ran from a median of
+        # 63–90 ms to 42–48 ms (benchmarks/bench_gui.py --only faces, three runs each).
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)

@@ -180,9 +180,15 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.columns.append(col)
         if placeholder is not None:
             self.columns_layout.replaceWidget(placeholder, col)
+            placeholder.hide()
             placeholder.deleteLater()
         else:
             self.columns_layout.addWidget(col, 1)
+        # shown now, not when the layout gets to it: else the layout first shares the width among
+        # the other columns, then again with this one, and every view of every column is resized
+        # (and redrawn) twice
+        if self.columns_widget.isVisible():
+            col.show()
         self._renumber()
         if self.data is not None:
             col.runner.set_data(self.data)
@@ -301,6 +307,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         kept = list(self.columns)
         for col in kept[len(pre.methods):]:
             self.remove_column(col)
+        self.columns_layout.setEnabled(False)     # one relayout for all the places (below)
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
                 kept[i].set_method(method, dict(params))
@@ -311,9 +318,12 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 slot.setFrameShape(QtWidgets.QFrame.StyledPanel)
                 slot.setMinimumWidth(COLUMN_MIN_WIDTH)
                 self.columns_layout.addWidget(slot, 1)
+                slot.setVisible(self.columns_widget.isVisible())     # now (see add_column)
                 self._slots.append(slot)
                 self.build_queue.post(lambda m=method, p=dict(params), w=slot: self._add_queued(m, p, w),
                                       owner=self)
+        self.columns_layout.setEnabled(True)
+        self.columns_layout.activate()
         return True
 
     def _drop_slots(self) -> None:
