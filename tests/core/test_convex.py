@@ -362,22 +362,22 @@ def tall_data(n=600, d=150, rank=5, seed=0):
 def test_default_gamma_gives_a_low_rank_fit_on_tall_data(cls):
     """With more samples than features a fixed γ = 1.5 lies below the bound ≈ √(n/d) = 2 under
     which E = 0 and Z = X: the fit reproduces the data at full rank (the former default). The
-    default γ = "scale" = 1.5·√(n/d) = 3 finds the planted rank (plus the mean direction for
+    default γ = "scale" = 2√(n/d) = 4 finds the planted rank (plus the mean direction for
     Outlier Pursuit) and the outlier rows by their scores."""
     X, out = tall_data()
     fixed = cls(gamma=1.5).fit(X)
     assert fixed.rank_ == X.shape[1]
     est = cls().fit(X)
-    assert est.gamma == "scale" and est.gamma_ == 3.0 and est.converged_
+    assert est.gamma == "scale" and est.gamma_ == 4.0 and est.converged_
     assert 5 <= est.rank_ <= 6
     score = est.state_.details["outlier score"]
     assert score[out].min() > score[~out].max()
 
 
-@pytest.mark.parametrize("shape", [(100, 625), (625, 625), (5000, 784), (10_000, 4096), (600, 150)])
+@pytest.mark.parametrize("shape", [(100, 625), (351, 625), (625, 625), (5000, 784), (10_000, 4096), (600, 150)])
 def test_scale_is_the_rule(shape):
     n, d = shape
-    want = 1.5 * max(1.0, np.sqrt(n / d))
+    want = max(1.5, 2.0 * np.sqrt(n / d))
     assert gamma_scale(n, d) == pytest.approx(want, rel=5e-4)       # 4 significant digits
     assert gamma_scale(n, d) == float(f"{want:.4g}")
     assert catalogue.get("crpca-om").spec("gamma").resolved("scale", shape) == gamma_scale(n, d)
@@ -397,8 +397,8 @@ def test_scale_runs_as_its_number_and_a_number_is_used_unchanged(cls):
 
     auto = cls()
     a = steps(auto)
-    assert auto.gamma == "scale" and auto.gamma_ == gamma_scale(300, 60) == 3.354
-    b = steps(cls(gamma=3.354))
+    assert auto.gamma == "scale" and auto.gamma_ == gamma_scale(300, 60) == 4.472
+    b = steps(cls(gamma=4.472))
     np.testing.assert_array_equal(a.objective_history, b.objective_history)
     np.testing.assert_array_equal(a.fitted, b.fitted)
     for gamma in (2.0, 7.25):
