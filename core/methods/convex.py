@@ -237,7 +237,7 @@ class _InexactALM(SteppableEstimator):
             basis = np.array(it.factors[1])
             basis *= orientation(basis)[:, None]
         else:
-            basis = np.zeros((0, X.shape[1]))
+            basis = np.zeros((0, X.shape[1]), dtype=it.run.X.dtype)   # rank 0 (Z = 0): the run's dtype
         self.basis_ = basis
         self.fitted_ = np.array(state.fitted)
         self.sparse_ = np.array(state.sparse_part)

@@ -31,8 +31,8 @@ from ..errors import ParameterError, SolverError
 from .history import History, STATE_BYTES_BUDGET
 
 __all__ = ["Run", "TASKS", "SUBSPACE", "REGRESSION", "DATA_LIMITS", "data_limits", "fit_to_data",
-           "validated", "resolve_auto", "as_wanted", "is_classifier", "accepts_missing", "missing_variant", "plan_method",
-           "training_targets"]
+           "validated", "resolve_auto", "as_wanted", "is_classifier", "accepts_missing", "missing_variant",
+           "plan_method", "training_targets"]
 
 SUBSPACE, REGRESSION = "subspace", "regression"
 TASKS = (SUBSPACE, REGRESSION)
