@@ -53,9 +53,24 @@ def _choice_label(choice: Any) -> str:
     return str(choice)
 
 
+def _auto_number(spec) -> float:
+    """The number a box shows for the word ``spec.auto`` (γ = "scale") before the data are known:
+    its value for no samples (γ: the rule's floor, 1.5). The runner replaces it by the data's own
+    (:func:`core.session.run.resolve_auto`)."""
+    return spec.resolved(spec.auto, (0, 1))
+
+
+def _is_auto(spec, value: Any) -> bool:
+    return getattr(spec, "auto", None) is not None and isinstance(value, str) and value == spec.auto
+
+
 def _spec_to_dict(spec, value: Any) -> dict:
+    # a word (γ = "scale") is shown as its number; the box gives the word back while that number
+    # is untouched (group_values)
+    auto = _auto_number(spec) if _is_auto(spec, value) else None
+    value = value if auto is None else auto
     base = {"name": spec.name, "title": spec_title(spec), "tip": spec_tooltip(spec),
-            "value": value, "default": spec.default, "spec": spec}
+            "value": value, "default": spec.default, "spec": spec, "auto": auto}
     if spec.kind == "choice":
         base.update(type="list", limits={_choice_label(c): c for c in spec.choices})
     elif spec.kind == "bool":
@@ -85,12 +100,15 @@ def build_group(name: str, specs: Iterable, values: dict | None = None) -> Param
 
 
 def group_values(group: Parameter) -> dict[str, Any]:
-    """``{name: value}`` of the group's children, ints kept as ints."""
+    """``{name: value}`` of the group's children, ints kept as ints; a box showing the number of
+    its spec's word (γ = "scale", see :func:`build_group`) untouched gives the word."""
     out = {}
     for child in group.children():
         v = child.value()
         if child.type() == "int" and isinstance(v, float) and v == int(v):
             v = int(v)
+        if child.opts.get("auto") is not None and v == child.opts["auto"]:
+            v = child.opts["spec"].auto
         out[child.name()] = v
     return out
 
@@ -101,7 +119,10 @@ def set_group_values(group: Parameter, values: dict[str, Any]) -> None:
     names = {c.name() for c in group.children()}
     for name, v in values.items():
         if name in names:
-            group.child(name).setValue(v)
+            child = group.child(name)
+            spec = child.opts.get("spec")
+            child.opts["auto"] = _auto_number(spec) if _is_auto(spec, v) else None
+            child.setValue(v if child.opts["auto"] is None else child.opts["auto"])
 
 
 def main_spec(specs: Iterable):

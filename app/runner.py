@@ -32,7 +32,7 @@ from robust_subspace_lab.core import catalogue, convergence, views
 from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.session import History, Run, fit_to_data, validated
 from robust_subspace_lab.core.session import history as _history
-from robust_subspace_lab.core.session.run import DATA_LIMITS
+from robust_subspace_lab.core.session.run import DATA_LIMITS, as_wanted, resolve_auto
 
 from .worker import Relay, SolverJob, error_message
 
@@ -274,14 +274,18 @@ class ColumnRunner(QtCore.QObject):
         return self._try(info, merged)
 
     def _try(self, info, params: dict) -> bool:
+        shape = None if self.data is None else self.data.X.shape
         try:
             valid = self._validated(info, params)
+            # γ = "scale" stays the user's choice (re-resolved for new data); the run and the
+            # controls get its number for this data
+            wanted, valid = as_wanted(info, valid, shape), resolve_auto(info, valid, shape)
             est = info.create(**valid)
         except ParameterError as exc:
             self._set_error(error_message(exc) + self._kept_text())
             self.reverted.emit()
             return False
-        self._wanted[info.key] = dict(valid)
+        self._wanted[info.key] = wanted
         if self._pending is None and info is self.info and valid == self.params and self.states:
             return True        # nothing changed: keep the run
         self._invalidate()

@@ -24,6 +24,10 @@ _CONVEX_VIEWS = ("Views: the E column shows the sparse part the method removed f
                  "satisfy X = L + S: the curve rises while the constraint is enforced (watch the primal "
                  "residual fall) and then settles at the optimum.")
 
+_GAMMA_SCALE = ("Larger γ, lower rank. Its default \"scale\" is max(1.5, 2√(n_samples/n_features)), "
+                "from the data's shape (the γ box shows the number): with more samples than features "
+                "a γ below about √(n_samples/n_features) leaves E = 0 and Z = X, the data reproduced. ")
+
 GUIDE: dict[str, str] = {
     "pca": (
         "PCA minimises Σᵢ eᵢ, the sum of squared residuals to a k-dimensional subspace through the "
@@ -72,13 +76,13 @@ GUIDE: dict[str, str] = {
         "minimising ‖L‖* + λ‖S‖₁ (λ = scale/√max(n, d)). Corruption is per pixel: the occluded "
         "pixels move into S, the low-rank part keeps the faces. " + _CONVEX_VIEWS),
     "outlier-pursuit": (
-        "Outlier Pursuit (Xu, Caramanis & Sanghavi 2012) splits X = L + C with L low-rank and C "
-        "column-sparse (whole samples): ‖L‖* + γ‖C‖₂,₁. A sample is either an inlier or an outlier "
-        "as a whole; the outlier score is ‖cᵢ‖. " + _CONVEX_VIEWS),
+        "Outlier Pursuit (Xu, Caramanis & Sanghavi 2012) splits X = Z + E with Z low-rank and E "
+        "sample-sparse (whole samples): ‖E‖₂,₁ + γ‖Z‖*. A sample is either an inlier or an outlier "
+        "as a whole; the outlier score is ‖eᵢ‖. " + _GAMMA_SCALE + _CONVEX_VIEWS),
     "crpca-om": (
         "CRPCA-OM (Nie, Yuan & Huang 2014, Algorithm 3) is Outlier Pursuit with the mean b "
         "optimised: ‖X − b1ᵀ − Z‖₂,₁ + γ‖Z‖*. Unlike Outlier Pursuit it is not fooled by a shift of "
-        "all the data. " + _CONVEX_VIEWS),
+        "all the data. " + _GAMMA_SCALE + _CONVEX_VIEWS),
     "tc-nmf": (
         "Truncated Cauchy NMF (Guan et al. 2019) fits X ≈ WH (all non-negative) with the Cauchy loss "
         "ln(1 + (E/γ)²) and ignores errors above a threshold τ. The per-pixel weight is "

@@ -52,6 +52,9 @@ class ParamSpec:
     choices : allowed values for ``kind == "choice"``.
     doc : a one-line meaning, shown as a tooltip.
     slider : range ``(lo, hi)`` a slider should offer when the bounds are open-ended.
+    auto : a word a number parameter also accepts (or None), resolved from the data's shape when
+        the run starts (scikit-learn's ``SVC(gamma="scale")``): ``resolve(n_samples, n_features)``
+        gives the number (:meth:`resolved`). Outlier Pursuit's and CRPCA-OM's ``gamma="scale"``.
     """
 
     name: str
@@ -66,6 +69,15 @@ class ParamSpec:
     scale: str = "linear"
     choices: tuple = ()
     slider: tuple[float, float] | None = None
+    auto: str | None = None
+    resolve: Callable[[int, int], float] | None = field(default=None, compare=False, repr=False)
+
+    def resolved(self, value: Any, shape: tuple[int, int]) -> Any:
+        """``value``, or the number the word :attr:`auto` stands for on data of ``shape``
+        (n_samples, n_features)."""
+        if self.auto is not None and isinstance(value, str) and value == self.auto:
+            return float(self.resolve(int(shape[0]), int(shape[1])))
+        return value
 
     def range_text(self) -> str:
         """The allowed values as a reader says them: "in (0, 1]", "≥ 1", "> 0", "one of 'a', 'b'"
@@ -98,12 +110,18 @@ class ParamSpec:
             if not isinstance(value, (bool, int)) or value not in (0, 1):
                 raise ParameterError(f"{self.name} must be True or False, got {value!r}")
             return bool(value)
+        auto = "" if self.auto is None else f" or {self.auto!r}"
+        if auto and isinstance(value, str):
+            if value == self.auto:
+                return value
+            label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
+            raise ParameterError(f"{label} must be a number{self._bounds()}{auto}, got {value!r}")
         try:
             if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
                 raise TypeError
             num = float(value)
         except (TypeError, ValueError):
-            raise ParameterError(f"{self.name} must be a number{self._bounds()}, got {value!r}") from None
+            raise ParameterError(f"{self.name} must be a number{self._bounds()}{auto}, got {value!r}") from None
         if self.kind == "int":
             if num != int(num):
                 raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {value!r}")

@@ -9,7 +9,9 @@ The domain rules the app needs before it starts a run live here too, free of Qt:
 
 * :data:`DATA_LIMITS` and :func:`fit_to_data`: size parameters whose largest value depends on
   the data (k < min(n_samples, n_features); at most n_features non-zero loadings) are lowered
-  for small data (2-D toy points) instead of refused;
+  for small data (2-D toy points) instead of refused, and a word a number parameter accepts
+  (Outlier Pursuit's and CRPCA-OM's γ = "scale", :attr:`core.params.ParamSpec.auto`) is
+  resolved to its number for the data's shape (:func:`resolve_auto`, :func:`as_wanted`);
 * :func:`is_classifier`, :func:`accepts_missing`, :func:`missing_variant` and
   :func:`plan_method`: whether a regression method can run on given data (a classifier needs
   class labels; a method without missing-data support is switched to its variant that learns
@@ -29,8 +31,8 @@ from ..errors import ParameterError, SolverError
 from .history import History, STATE_BYTES_BUDGET
 
 __all__ = ["Run", "TASKS", "SUBSPACE", "REGRESSION", "DATA_LIMITS", "data_limits", "fit_to_data",
-           "validated", "is_classifier", "accepts_missing", "missing_variant", "plan_method",
-           "training_targets"]
+           "validated", "resolve_auto", "as_wanted", "is_classifier", "accepts_missing", "missing_variant",
+           "plan_method", "training_targets"]
 
 SUBSPACE, REGRESSION = "subspace", "regression"
 TASKS = (SUBSPACE, REGRESSION)
@@ -56,7 +58,8 @@ def data_limits(shape: tuple[int, int] | None) -> dict[str, int]:
 
 def fit_to_data(info, wanted: Mapping[str, Any], shape: tuple[int, int] | None) -> dict:
     """``wanted`` with every integer size parameter of ``info`` lowered to what data of ``shape``
-    allow (never below the parameter's own lower bound). Other values are unchanged."""
+    allow (never below the parameter's own lower bound) and every word resolved
+    (:func:`resolve_auto`). Other values are unchanged."""
     limits = data_limits(shape)
     out = dict(wanted)
     for spec in info.params:
@@ -65,6 +68,32 @@ def fit_to_data(info, wanted: Mapping[str, Any], shape: tuple[int, int] | None) 
             if spec.low is not None:
                 hi = max(hi, int(spec.low))
             out[spec.name] = min(int(out[spec.name]), hi)
+    return resolve_auto(info, out, shape)
+
+
+def resolve_auto(info, params: Mapping[str, Any], shape: tuple[int, int] | None) -> dict:
+    """``params`` with each parameter given as its spec's word (γ = "scale") replaced by the
+    number it stands for on data of ``shape`` (:meth:`core.params.ParamSpec.resolved`): the
+    number the run uses, shown in the controls. Unchanged without data (the estimator resolves
+    the word when it starts)."""
+    out = dict(params)
+    if shape is not None:
+        for spec in info.params:
+            if spec.auto is not None and spec.name in out:
+                out[spec.name] = spec.resolved(out[spec.name], shape)
+    return out
+
+
+def as_wanted(info, params: Mapping[str, Any], shape: tuple[int, int] | None) -> dict:
+    """``params`` as the user's choice: a number equal to what its spec's word gives on data of
+    ``shape`` is the word again (the controls send back the resolved γ they show; kept as
+    "scale", it is resolved afresh for data of another shape). Unchanged without data."""
+    out = dict(params)
+    if shape is not None:
+        for spec in info.params:
+            if spec.auto is not None and spec.name in out and not isinstance(out[spec.name], str) \
+                    and out[spec.name] == spec.resolved(spec.auto, shape):
+                out[spec.name] = spec.auto
     return out
 
 

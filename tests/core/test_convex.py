@@ -11,7 +11,8 @@ from scipy import optimize
 
 from robust_subspace_lab.core import catalogue, corruption, datasets, prox
 from robust_subspace_lab.core.errors import ParameterError, SolverError
-from robust_subspace_lab.core.methods.convex import CRPCAOM, PCP, OutlierPursuit, optimal_mean_svt, row_shrink, svt
+from robust_subspace_lab.core.methods.convex import (CRPCAOM, PCP, OutlierPursuit, gamma_scale, optimal_mean_svt,
+                                                    row_shrink, svt)
 from robust_subspace_lab.core.metrics import total_reconstruction_error
 
 
@@ -342,3 +343,79 @@ def test_gram_route_gives_the_exact_iterates_at_high_rank(monkeypatch):
         assert got.iteration == ref.iteration and got.scalars["rank"] == ref.scalars["rank"] >= d - 1
         np.testing.assert_allclose(got.fitted, ref.fitted, rtol=0, atol=1e-7 * np.abs(X).max())
         np.testing.assert_allclose(got.sparse_part, ref.sparse_part, rtol=0, atol=1e-7 * np.abs(X).max())
+
+
+# --------------------------------------------------------------------------- γ = "scale"
+def tall_data(n=600, d=150, rank=5, seed=0):
+    """More samples than features (√(n/d) = 2): rank 5 plus noise (sd 2) around 128, 10 % of
+    the rows replaced by uniform 0–255 noise. Returns X and the outlier rows."""
+    rng = np.random.default_rng(seed)
+    X = 128 + rng.standard_normal((n, rank)) @ rng.standard_normal((rank, d)) * (40 / np.sqrt(rank))
+    X += 2.0 * rng.standard_normal((n, d))
+    out = np.zeros(n, bool)
+    out[rng.choice(n, n // 10, replace=False)] = True
+    X[out] = rng.uniform(0, 255, (out.sum(), d))
+    return X, out
+
+
+@pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
+def test_default_gamma_gives_a_low_rank_fit_on_tall_data(cls):
+    """With more samples than features a fixed γ = 1.5 lies below the bound ≈ √(n/d) = 2 under
+    which E = 0 and Z = X: the fit reproduces the data at full rank (the former default). The
+    default γ = "scale" = 2√(n/d) = 4 finds the planted rank (plus the mean direction for
+    Outlier Pursuit) and the outlier rows by their scores."""
+    X, out = tall_data()
+    fixed = cls(gamma=1.5).fit(X)
+    assert fixed.rank_ == X.shape[1]
+    est = cls().fit(X)
+    assert est.gamma == "scale" and est.gamma_ == 4.0 and est.converged_
+    assert 5 <= est.rank_ <= 6
+    score = est.state_.details["outlier score"]
+    assert score[out].min() > score[~out].max()
+
+
+@pytest.mark.parametrize("shape", [(100, 625), (351, 625), (625, 625), (5000, 784), (10_000, 4096), (600, 150)])
+def test_scale_is_the_rule(shape):
+    n, d = shape
+    want = max(1.5, 2.0 * np.sqrt(n / d))
+    assert gamma_scale(n, d) == pytest.approx(want, rel=5e-4)       # 4 significant digits
+    assert gamma_scale(n, d) == float(f"{want:.4g}")
+    assert catalogue.get("crpca-om").spec("gamma").resolved("scale", shape) == gamma_scale(n, d)
+
+
+@pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
+def test_scale_runs_as_its_number_and_a_number_is_used_unchanged(cls):
+    """gamma="scale" stores the resolved γ as ``gamma_`` and gives the very run of that number;
+    a number is used as given (the objective ‖E‖_{2,1} + γ‖Z‖_* is computed with it)."""
+    X, _ = tall_data(n=300, d=60, seed=1)
+
+    def steps(est, n=15):
+        state = est.start(X)
+        for _ in range(n):
+            state = est.step(state)
+        return state
+
+    auto = cls()
+    a = steps(auto)
+    assert auto.gamma == "scale" and auto.gamma_ == gamma_scale(300, 60) == 4.472
+    b = steps(cls(gamma=4.472))
+    np.testing.assert_array_equal(a.objective_history, b.objective_history)
+    np.testing.assert_array_equal(a.fitted, b.fitted)
+    for gamma in (2.0, 7.25):
+        est = cls(gamma=gamma)
+        s = steps(est)
+        assert est.gamma == gamma and est.gamma_ == gamma
+        Z = s.fitted - s.mean
+        objective = np.linalg.norm(s.sparse_part, axis=1).sum() + gamma * nuclear(Z)
+        assert s.objective == pytest.approx(objective, rel=1e-6)
+
+
+@pytest.mark.parametrize("bad", ["auto", "Scale", "", "1.5", None])
+@pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
+def test_other_words_for_gamma_are_refused(cls, bad, rng):
+    with pytest.raises(ParameterError, match=r"gamma.*'scale'") as err:
+        cls(gamma=bad).start(rng.uniform(0, 255, (10, 12)))
+    if isinstance(bad, str):
+        assert "γ" in str(err.value)
+    with pytest.raises(ParameterError, match="gamma"):
+        catalogue.get(cls._info.key).validate(gamma=bad)

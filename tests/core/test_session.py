@@ -151,6 +151,23 @@ def test_size_parameters_are_lowered_to_what_the_data_allow():
     assert fit_to_data(info, {"n_components": 10}, None) == {"n_components": 10}
 
 
+def test_gamma_scale_is_resolved_for_the_data_and_stays_the_users_choice():
+    """γ = "scale" (Outlier Pursuit, CRPCA-OM) becomes the number for the data's shape; the number
+    the controls send back for that shape is "scale" again, any other number stays a number."""
+    from robust_subspace_lab.core.session.run import as_wanted, resolve_auto
+
+    info = catalogue.get("crpca-om")
+    assert fit_to_data(info, {"gamma": "scale", "n_components": 0}, (5000, 784)) == \
+        {"gamma": 5.051, "n_components": 0}
+    assert fit_to_data(info, {"gamma": "scale"}, (100, 625)) == {"gamma": 1.5}
+    assert fit_to_data(info, {"gamma": "scale"}, None) == {"gamma": "scale"}
+    assert resolve_auto(info, {"gamma": 2.0}, (5000, 784)) == {"gamma": 2.0}
+    assert as_wanted(info, {"gamma": 5.051}, (5000, 784)) == {"gamma": "scale"}
+    assert as_wanted(info, {"gamma": 5.051}, (100, 625)) == {"gamma": 5.051}
+    assert as_wanted(info, {"gamma": 5.051}, None) == {"gamma": 5.051}
+    assert as_wanted(catalogue.get("gpower"), {"gamma": 1.5}, (100, 625)) == {"gamma": 1.5}  # no word
+
+
 def test_plan_method_refuses_a_classifier_on_numeric_targets_and_switches_to_the_missing_variant():
     numeric = rdata.synthetic_3d(seed=0)
     verdict, key, text = plan_method(catalogue.get("rlda"), numeric)
