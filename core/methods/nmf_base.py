@@ -1,4 +1,4 @@
-"""The NMF family's shared loop: its state, the half-quadratic (HQ) iteration, and plain NMF.
+"""The NMF family's shared loop: its state and the half-quadratic (HQ) iteration.
 
 Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495). Section, equation, claim and
@@ -62,8 +62,9 @@ blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weight
 sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
 the next residual. On data above 2²¹ entries the residual and the weights are float32
 (:func:`core.methods.nmf_weights.weights_dtype`; every sum over them in float64), half the
-bytes. Plain NMF's objective comes from the basis step's Gram products, and its step works in
-the factors' own layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
+bytes. Plain NMF (:mod:`core.methods.nmf_frobenius`) forms nothing of the data's size: its
+objective comes from the basis step's Gram products, and its step works in the factors' own
+layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
 ``start`` forms no HW either. Measured on 10,000 × 4,096, r = 20 (benchmarks/bench_nmf.py
 ``--large``): a TC-NMF run peaks at 1.47× the data's bytes beyond X itself, the previous state
 included (2.47× in all; was 3.47× with float64 weights and ~10.7× before the blockwise
@@ -111,16 +112,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import convergence
 from ..base import SteppableEstimator
-from ..params import ParamSpec, register
+from ..params import ParamSpec
 from ..errors import SolverError
 from ..linalg import one_blas_thread
 from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative
+from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative, made_state
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
-__all__ = ["NMFState", "NMF", "check_nonnegative"]
+__all__ = ["NMFState", "check_nonnegative"]
 
 # ----------------------------------------------------------------------------- constants
 #: Rule (16) is checked from this iteration on.
@@ -142,6 +143,7 @@ SAMPLE_WEIGHT_FLOOR = 1e-6
 #: Divergence guard: a fit whose reconstruction exceeds max(X) + DIVERGE_FACTOR × (max X − min X)
 #: raises SolverError (no data value explains it; entries with weight 0 are no longer held).
 DIVERGE_FACTOR = 4.0
+_TINY = float(np.finfo(float).tiny)
 
 # ----------------------------------------------------------------------------- parameter specs
 NMF_MAX_ITER = ParamSpec(
@@ -344,15 +346,19 @@ class _NMFBase(SteppableEstimator):
                      and abs(J - hist[-1]) <= float(self.tol) * span)
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
         # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
-        # rule there took 26 µs, 10 % of a multiplicative update on the built-in faces
+        # rule there took 26 µs, the dataclass constructor ~10 µs, of a multiplicative update of
+        # ~100 µs on the built-in faces (:func:`core.methods.nmf_state.made_state`: ~1.5 µs)
         n_prev = prev.iteration + 1
         past = prev.scalar_history
-        fields["scalar_history"] = {k: tuple(past.get(k, (float("nan"),) * n_prev)) + (v,)
-                                    for k, v in scalars.items()}
+        fields["scalar_history"] = {
+            k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
+            for k, v in scalars.items()}
+        carried = prev.__dict__                     # (none of them is a property)
         for name in _CARRIED:
-            fields[name] = getattr(prev, name)
-        state = NMFState(iteration=n_prev, objective=float(J),
-                         objective_history=hist + (float(J),), converged=bool(converged), **fields)
+            fields[name] = carried[name]
+        fields.update(iteration=n_prev, objective=float(J), objective_history=hist + (float(J),),
+                      converged=bool(converged))
+        state = made_state(fields)
         state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
         state.__dict__["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
         return state
@@ -376,17 +382,19 @@ class _NMFBase(SteppableEstimator):
     def _threads(X: np.ndarray):
         return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
-    def _start(self, X: np.ndarray) -> NMFState:
+    @staticmethod
+    def _context(X: np.ndarray) -> _Ctx:
+        """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
-        ctx = _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
-                   xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+        return _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
+                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+
+    def _start(self, X: np.ndarray) -> NMFState:
+        ctx = self._context(X)
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
-            if self._gram_objective:              # plain NMF: no residual, as in its steps
-                ev, top = _Eval(objective=_frobenius(ctx, H.T @ H, H.T @ X, W, W @ W.T)), None
-            else:
-                E, top, P = self._residual(ctx, H, W)
-                ev = self._evaluate(ctx, P, E, None, get)
+            E, top, P = self._residual(ctx, H, W)
+            ev = self._evaluate(ctx, P, E, None, get)
         return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
@@ -403,8 +411,6 @@ class _NMFBase(SteppableEstimator):
                                  Q, None, tol_h, get)
             if not _finite(H):
                 self._fail(t, "the coefficients")
-            if self._gram_objective:
-                return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
             Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
@@ -424,32 +430,6 @@ class _NMFBase(SteppableEstimator):
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
         return self._make_state(ctx, H, W, ev, state, LAZY, {"k_H": k_h, "k_W": k_w}, tols,
                                 fitted_max=top)
-
-    #: Plain Frobenius NMF: the objective from Gram products and ``fitted`` left lazy
-    #: (:meth:`_gram_step`).
-    _gram_objective = False
-
-    def _gram_step(self, state, H, W, k_h, tol_h, tol_w, get):
-        """The basis step and the new state of plain NMF without forming HW: the basis step's
-        products ``G = HᵀH`` and ``C = HᵀX`` also give the objective,
-        ``½‖X − HW‖² = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` with ``C = HᵀX`` (clipped at 0 against
-        cancellation),
-        and ``fitted`` is computed only when something reads it."""
-        ctx: _Ctx = state._ctx
-        t = state.iteration + 1
-        G, C = H.T @ H, H.T @ ctx.X                 # (HᵀX: the faster of the two layouts)
-        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C.T))
-        if not _finite(W):
-            self._fail(t, "the basis images")
-        WWt = W @ W.T
-        objective = _frobenius(ctx, G, C, W, WWt)
-        H, W = self._normalise(H, W, np.diagonal(WWt))
-        if self.solver == "mu":
-            tols = (tol_h, tol_w)
-        else:
-            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
-        return self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
-                                {"k_H": k_h, "k_W": k_w}, tols)
 
     def start(self, X) -> NMFState:
         """As :meth:`core.base.SteppableEstimator.start` (parameters and data validated, the
@@ -476,9 +456,14 @@ class _NMFBase(SteppableEstimator):
             arrays.update({"the components": state.components,
                            "the coefficients": state.coefficients, "the mean": state.mean})
         convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
+        self._check_lazy_range(state, state.__dict__.get("_fitted_max"))
+
+    def _check_lazy_range(self, state: NMFState, top: float | None) -> None:
+        """The range check of a state whose ``fitted`` is lazy, from ``top`` = max HW (or, when
+        None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
+        ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
-        top = state.__dict__.get("_fitted_max")
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)
         if top is None:
             top = float((state.coefficients.max(axis=0) @ state.components).max())
         if top > hi + convergence.RANGE_MARGIN * width:
@@ -536,12 +521,6 @@ _CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.na
     "coefficients", "reweigh"})
 
 
-def _frobenius(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray, WWt: np.ndarray) -> float:
-    """``½‖X − HW‖²_F = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` from ``G = HᵀH``, ``C = HᵀX`` and
-    ``WWᵀ`` (clipped at 0 against cancellation): plain NMF's objective without HW."""
-    return 0.5 * max(ctx.sq_norm - 2.0 * float(np.vdot(C, W)) + float(np.vdot(G, WWt)), 0.0)
-
-
 def _finite(A: np.ndarray) -> bool:
     """Every entry of A is finite (one reduction: a sum of finite factors of grey-level data
     cannot overflow, and any NaN or ±inf makes it non-finite)."""
@@ -557,36 +536,3 @@ def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
     det.update(details or {})
     return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
                  details=det, **extra)
-
-
-
-
-# ============================================================================= Frobenius NMF
-@register(
-    key="nmf", name="NMF", family="NMF",
-    reference="Lee & Seung, NIPS 2001 (multiplicative updates); Guan et al., IEEE TSP 2012 (NeNMF), "
-              "the L2-NMF baseline of Guan et al. 2019 §5.5",
-    summary="Standard NMF, min ‖X − HW‖²_F: one Lee–Seung multiplicative update or one Nesterov "
-            "NLS solve per factor and step. Every entry weighs the same.",
-    params=[*COMMON, *INNER],
-)
-class NMF(_NMFBase):
-    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
-
-    ``solver="nesterov"`` (default; Guan et al. 2019's L2-NMF is NeNMF): each factor solved by the
-    shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
-    at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
-    per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value).
-
-    State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
-    Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
-    X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
-    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
-    above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
-    :class:`NMFState`.
-    """
-
-    _gram_objective = True
-    _keeps_weights = False
-
-

@@ -7,15 +7,17 @@ Factorization", IEEE TPAMI 41(1), 2019. Orientation and fields: see :mod:`core.m
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._readonly import ReadOnlyDict
 from ..base import State
 from ..errors import DataError
 from ._wnls import Scratch, wnls
 
-__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative"]
+__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "made_state"]
 
 #: ``NMFState.transform``: NNLS of new samples by OGM to this relative tolerance / iteration cap.
 TRANSFORM_TOL = 1e-6
@@ -210,6 +212,52 @@ NMFState.fitted = property(NMFState._get_fitted, NMFState._set_fitted,
 # likewise ``State.entry_weights``: a value given as a Deferred is computed on first read
 NMFState.entry_weights = property(NMFState._get_entry_weights, NMFState._set_entry_weights,
                                   doc="(n_samples, n_features) the entry weights Q, or None.")
+
+
+#: Where the dataclass constructor keeps each field of an NMF state (the two properties above
+#: keep theirs under a leading underscore), and the defaults of the fields that have one.
+_STORED = {f.name: "_" + f.name if f.name in ("fitted", "entry_weights") else f.name
+           for f in dataclasses.fields(NMFState)}
+_DEFAULTS = {_STORED[f.name]: f.default for f in dataclasses.fields(NMFState)
+             if f.default is not dataclasses.MISSING}
+#: The array fields a state makes read-only (``State.__post_init__`` and NMFState's).
+_ARRAYS = ("components", "mean", "sample_weights", "_entry_weights", "sparse_part", "_fitted",
+           "coefficients")
+
+
+def made_state(values: dict) -> NMFState:
+    """``NMFState(**values)`` without the dataclass's generic constructor, for a step's new state:
+    the same instance (same ``__dict__``: the arrays made read-only, ``scalars`` and ``details``
+    as read-only copies, ``scalar_history`` read-only with a one-value history for a scalar it
+    lacks), made in ~1.5 µs instead of ~10 µs (on the built-in faces a multiplicative update takes
+    ~100 µs). ``values`` holds every field without a default (``method``, ``iteration``,
+    ``objective``, ``objective_history``, ``components``, ``mean``) and any others; the tuples of
+    ``scalar_history`` are used as given. Raises TypeError for a name that is not a field.
+    tests/core/test_nmf_scale.py compares it with the constructor."""
+    state = object.__new__(NMFState)
+    d = state.__dict__
+    d.update(_DEFAULTS)
+    for name, value in values.items():
+        d[_STORED[name] if name in _STORED else _unknown(name)] = value
+    for name in _ARRAYS:
+        a = d[name]
+        if type(a) is np.ndarray:
+            a.flags.writeable = False
+    scalars = d.get("scalars")
+    scalars = ReadOnlyDict(scalars or ())
+    history = d.get("scalar_history") or {}
+    if any(k not in history for k in scalars):
+        history = dict(history)
+        for k, v in scalars.items():
+            history.setdefault(k, (v,))
+    d["scalars"] = scalars
+    d["scalar_history"] = history if type(history) is ReadOnlyDict else ReadOnlyDict(history)
+    d["details"] = ReadOnlyDict(d.get("details") or ())
+    return state
+
+
+def _unknown(name: str):
+    raise TypeError(f"NMFState has no field {name!r}")
 
 
 # ----------------------------------------------------------------------------- data checks
