@@ -112,13 +112,14 @@ class NMF(_NMFBase):
             objective = frobenius_objective(ctx, G, C, W, WWt)
             if not math.isfinite(objective):
                 convergence.check_finite(self.name, t, objective, {}, {})
-            H, W = self._normalise(H, W, np.diagonal(WWt))    # (in place: the solvers' arrays)
             norms = np.sqrt(np.diagonal(WWt))
-            if norms.min() > 0:                     # WWᵀ of the unit-norm basis: next step's
-                inv = 1.0 / norms
-                WWt *= inv
-                WWt *= inv[:, None]
-            else:                                   # (a dead row was replaced: formed anew)
+            if norms.min() > 0:                     # unit-norm basis rows (_NMFBase._normalise)
+                inv = 1.0 / norms                   # in place: the solvers' own fresh arrays
+                H *= norms
+                W *= inv[:, None]
+                WWt *= np.multiply.outer(inv, inv)  # WWᵀ of the unit-norm basis: next step's
+            else:                                   # a dead row is replaced: WWᵀ formed anew
+                H, W = self._normalise(H, W, norms * norms)
                 WWt = None
             top = float((np.maximum.reduce(H, axis=0) @ W).max())   # bound on max HW (HW >= 0)
         if self.solver == "mu":

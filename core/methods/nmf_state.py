@@ -220,6 +220,8 @@ _STORED = {f.name: "_" + f.name if f.name in ("fitted", "entry_weights") else f.
            for f in dataclasses.fields(NMFState)}
 _DEFAULTS = {_STORED[f.name]: f.default for f in dataclasses.fields(NMFState)
              if f.default is not dataclasses.MISSING}
+_FIELDS = frozenset(_STORED)
+_RENAMED = tuple((name, stored) for name, stored in _STORED.items() if name != stored)
 #: The array fields a state makes read-only (``State.__post_init__`` and NMFState's).
 _ARRAYS = ("components", "mean", "sample_weights", "_entry_weights", "sparse_part", "_fitted",
            "coefficients")
@@ -234,11 +236,15 @@ def made_state(values: dict) -> NMFState:
     ``objective``, ``objective_history``, ``components``, ``mean``) and any others; the tuples of
     ``scalar_history`` are used as given. Raises TypeError for a name that is not a field.
     tests/core/test_nmf_scale.py compares it with the constructor."""
+    if not _FIELDS.issuperset(values):
+        raise TypeError(f"NMFState has no field {sorted(set(values) - _FIELDS)[0]!r}")
     state = object.__new__(NMFState)
     d = state.__dict__
     d.update(_DEFAULTS)
-    for name, value in values.items():
-        d[_STORED[name] if name in _STORED else _unknown(name)] = value
+    d.update(values)
+    for name, stored in _RENAMED:
+        if name in d:
+            d[stored] = d.pop(name)
     for name in _ARRAYS:
         a = d[name]
         if type(a) is np.ndarray:
@@ -254,10 +260,6 @@ def made_state(values: dict) -> NMFState:
     d["scalar_history"] = history if type(history) is ReadOnlyDict else ReadOnlyDict(history)
     d["details"] = ReadOnlyDict(d.get("details") or ())
     return state
-
-
-def _unknown(name: str):
-    raise TypeError(f"NMFState has no field {name!r}")
 
 
 # ----------------------------------------------------------------------------- data checks
