@@ -64,7 +64,7 @@ the next residual. On data above 2²¹ entries the residual and the weights are 
 (:func:`core.methods.nmf_weights.weights_dtype`; every sum over them in float64), half the
 bytes. Plain NMF (:mod:`core.methods.nmf_frobenius`) forms nothing of the data's size: its
 objective comes from the basis step's Gram products, and its step works in the factors' own
-layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
+layouts (no transposed copies, no column-major copy of X).
 ``start`` forms no HW either. Measured on 10,000 × 4,096, r = 20 (benchmarks/bench_nmf.py
 ``--large``): a TC-NMF run peaks at 1.47× the data's bytes beyond X itself, the previous state
 included (2.47× in all; was 3.47× with float64 weights and ~10.7× before the blockwise
@@ -318,10 +318,8 @@ class _NMFBase(SteppableEstimator):
 
     def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
                     counts: dict, tols: tuple, fitted_max: float | None = None) -> NMFState:
-        scalars = dict(ev.scalars)
-        scalars.update(counts)
-        details = dict(ev.details)
-        details["inner tol"] = tols
+        scalars = {**ev.scalars, **counts}
+        details = {**ev.details, "inner tol": tols}
         if ev.row_weights is not None:
             details["row weights"] = ev.row_weights
         fields = dict(components=W, entry_weights=ev.entry_weights,
@@ -334,33 +332,33 @@ class _NMFBase(SteppableEstimator):
                              _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), **fields)
             state.__dict__["_fitted_max"] = fitted_max
             return state
-        hist = prev.objective_history
-        J = ev.objective
+        carried = prev.__dict__                     # (no carried field is a property)
+        hist = carried["objective_history"]
+        J = float(ev.objective)
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
         # for a decreasing run): with γ, τ, δ or c re-estimated the objective's scale changes,
         # and TC-NMF on the 550-block faces ended *above* J_0, so |J_0 − J_t| was ~0.2 % of
         # its range and the rule was not met in 500 iterations
-        lo, hi = prev.__dict__.get("_history_range") or (min(hist), max(hist))
-        span = max(abs(hi - J), abs(lo - J))
-        converged = (prev.iteration + 1 >= MIN_ITER
-                     and abs(J - hist[-1]) <= float(self.tol) * span)
+        lo, hi = carried.get("_history_range") or (min(hist), max(hist))
+        n_prev = carried["iteration"] + 1
+        converged = (n_prev >= MIN_ITER
+                     and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
         # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
         # rule there took 26 µs, the dataclass constructor ~10 µs, of a multiplicative update of
-        # ~100 µs on the built-in faces (:func:`core.methods.nmf_state.made_state`: ~1.5 µs)
-        n_prev = prev.iteration + 1
-        past = prev.scalar_history
+        # ~100 µs on the built-in faces (:func:`core.methods.nmf_state.made_state`: ~2 µs)
+        past = carried["scalar_history"]
         fields["scalar_history"] = {
             k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
             for k, v in scalars.items()}
-        carried = prev.__dict__                     # (none of them is a property)
         for name in _CARRIED:
             fields[name] = carried[name]
-        fields.update(iteration=n_prev, objective=float(J), objective_history=hist + (float(J),),
-                      converged=bool(converged))
+        fields.update(iteration=n_prev, objective=J, objective_history=hist + (J,),
+                      converged=converged)
         state = made_state(fields)
-        state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
-        state.__dict__["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
+        extra = state.__dict__
+        extra["_fitted_max"] = fitted_max           # max HW, for the checks of a lazy fitted
+        extra["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
         return state
 
     def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
@@ -407,8 +405,7 @@ class _NMFBase(SteppableEstimator):
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
             T = self._target(ctx, state)
             # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
-            H, k_h = self._solve(ctx.columns() if Q is None and T is ctx.X else T, W, H, "left",
-                                 Q, None, tol_h, get)
+            H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
             if not _finite(H):
                 self._fail(t, "the coefficients")
             Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
