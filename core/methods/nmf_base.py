@@ -103,7 +103,6 @@ from __future__ import annotations
 
 import math
 from contextlib import nullcontext
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,7 +117,7 @@ from ..linalg import one_blas_thread
 from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative, made_state
+from .nmf_state import LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
 __all__ = ["NMFState", "check_nonnegative"]
@@ -317,49 +316,55 @@ class _NMFBase(SteppableEstimator):
         return E, top, _RowProduct(H, W, above)
 
     def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
-                    counts: dict, tols: tuple, fitted_max: float | None = None) -> NMFState:
+                    counts: dict, tols: tuple, fitted_max: float | None = None,
+                    extra: dict | None = None) -> NMFState:
+        """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
+        initial state); ``extra``: private entries to keep with it (caches of the step)."""
         scalars = {**ev.scalars, **counts}
         details = {**ev.details, "inner tol": tols}
         if ev.row_weights is not None:
             details["row weights"] = ev.row_weights
-        fields = dict(components=W, entry_weights=ev.entry_weights,
-                      sample_weights=ev.sample_weights, scalars=scalars, details=details,
-                      fitted=P, sparse_part=ev.sparse_part, coefficients=H,
-                      reweigh=self._reweigher(ctx, ev))
+        reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
                              objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
-                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), **fields)
+                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), components=W,
+                             coefficients=H, fitted=P, entry_weights=ev.entry_weights,
+                             sample_weights=ev.sample_weights, sparse_part=ev.sparse_part,
+                             scalars=scalars, details=details, reweigh=reweigh)
             state.__dict__["_fitted_max"] = fitted_max
+            state.__dict__.update(extra or ())
             return state
-        carried = prev.__dict__                     # (no carried field is a property)
-        hist = carried["objective_history"]
+        last = prev.__dict__
+        hist = last["objective_history"]
         J = float(ev.objective)
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
         # for a decreasing run): with γ, τ, δ or c re-estimated the objective's scale changes,
         # and TC-NMF on the 550-block faces ended *above* J_0, so |J_0 − J_t| was ~0.2 % of
         # its range and the rule was not met in 500 iterations
-        lo, hi = carried.get("_history_range") or (min(hist), max(hist))
-        n_prev = carried["iteration"] + 1
+        lo, hi = last.get("_history_range") or (min(hist), max(hist))
+        n_prev = last["iteration"] + 1
         converged = (n_prev >= MIN_ITER
                      and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
-        # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
-        # rule there took 26 µs, the dataclass constructor ~10 µs, of a multiplicative update of
-        # ~100 µs on the built-in faces (:func:`core.methods.nmf_state.made_state`: ~2 µs)
-        past = carried["scalar_history"]
-        fields["scalar_history"] = {
-            k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
-            for k, v in scalars.items()}
-        for name in _CARRIED:
-            fields[name] = carried[name]
-        fields.update(iteration=n_prev, objective=J, objective_history=hist + (J,),
-                      converged=converged)
-        state = made_state(fields)
-        extra = state.__dict__
-        extra["_fitted_max"] = fitted_max           # max HW, for the checks of a lazy fitted
-        extra["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
-        return state
+        # other fields carried over) but built directly (:func:`core.methods.nmf_state.next_state`;
+        # ``dataclasses.replace`` and the generic rule there took 26 µs, the dataclass
+        # constructor ~10 µs, of a multiplicative update of ~100 µs on the built-in faces)
+        past = last["scalar_history"]
+        entries = {
+            "iteration": n_prev, "objective": J, "objective_history": hist + (J,),
+            "converged": converged, "components": W, "coefficients": H, _FITTED: P,
+            _ENTRY_WEIGHTS: ev.entry_weights, "sample_weights": ev.sample_weights,
+            "sparse_part": ev.sparse_part, "reweigh": reweigh, "scalars": scalars,
+            "details": details,
+            "scalar_history": {k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
+                               for k, v in scalars.items()},
+            "_fitted_max": fitted_max,                  # max HW, for the checks of a lazy fitted
+            "_history_range": (min(lo, J), max(hi, J)),  # (no O(t) scan per step)
+        }
+        if extra:
+            entries.update(extra)
+        return next_state(prev, entries)
 
     def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
         """One factor update; returns (Y, iterations). ``gram``: the unweighted problem's
@@ -510,12 +515,7 @@ class _RowProduct:
         return self.H[rows] @ self.W
 
 
-#: Fields of an NMF state that a step carries over unchanged (every field :meth:`_make_state`
-#: does not set: method, mean, the run's context and data range, and any added later).
-_CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.name not in {
-    "iteration", "objective", "objective_history", "converged", "scalar_history", "components",
-    "entry_weights", "sample_weights", "scalars", "details", "fitted", "sparse_part",
-    "coefficients", "reweigh"})
+_FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
 
 
 def _finite(A: np.ndarray) -> bool:

@@ -17,7 +17,7 @@ of the new basis. Nothing of the data's size is formed (no HW, no residual), and
   the bound ``max HW <= max_i Σ_k H_ik (max_j W_kj)`` (HW formed only when that bound exceeds
   the limit; on the built-in faces and digits it stayed below 3.5 × max X, the limit being 5 ×),
   so the state is checked once, by the step that makes it, and built by
-  :func:`core.methods.nmf_state.made_state`.
+  :func:`core.methods.nmf_state.next_state`.
 
 Measured on the built-in faces (100 × 625, r = 10, one BLAS thread; benchmarks/bench_nmf.py):
 see the class docstring.
@@ -83,10 +83,9 @@ class NMF(_NMFBase):
         with self._threads(X):                      # no residual, as in the steps
             WWt = W @ W.T
             objective = frobenius_objective(ctx, H.T @ H, H.T @ X, W, WWt)
-        state = self._make_state(ctx, H, W, _Eval(objective=objective), None, LAZY,
-                                 {"k_H": 0, "k_W": 0}, (INNER_TOL, INNER_TOL))
-        state.__dict__["_gram"] = WWt               # W Wᵀ of the state's own basis
-        return state
+        return self._make_state(ctx, H, W, _Eval(objective=objective), None, LAZY,
+                                {"k_H": 0, "k_W": 0}, (INNER_TOL, INNER_TOL),
+                                extra={"_gram": WWt})   # W Wᵀ of the state's own basis
 
     def _step(self, state: NMFState) -> NMFState:
         """One step without HW (module docstring): coefficient step, basis step, objective,
@@ -110,20 +109,22 @@ class NMF(_NMFBase):
                 self._fail(t, "the coefficients")
             W, k_w = self._solve(X, H, W, "right", None, None, tol_w, None, gram=(G, C.T))
             WWt = W @ W.T
-            if not _finite_diagonal(WWt):
-                self._fail(t, "the basis images")
             objective = frobenius_objective(ctx, G, C, W, WWt)
-            if not math.isfinite(objective):
-                convergence.check_finite(self.name, t, objective, {}, {})
-            norms = np.sqrt(np.diagonal(WWt))
-            if norms.min() > 0:                     # unit-norm basis rows (_NMFBase._normalise)
-                inv = 1.0 / norms                   # in place: the solvers' own fresh arrays
-                H *= norms
+            norms = np.sqrt(WWt.diagonal())
+            if norms.min() > 0 and math.isfinite(objective):   # (NaN fails both tests)
+                inv = 1.0 / norms                   # unit-norm basis rows, as _normalise, in
+                H *= norms                          # place (the solvers' own fresh arrays)
                 W *= inv[:, None]
                 WWt *= np.multiply.outer(inv, inv)  # WWᵀ of the unit-norm basis: next step's
-            else:                                   # a dead row is replaced: WWᵀ formed anew
-                H, W = self._normalise(H, W, norms * norms)
-                WWt = None
+            else:
+                # H is finite (checked above), so a NaN or +inf in W (>= 0) makes ⟨HᵀH, WWᵀ⟩,
+                # hence the objective, NaN or +inf: W is finite when the objective is
+                if not _finite_diagonal(WWt):
+                    self._fail(t, "the basis images")
+                if not math.isfinite(objective):
+                    convergence.check_finite(self.name, t, objective, {}, {})
+                H, W = self._normalise(H, W, norms * norms)   # a dead row is replaced,
+                WWt = None                                    # WWᵀ formed anew next step
             # max HW <= max_i Σ_k H_ik max_j W_kj (H, W >= 0): the row maxima of W are one fast
             # reduction (the column maxima of tall H, the other bound, cost 2× the time)
             top = float((H @ np.maximum.reduce(W, axis=1)).max())
@@ -132,9 +133,9 @@ class NMF(_NMFBase):
         else:
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
         new = self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
-                               {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top)
+                               {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top,
+                               extra={"_gram": WWt})
         self._check_lazy_range(new, top)
-        new.__dict__["_gram"] = WWt
         new.__dict__["_checked"] = True              # (finite factors and objective, range)
         return new
 

@@ -12,7 +12,7 @@ import pytest
 from robust_subspace_lab.core import catalogue, datasets
 from robust_subspace_lab.core.errors import SolverError
 from robust_subspace_lab.core.methods import nmf_base as NB
-from robust_subspace_lab.core.methods.nmf_state import NMFState, made_state
+from robust_subspace_lab.core.methods.nmf_state import CARRIED, NMFState, next_state
 
 
 @pytest.fixture(scope="module")
@@ -152,29 +152,28 @@ def test_a_replaced_state_steps_with_its_own_gram_matrix(faces):
                                rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("key", ["nmf", "tc-nmf", "rnmf-l1"])
-def test_made_state_is_the_constructors_state(faces, key):
-    """``made_state(values)`` (the steps' constructor) gives the instance ``NMFState(**values)``
-    gives: the same ``__dict__`` (same objects for the arrays, equal read-only mappings, arrays
-    read-only), for a start state and a step's state; an unknown field raises TypeError."""
+@pytest.mark.parametrize("key", ["nmf", "tc-nmf", "rnmf-l1", "l21-nmf"])
+def test_a_steps_state_is_the_constructors_state(faces, key):
+    """A step builds its state with ``next_state`` (no dataclass constructor): it is the instance
+    ``NMFState(**fields)`` gives for the same fields (same arrays, equal read-only mappings,
+    read-only arrays), plus the step's private entries only (nothing of the state before it);
+    a missing field raises KeyError."""
     est = catalogue.create(key, n_components=5, max_iter=50)
-    for s in steps(est, faces, 2):
-        d = s.__dict__
-        values = {f.name: d.get(f.name, d.get("_" + f.name)) for f in dataclasses.fields(s)}
-        values["scalars"] = dict(values["scalars"])
-        values["details"] = dict(values["details"])
-        values["scalar_history"] = dict(values["scalar_history"])
-        a, b = made_state(values), NMFState(**values)
-        assert a.__dict__.keys() == b.__dict__.keys()
-        for name, v in b.__dict__.items():
-            w = a.__dict__[name]
-            assert type(w) is type(v), name
-            if isinstance(v, dict):
-                assert w == v, name
-            else:
-                assert w is v, name
-        assert not a.components.flags.writeable and not a.coefficients.flags.writeable
-        with pytest.raises(TypeError):
-            a.scalars.update({})                                     # read-only mapping
-    with pytest.raises(TypeError, match="no field 'colour'"):
-        made_state({**values, "colour": 1})
+    prev = est.start(faces)
+    prev.__dict__["_stale_cache"] = object()          # a cache of prev: must not be carried
+    s = est.step(prev)
+    fields = {f.name: getattr(s, f.name) if f.name not in ("fitted", "entry_weights")
+              else s.__dict__["_" + f.name] for f in dataclasses.fields(s)}
+    made = NMFState(**{k: dict(v) if isinstance(v, dict) else v for k, v in fields.items()})
+    private = set(s.__dict__) - set(made.__dict__)
+    assert private <= {"_fitted_max", "_history_range", "_gram", "_checked"}, private
+    for name, v in made.__dict__.items():
+        w = s.__dict__[name]
+        assert type(w) is type(v), name
+        assert w == v if isinstance(v, dict) else w is v, name
+    assert not s.components.flags.writeable and not s.coefficients.flags.writeable
+    with pytest.raises(TypeError):
+        s.scalars.update({})                                        # read-only mapping
+    entries = {k: v for k, v in s.__dict__.items() if k not in CARRIED and k != "components"}
+    with pytest.raises(KeyError, match="components"):
+        next_state(prev, entries)
