@@ -4,6 +4,7 @@ multiplicative update follows scikit-learn's iterates, its objective from Gram p
 the run with SolverError naming the iteration and the cause, and the states it builds without
 the dataclass constructor are the constructor's."""
 import dataclasses
+import itertools
 import warnings
 
 import numpy as np
@@ -16,8 +17,8 @@ from robust_subspace_lab.core.methods.nmf_state import CARRIED, NMFState, next_s
 
 
 @pytest.fixture(scope="module")
-def faces():
-    return datasets.load_builtin("faces").X
+def face_data(faces):
+    return faces.X
 
 
 @pytest.fixture(scope="module")
@@ -26,15 +27,11 @@ def digits():
 
 
 def steps(est, X, n):
-    s = est.start(X)
-    out = [s]
-    for _ in range(n):
-        s = est.step(s)
-        out.append(s)
-    return out
+    """The start state and the states of the next n steps."""
+    return list(itertools.islice(est.iterate(X), n + 1))
 
 
-@pytest.mark.parametrize("data", ["faces", "digits"])
+@pytest.mark.parametrize("data", ["face_data", "digits"])
 def test_mu_iterates_equal_scikit_learns(data, request):
     """From the same start, the product HW after k multiplicative updates equals scikit-learn's
     ``NMF(solver="mu")`` after k iterations to round-off (grey levels 0–255 / 0–16), although
@@ -55,7 +52,7 @@ def test_mu_iterates_equal_scikit_learns(data, request):
 
 
 @pytest.mark.parametrize("solver", ["mu", "nesterov"])
-@pytest.mark.parametrize("data", ["faces", "digits"])
+@pytest.mark.parametrize("data", ["face_data", "digits"])
 def test_objective_from_gram_products_equals_the_direct_formula(solver, data, request):
     """Every state's objective, ½(‖X‖² − 2⟨HᵀX, W⟩ + ⟨HᵀH, WWᵀ⟩), equals ½ Σ (X − HW)² to a
     relative 1e-10 (the residual keeps a few % of ‖X‖², so the cancellation costs ~1e-14); the
@@ -111,18 +108,18 @@ def _poison(monkeypatch, name, side, at_call, value):
 @pytest.mark.parametrize("solver, name", [("mu", "mu_update"), ("nesterov", "wnls")])
 @pytest.mark.parametrize("side, what", [("left", "the coefficients"), ("right", "the basis images")])
 @pytest.mark.parametrize("value", [np.nan, np.inf])
-def test_nan_or_infinity_in_a_factor_stops_the_run(faces, monkeypatch, solver, name, side, what,
+def test_nan_or_infinity_in_a_factor_stops_the_run(face_data, monkeypatch, solver, name, side, what,
                                                    value):
     """A NaN or an infinity in either factor is never carried on: the step that makes it raises
     SolverError naming the method, the iteration and the factor."""
     _poison(monkeypatch, name, side, 3, value)
     est = catalogue.create("nmf", n_components=10, solver=solver, max_iter=50, tol=0.0)
-    s = est.step(est.step(est.start(faces)))
+    s = est.step(est.step(est.start(face_data)))
     with pytest.raises(SolverError, match=f"NMF stopped at iteration 3: {what} contain NaN"):
         est.step(s)
 
 
-def test_a_step_far_outside_the_data_range_stops_the_run(faces, monkeypatch):
+def test_a_step_far_outside_the_data_range_stops_the_run(face_data, monkeypatch):
     """The divergence guard still runs on every step (from the bound on max HW, HW formed only
     when the bound exceeds the limit): a basis blown up 10⁴ × raises SolverError."""
     real = NB.mu_update
@@ -132,17 +129,17 @@ def test_a_step_far_outside_the_data_range_stops_the_run(faces, monkeypatch):
         return out * 1e4 if kwargs.get("side") == "right" else out
 
     est = catalogue.create("nmf", n_components=10, solver="mu", max_iter=50, tol=0.0)
-    s = est.step(est.start(faces))
+    s = est.step(est.start(face_data))
     monkeypatch.setattr(NB, "mu_update", blown)
     with pytest.raises(SolverError, match="NMF diverged at iteration 2: the fitted values reach"):
         est.step(s)
 
 
-def test_a_replaced_state_steps_with_its_own_gram_matrix(faces):
+def test_a_replaced_state_steps_with_its_own_gram_matrix(face_data):
     """The Gram matrix kept with a state is never stale: a state made by ``dataclasses.replace``
     with other factors has none and steps exactly as the same factors freshly started."""
     est = catalogue.create("nmf", n_components=10, solver="mu", max_iter=50, tol=0.0)
-    s = est.step(est.step(est.start(faces)))
+    s = est.step(est.step(est.start(face_data)))
     other = est.step(s)
     swapped = dataclasses.replace(s, components=other.components,
                                   coefficients=other.coefficients, fitted=NB.LAZY)
@@ -153,13 +150,13 @@ def test_a_replaced_state_steps_with_its_own_gram_matrix(faces):
 
 
 @pytest.mark.parametrize("key", ["nmf", "tc-nmf", "rnmf-l1", "l21-nmf"])
-def test_a_steps_state_is_the_constructors_state(faces, key):
+def test_a_steps_state_is_the_constructors_state(face_data, key):
     """A step builds its state with ``next_state`` (no dataclass constructor): it is the instance
     ``NMFState(**fields)`` gives for the same fields (same arrays, equal read-only mappings,
     read-only arrays), plus the step's private entries only (nothing of the state before it);
     a missing field raises KeyError."""
     est = catalogue.create(key, n_components=5, max_iter=50)
-    prev = est.start(faces)
+    prev = est.start(face_data)
     prev.__dict__["_stale_cache"] = object()          # a cache of prev: must not be carried
     s = est.step(prev)
     fields = {f.name: getattr(s, f.name) if f.name not in ("fitted", "entry_weights")
