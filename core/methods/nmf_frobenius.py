@@ -100,11 +100,14 @@ class NMF(_NMFBase):
             if WWt is None:
                 WWt = W @ W.T
             # coefficient step (rows of X). X Wᵀ as (W Xᵀ)ᵀ, the layout of HᵀX below: on one
-            # BLAS thread 1.23 against 1.60 ms on 2,000 digits (equal on the faces). (A
-            # column-major copy of X, kept until issue 12's step work, made the step slower,
-            # 0.89 against 0.79 × scikit-learn's MU per iteration there, and cost the data's
-            # bytes again.)
-            XWt = np.ascontiguousarray((W @ X.T).T)
+            # BLAS thread 1.23 against 1.60 ms on 2,000 digits (equal on the faces); made
+            # row-major for Nesterov's iterations, not for one multiplicative update (the copy
+            # cost 4 µs of a ~120 µs step on the faces). (A column-major copy of X, kept until
+            # issue 12's step work, made the step slower, 0.89 against 0.79 × scikit-learn's MU
+            # per iteration on the digits, and cost the data's bytes again.)
+            XWt = (W @ X.T).T
+            if self.solver != "mu":
+                XWt = np.ascontiguousarray(XWt)
             H, k_h = self._solve(X, W, H, "left", None, None, tol_h, None, gram=(WWt, XWt))
             G, C = H.T @ H, H.T @ X                 # (HᵀX: the faster of the two layouts)
             if not _finite_diagonal(G):
