@@ -12,15 +12,20 @@ of the new basis. Nothing of the data's size is formed (no HW, no residual), and
   (:func:`frobenius_objective`);
 * the new basis's ``WWᵀ``, rescaled with the unit-norm normalisation, is kept with the state as
   the next coefficient step's Gram matrix (not formed twice);
-* the finiteness of each factor is read off the diagonal of its Gram matrix (``G_kk = Σ_i H_ik²``
-  is finite exactly when column k of H is, and does not overflow), and the divergence guard uses
-  the bound ``max HW <= max_i Σ_k H_ik (max_j W_kj)`` (HW formed only when that bound exceeds
-  the limit; on the built-in faces and digits it stayed below 3.5 × max X, the limit being 5 ×),
-  so the state is checked once, by the step that makes it, and built by
+* the finiteness of the coefficients is read off the diagonal of HᵀH (``G_kk = Σ_i H_ik²`` is
+  finite exactly when column k of H is, and does not overflow), that of the basis off the
+  objective (with H finite, a NaN or +inf in W >= 0 makes ⟨G, WWᵀ⟩ NaN or +inf), and the
+  divergence guard uses the bound ``max HW <= max_i Σ_k H_ik (max_j W_kj)`` (HW formed only when
+  that bound exceeds the limit; on the built-in faces and digits it stayed below 3.5 × max X, the
+  limit being 5 ×), so the state is checked once, by the step that makes it, and built by
   :func:`core.methods.nmf_state.next_state`.
 
-Measured on the built-in faces (100 × 625, r = 10, one BLAS thread; benchmarks/bench_nmf.py):
-see the class docstring.
+Measured (built-in faces 100 × 625, r = 10, one BLAS thread, CPU time of one multiplicative
+update, ~115–125 µs in all): the five matrix products ~78 µs (scikit-learn's iteration does the
+same five), the normalisation ~10 µs, the new state ~10 µs, the divergence bound ~5 µs, the
+objective ~4 µs, the BLAS-thread context ~4 µs, the finiteness check ~2 µs. Against
+scikit-learn's ``NMF(solver="mu")`` per iteration (benchmarks/bench_nmf.py): 1.3 × on the faces,
+0.75 × on 2,000 digits.
 """
 from __future__ import annotations
 
@@ -43,7 +48,7 @@ def frobenius_objective(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray,
     without HW. The three terms are summed in float64 and the result clipped at 0; its absolute
     error is of the order of machine epsilon × ‖X‖² (cancellation), so relative to the objective
     it stays near 1e-14 while the fit leaves a few % of ‖X‖² (the built-in data), and is larger
-    only for a near-exact fit (tests/core/test_nmf_scale.py checks both against the direct
+    only for a near-exact fit (tests/core/test_nmf_frobenius.py checks both against the direct
     ``½ Σ (X − HW)²``)."""
     return 0.5 * max(ctx.sq_norm - 2.0 * float(np.vdot(C, W)) + float(np.vdot(G, WWt)), 0.0)
 
