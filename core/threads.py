@@ -121,19 +121,32 @@ def _check_count(n: int) -> int:
     return n
 
 
-@contextmanager
-def blas_threads(n: int) -> Iterator[None]:
-    """Run the enclosed block with at most ``n`` BLAS threads (``n >= 1``; ValueError otherwise);
-    the previous limits are restored on exit. When every BLAS library already runs at most ``n``
-    threads nothing is set (a query costs ~1 µs, a limit and its restore ~27 µs: per step of a
-    small problem, e.g. NMF on the built-in faces, that was 10–15 % of the step)."""
-    n = _check_count(n)
-    pools = _threadpools()
-    if all(lib.num_threads <= n for lib in pools.lib_controllers if lib.user_api == "blas"):
-        yield
-        return
-    with pools.limit(limits=n, user_api="blas"):
-        yield
+class blas_threads:
+    """Run the enclosed block (``with blas_threads(n):``) with at most ``n`` BLAS threads
+    (``n >= 1``; ValueError otherwise); the previous limits are restored on exit. When every BLAS
+    library already runs at most ``n`` threads nothing is set (a query costs ~1 µs, a limit and
+    its restore ~27 µs: per step of a small problem, e.g. NMF on the built-in faces, that was
+    10–15 % of the step). A class rather than a generator context: entering and leaving cost
+    2.9 instead of 5.3 µs per multiplicative-update step of NMF on the faces (of ~120 µs)."""
+
+    __slots__ = ("n", "_limiter")
+
+    def __init__(self, n: int):
+        self.n = _check_count(n)
+        self._limiter = None
+
+    def __enter__(self) -> None:
+        pools = _controller if _controller is not None else _threadpools()
+        for lib in pools.lib_controllers:
+            if lib.user_api == "blas" and lib.num_threads > self.n:
+                self._limiter = pools.limit(limits=self.n, user_api="blas")
+                self._limiter.__enter__()
+                return
+
+    def __exit__(self, *exc) -> None:
+        limiter, self._limiter = self._limiter, None
+        if limiter is not None:
+            limiter.__exit__(*exc)
 
 
 def one_blas_thread():

@@ -5,9 +5,10 @@ Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495).
 
 The family, one module per concept (this module gathers their public names):
 
-* :mod:`core.methods.nmf_base`: the orientation (X ≈ H W, one image per row), the
-  half-quadratic loop every method shares (``_NMFBase``) and plain Frobenius NMF
-  (:class:`NMF`, multiplicative updates or Nesterov);
+* :mod:`core.methods.nmf_base`: the orientation (X ≈ H W, one image per row) and the
+  half-quadratic loop every method shares (``_NMFBase``);
+* :mod:`core.methods.nmf_frobenius`: plain Frobenius NMF (:class:`NMF`, multiplicative updates
+  or Nesterov), whose step forms nothing of the data's size;
 * :mod:`core.methods.nmf_state`: the state of every method (:class:`NMFState`) and its
   ``transform``;
 * :mod:`core.methods.nmf_weights`: the robust statistics and weight functions (Nagy's γ, the
@@ -23,8 +24,9 @@ Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnm
 """
 from __future__ import annotations
 
-from .nmf_base import (INNER_FAST, INNER_TOL, INNER_TOL_MIN, MIN_ITER, NMF, SAMPLE_WEIGHT_FLOOR,
+from .nmf_base import (INNER_FAST, INNER_TOL, INNER_TOL_MIN, MIN_ITER, SAMPLE_WEIGHT_FLOOR,
                        ZERO_RESIDUAL)
+from .nmf_frobenius import NMF
 from .nmf_state import NMFState, check_nonnegative
 from .nmf_cauchy import GAMMA_MIN, CauchyNMF, TruncatedCauchyNMF
 from .nmf_robust import CIMNMF, L1NMF, L21NMF, RNMFL1, HuberNMF

@@ -1,4 +1,4 @@
-"""The NMF family's shared loop: its state, the half-quadratic (HQ) iteration, and plain NMF.
+"""The NMF family's shared loop: its state and the half-quadratic (HQ) iteration.
 
 Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495). Section, equation, claim and
@@ -62,8 +62,9 @@ blocks, and order statistics are exact selections (:mod:`core.methods.nmf_weight
 sorts. The refreshed weights of TC-NMF's basis step (one array of the data's size) then hold
 the next residual. On data above 2²¹ entries the residual and the weights are float32
 (:func:`core.methods.nmf_weights.weights_dtype`; every sum over them in float64), half the
-bytes. Plain NMF's objective comes from the basis step's Gram products, and its step works in
-the factors' own layouts (no transposed copies; a column-major copy of small X for ``X Wᵀ``).
+bytes. Plain NMF (:mod:`core.methods.nmf_frobenius`) forms nothing of the data's size: its
+objective comes from the basis step's Gram products, and its step works in the factors' own
+layouts (no transposed copies, no column-major copy of X).
 ``start`` forms no HW either. Measured on 10,000 × 4,096, r = 20 (benchmarks/bench_nmf.py
 ``--large``): a TC-NMF run peaks at 1.47× the data's bytes beyond X itself, the previous state
 included (2.47× in all; was 3.47× with float64 weights and ~10.7× before the blockwise
@@ -102,7 +103,6 @@ from __future__ import annotations
 
 import math
 from contextlib import nullcontext
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,16 +111,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import convergence
 from ..base import SteppableEstimator
-from ..params import ParamSpec, register
+from ..params import ParamSpec
 from ..errors import SolverError
 from ..linalg import one_blas_thread
 from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import LAZY, NMFState, _Ctx, check_nonnegative
+from .nmf_state import LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
-__all__ = ["NMFState", "NMF", "check_nonnegative"]
+__all__ = ["NMFState", "check_nonnegative"]
 
 # ----------------------------------------------------------------------------- constants
 #: Rule (16) is checked from this iteration on.
@@ -142,6 +142,7 @@ SAMPLE_WEIGHT_FLOOR = 1e-6
 #: Divergence guard: a fit whose reconstruction exceeds max(X) + DIVERGE_FACTOR × (max X − min X)
 #: raises SolverError (no data value explains it; entries with weight 0 are no longer held).
 DIVERGE_FACTOR = 4.0
+_TINY = float(np.finfo(float).tiny)
 
 # ----------------------------------------------------------------------------- parameter specs
 NMF_MAX_ITER = ParamSpec(
@@ -315,47 +316,55 @@ class _NMFBase(SteppableEstimator):
         return E, top, _RowProduct(H, W, above)
 
     def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
-                    counts: dict, tols: tuple, fitted_max: float | None = None) -> NMFState:
-        scalars = dict(ev.scalars)
-        scalars.update(counts)
-        details = dict(ev.details)
-        details["inner tol"] = tols
+                    counts: dict, tols: tuple, fitted_max: float | None = None,
+                    extra: dict | None = None) -> NMFState:
+        """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
+        initial state); ``extra``: private entries to keep with it (caches of the step)."""
+        scalars = {**ev.scalars, **counts}
+        details = {**ev.details, "inner tol": tols}
         if ev.row_weights is not None:
             details["row weights"] = ev.row_weights
-        fields = dict(components=W, entry_weights=ev.entry_weights,
-                      sample_weights=ev.sample_weights, scalars=scalars, details=details,
-                      fitted=P, sparse_part=ev.sparse_part, coefficients=H,
-                      reweigh=self._reweigher(ctx, ev))
+        reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
                              objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
-                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), **fields)
+                             _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), components=W,
+                             coefficients=H, fitted=P, entry_weights=ev.entry_weights,
+                             sample_weights=ev.sample_weights, sparse_part=ev.sparse_part,
+                             scalars=scalars, details=details, reweigh=reweigh)
             state.__dict__["_fitted_max"] = fitted_max
+            state.__dict__.update(extra or ())
             return state
-        hist = prev.objective_history
-        J = ev.objective
+        last = prev.__dict__
+        hist = last["objective_history"]
+        J = float(ev.objective)
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
         # for a decreasing run): with γ, τ, δ or c re-estimated the objective's scale changes,
         # and TC-NMF on the 550-block faces ended *above* J_0, so |J_0 − J_t| was ~0.2 % of
         # its range and the rule was not met in 500 iterations
-        lo, hi = prev.__dict__.get("_history_range") or (min(hist), max(hist))
-        span = max(abs(hi - J), abs(lo - J))
-        converged = (prev.iteration + 1 >= MIN_ITER
-                     and abs(J - hist[-1]) <= float(self.tol) * span)
+        lo, hi = last.get("_history_range") or (min(hist), max(hist))
+        n_prev = last["iteration"] + 1
+        converged = (n_prev >= MIN_ITER
+                     and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
-        # other fields carried over) but built directly: ``dataclasses.replace`` and the generic
-        # rule there took 26 µs, 10 % of a multiplicative update on the built-in faces
-        n_prev = prev.iteration + 1
-        past = prev.scalar_history
-        fields["scalar_history"] = {k: tuple(past.get(k, (float("nan"),) * n_prev)) + (v,)
-                                    for k, v in scalars.items()}
-        for name in _CARRIED:
-            fields[name] = getattr(prev, name)
-        state = NMFState(iteration=n_prev, objective=float(J),
-                         objective_history=hist + (float(J),), converged=bool(converged), **fields)
-        state.__dict__["_fitted_max"] = fitted_max    # max HW, for the checks of a lazy fitted
-        state.__dict__["_history_range"] = (min(lo, J), max(hi, J))   # (no O(t) scan per step)
-        return state
+        # other fields carried over) but built directly (:func:`core.methods.nmf_state.next_state`;
+        # ``dataclasses.replace`` and the generic rule there took 26 µs, the dataclass
+        # constructor ~10 µs, of a multiplicative update of ~100 µs on the built-in faces)
+        past = last["scalar_history"]
+        entries = {
+            "iteration": n_prev, "objective": J, "objective_history": hist + (J,),
+            "converged": converged, "components": W, "coefficients": H, _FITTED: P,
+            _ENTRY_WEIGHTS: ev.entry_weights, "sample_weights": ev.sample_weights,
+            "sparse_part": ev.sparse_part, "reweigh": reweigh, "scalars": scalars,
+            "details": details,
+            "scalar_history": {k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
+                               for k, v in scalars.items()},
+            "_fitted_max": fitted_max,                  # max HW, for the checks of a lazy fitted
+            "_history_range": (min(lo, J), max(hi, J)),  # (no O(t) scan per step)
+        }
+        if extra:
+            entries.update(extra)
+        return next_state(prev, entries)
 
     def _solve(self, X, F, Y, side, Q, row_weights, tol, get, gram=None):
         """One factor update; returns (Y, iterations). ``gram``: the unweighted problem's
@@ -376,17 +385,19 @@ class _NMFBase(SteppableEstimator):
     def _threads(X: np.ndarray):
         return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
-    def _start(self, X: np.ndarray) -> NMFState:
+    @staticmethod
+    def _context(X: np.ndarray) -> _Ctx:
+        """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
-        ctx = _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
-                   xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+        return _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
+                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+
+    def _start(self, X: np.ndarray) -> NMFState:
+        ctx = self._context(X)
         H, W = self._normalise(*self._init_factors(X))
         with self._threads(X), ctx.scratch.borrow() as get:
-            if self._gram_objective:              # plain NMF: no residual, as in its steps
-                ev, top = _Eval(objective=_frobenius(ctx, H.T @ H, H.T @ X, W, W @ W.T)), None
-            else:
-                E, top, P = self._residual(ctx, H, W)
-                ev = self._evaluate(ctx, P, E, None, get)
+            E, top, P = self._residual(ctx, H, W)
+            ev = self._evaluate(ctx, P, E, None, get)
         return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
@@ -399,12 +410,9 @@ class _NMFBase(SteppableEstimator):
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
             T = self._target(ctx, state)
             # coefficient step (paper's H-step): rows of X, per-sample weights cancel in it
-            H, k_h = self._solve(ctx.columns() if Q is None and T is ctx.X else T, W, H, "left",
-                                 Q, None, tol_h, get)
+            H, k_h = self._solve(T, W, H, "left", Q, None, tol_h, get)
             if not _finite(H):
                 self._fail(t, "the coefficients")
-            if self._gram_objective:
-                return self._gram_step(state, H, W, k_h, tol_h, tol_w, get)
             Qr = None if Q is None else self._refresh(ctx, H, W, state, get)
             # basis step (paper's W-step): columns of X
             W, k_w = self._solve(T, H, W, "right", Q if Qr is None else Qr, rw, tol_w, get)
@@ -424,32 +432,6 @@ class _NMFBase(SteppableEstimator):
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
         return self._make_state(ctx, H, W, ev, state, LAZY, {"k_H": k_h, "k_W": k_w}, tols,
                                 fitted_max=top)
-
-    #: Plain Frobenius NMF: the objective from Gram products and ``fitted`` left lazy
-    #: (:meth:`_gram_step`).
-    _gram_objective = False
-
-    def _gram_step(self, state, H, W, k_h, tol_h, tol_w, get):
-        """The basis step and the new state of plain NMF without forming HW: the basis step's
-        products ``G = HᵀH`` and ``C = HᵀX`` also give the objective,
-        ``½‖X − HW‖² = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` with ``C = HᵀX`` (clipped at 0 against
-        cancellation),
-        and ``fitted`` is computed only when something reads it."""
-        ctx: _Ctx = state._ctx
-        t = state.iteration + 1
-        G, C = H.T @ H, H.T @ ctx.X                 # (HᵀX: the faster of the two layouts)
-        W, k_w = self._solve(ctx.X, H, W, "right", None, None, tol_w, get, gram=(G, C.T))
-        if not _finite(W):
-            self._fail(t, "the basis images")
-        WWt = W @ W.T
-        objective = _frobenius(ctx, G, C, W, WWt)
-        H, W = self._normalise(H, W, np.diagonal(WWt))
-        if self.solver == "mu":
-            tols = (tol_h, tol_w)
-        else:
-            tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
-        return self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
-                                {"k_H": k_h, "k_W": k_w}, tols)
 
     def start(self, X) -> NMFState:
         """As :meth:`core.base.SteppableEstimator.start` (parameters and data validated, the
@@ -476,9 +458,14 @@ class _NMFBase(SteppableEstimator):
             arrays.update({"the components": state.components,
                            "the coefficients": state.coefficients, "the mean": state.mean})
         convergence.check_finite(self.name, state.iteration, state.objective, arrays, state.scalars)
+        self._check_lazy_range(state, state.__dict__.get("_fitted_max"))
+
+    def _check_lazy_range(self, state: NMFState, top: float | None) -> None:
+        """The range check of a state whose ``fitted`` is lazy, from ``top`` = max HW (or, when
+        None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
+        ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), np.finfo(float).tiny)
-        top = state.__dict__.get("_fitted_max")
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)
         if top is None:
             top = float((state.coefficients.max(axis=0) @ state.components).max())
         if top > hi + convergence.RANGE_MARGIN * width:
@@ -528,18 +515,7 @@ class _RowProduct:
         return self.H[rows] @ self.W
 
 
-#: Fields of an NMF state that a step carries over unchanged (every field :meth:`_make_state`
-#: does not set: method, mean, the run's context and data range, and any added later).
-_CARRIED = tuple(f.name for f in dataclasses.fields(NMFState) if f.init and f.name not in {
-    "iteration", "objective", "objective_history", "converged", "scalar_history", "components",
-    "entry_weights", "sample_weights", "scalars", "details", "fitted", "sparse_part",
-    "coefficients", "reweigh"})
-
-
-def _frobenius(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray, WWt: np.ndarray) -> float:
-    """``½‖X − HW‖²_F = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` from ``G = HᵀH``, ``C = HᵀX`` and
-    ``WWᵀ`` (clipped at 0 against cancellation): plain NMF's objective without HW."""
-    return 0.5 * max(ctx.sq_norm - 2.0 * float(np.vdot(C, W)) + float(np.vdot(G, WWt)), 0.0)
+_FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
 
 
 def _finite(A: np.ndarray) -> bool:
@@ -557,36 +533,3 @@ def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
     det.update(details or {})
     return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
                  details=det, **extra)
-
-
-
-
-# ============================================================================= Frobenius NMF
-@register(
-    key="nmf", name="NMF", family="NMF",
-    reference="Lee & Seung, NIPS 2001 (multiplicative updates); Guan et al., IEEE TSP 2012 (NeNMF), "
-              "the L2-NMF baseline of Guan et al. 2019 §5.5",
-    summary="Standard NMF, min ‖X − HW‖²_F: one Lee–Seung multiplicative update or one Nesterov "
-            "NLS solve per factor and step. Every entry weighs the same.",
-    params=[*COMMON, *INNER],
-)
-class NMF(_NMFBase):
-    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
-
-    ``solver="nesterov"`` (default; Guan et al. 2019's L2-NMF is NeNMF): each factor solved by the
-    shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
-    at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
-    per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value).
-
-    State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
-    Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
-    X: (n_samples, n_features), non-negative (grey levels). Raises as the other NMF methods.
-    Stopping rule: Guan et al. 2019 rule (16), ``|J_t − J_{t−1}| <= tol · max_k |J_k − J_t|`` on the objective
-    above, checked from iteration 10 (defaults tol = 1e-5, max_iter = 500); ``transform``: see
-    :class:`NMFState`.
-    """
-
-    _gram_objective = True
-    _keeps_weights = False
-
-
