@@ -308,6 +308,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         for col in kept[len(pre.methods):]:
             self.remove_column(col)
         self.columns_layout.setEnabled(False)     # one relayout for all the places (below)
+        self._scrollbar_for(len(pre.methods))
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
                 kept[i].set_method(method, dict(params))
@@ -325,6 +326,16 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.columns_layout.setEnabled(True)
         self.columns_layout.activate()
         return True
+
+    def _scrollbar_for(self, n_columns: int) -> None:
+        """Show the horizontal scroll bar now if ``n_columns`` will not fit side by side: when it
+        appears only after the columns are placed, the columns lose its height in a second
+        relayout (every view resized again). Back to "as needed" once they are all there."""
+        margins = self.columns_layout.contentsMargins()
+        needed = n_columns * COLUMN_MIN_WIDTH + (n_columns - 1) * self.columns_layout.spacing() \
+            + margins.left() + margins.right()
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOn if needed > self.viewport().width()
+                                          else QtCore.Qt.ScrollBarAsNeeded)
 
     def _drop_slots(self) -> None:
         """Forget the preset columns not added yet (their jobs and their places)."""
@@ -349,6 +360,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 col.runner.step(self._then[1])
         if not self._adding:
             self._then = None
+            self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
 
     # ================================================================== data
     def show_error(self, text: str) -> None:
