@@ -59,6 +59,8 @@ DEFAULT_SIZE = (1600, 1000)
 FRAME_MS = 33
 #: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
 GIL_SWITCH_INTERVAL_S = 0.001
+#: threads of the data jobs' pool (one job at a time; a superseded one may still be ending)
+DATA_THREADS = 2
 #: Run speeds offered: (label, seconds per iteration at least)
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
@@ -131,7 +133,11 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         lesson = LESSON.corruption_params if corruption_key is None else {}
         self.session = Session(DataSpec(size=size),
                                CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})}))
-        self.data_jobs = DataJobs(self.pool, self)
+        # data jobs have threads of their own: with every solver thread running a column to
+        # convergence, a data request queued behind them waited until one finished
+        self.data_pool = QtCore.QThreadPool(self)
+        self.data_pool.setMaxThreadCount(DATA_THREADS)
+        self.data_jobs = DataJobs(self.data_pool, self)
         self._closing = False
         self.session_error = ""          # why the last Open session failed ("" if it did not)
         self.session_box = None          # the last session message box
@@ -581,4 +587,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         sweep = getattr(self, "sweep_dialog", None)
         if sweep is not None and sweep.running:
             sweep.cancel()
+        start = time.monotonic()
         self.pool.waitForDone(wait_ms)
+        self.data_pool.waitForDone(max(0, wait_ms - int(1000 * (time.monotonic() - start))))

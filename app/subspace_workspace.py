@@ -309,6 +309,13 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             self.remove_column(col)
         self.columns_layout.setEnabled(False)     # one relayout for all the places (below)
         self._scrollbar_for(len(pre.methods))
+        if len(pre.methods) > len(kept):
+            # the columns there shrink to make room: their views are repainted one per turn (a
+            # repaint of every view at once held the event loop ~50 ms)
+            for col in kept:
+                for view in col.views():
+                    view.setUpdatesEnabled(False)
+                    self.build_queue.post(lambda v=view: v.setUpdatesEnabled(True), owner=col, end_turn=True)
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
                 kept[i].set_method(method, dict(params))

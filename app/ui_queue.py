@@ -33,15 +33,16 @@ class UiQueue(QtCore.QObject):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._jobs: collections.deque[tuple[object, Callable[[], None]]] = collections.deque()
+        self._jobs: collections.deque[tuple[object, Callable[[], None], bool]] = collections.deque()
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._run)
 
-    def post(self, fn: Callable[[], None], owner: object = None) -> None:
-        """Run ``fn()`` in a later event-loop turn, after the jobs posted before it."""
-        self._jobs.append((owner, fn))
+    def post(self, fn: Callable[[], None], owner: object = None, end_turn: bool = False) -> None:
+        """Run ``fn()`` in a later event-loop turn, after the jobs posted before it. ``end_turn``:
+        no other job in the same turn (for a job whose cost comes after it, e.g. a repaint)."""
+        self._jobs.append((owner, fn, bool(end_turn)))
         if not self._timer.isActive():
             self._timer.start()
 
@@ -64,9 +65,9 @@ class UiQueue(QtCore.QObject):
         end = time.perf_counter() + TURN_BUDGET_S
         try:
             while self._jobs:
-                _, fn = self._jobs.popleft()
+                _, fn, end_turn = self._jobs.popleft()
                 fn()
-                if time.perf_counter() >= end:
+                if end_turn or time.perf_counter() >= end or (self._jobs and self._jobs[0][2]):
                     break
         finally:             # a job that raised (reported by the window) does not stop the rest
             if self._jobs:

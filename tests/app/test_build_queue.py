@@ -42,6 +42,21 @@ def test_discard_drops_only_the_owners_jobs(qtbot):
     assert done == [("b", 0), ("b", 1), ("b", 2)]
 
 
+def test_a_job_that_ends_its_turn_runs_alone(qtbot):
+    queue = UiQueue()
+    done = []
+    queue.post(lambda: done.append("a"))
+    queue.post(lambda: done.append("b"), end_turn=True)      # e.g. a repaint comes after it
+    queue.post(lambda: done.append("c"))
+    queue._run()                       # one event-loop turn's worth
+    assert done == ["a"]
+    queue._run()
+    assert done == ["a", "b"]
+    with qtbot.waitSignal(queue.idle, timeout=5000):
+        pass
+    assert done == ["a", "b", "c"]
+
+
 def test_a_column_added_to_a_shown_window_builds_its_views_later(qtbot, make_window):
     win = make_window()
     col = win.add_column("rpca-om")
