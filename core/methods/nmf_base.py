@@ -117,7 +117,8 @@ from ..linalg import one_blas_thread
 from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state
+from .nmf_state import (LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state,
+                         normalise_factors)
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
 __all__ = ["NMFState", "check_nonnegative"]
@@ -254,23 +255,9 @@ class _NMFBase(SteppableEstimator):
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
         return H * s, W * s
 
-    @staticmethod
-    def _normalise(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-        """Unit-norm basis rows, the inverse scale on the coefficients (module docstring); in
-        place when H and W are C-contiguous (the callers' own fresh arrays). ``sq_norms``: the
-        squared row norms of W when the caller has them."""
-        H, W = np.ascontiguousarray(H), np.ascontiguousarray(W)
-        norms = np.sqrt(np.einsum("kd,kd->k", W, W) if sq_norms is None else sq_norms)
-        if norms.min() > 0:
-            H *= norms
-            W *= (1.0 / norms)[:, None]                 # (a product: 2× faster than a division)
-            return H, W
-        dead = ~(norms > 0)
-        H *= np.where(dead, 0.0, norms)[None, :]
-        W /= np.where(dead, 1.0, norms)[:, None]
-        W[dead] = 1.0 / np.sqrt(W.shape[1])
-        return H, W
+    #: Unit-norm basis rows, the inverse scale on the coefficients
+    #: (:func:`core.methods.nmf_state.normalise_factors`).
+    _normalise = staticmethod(normalise_factors)
 
     def _check_range(self, iteration: int, top: float, ctx: _Ctx):
         """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
@@ -353,7 +340,7 @@ class _NMFBase(SteppableEstimator):
         past = last["scalar_history"]
         entries = {
             "iteration": n_prev, "objective": J, "objective_history": hist + (J,),
-            "converged": converged, "components": W, "coefficients": H, _FITTED: P,
+            "converged": converged, _COMPONENTS: W, _COEFFICIENTS: H, _FITTED: P,
             _ENTRY_WEIGHTS: ev.entry_weights, "sample_weights": ev.sample_weights,
             "sparse_part": ev.sparse_part, "reweigh": reweigh, "scalars": scalars,
             "details": details,
@@ -516,6 +503,7 @@ class _RowProduct:
 
 
 _FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
+_COMPONENTS, _COEFFICIENTS = STORED["components"], STORED["coefficients"]
 
 
 def _finite(A: np.ndarray) -> bool:

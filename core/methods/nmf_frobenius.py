@@ -41,6 +41,11 @@ from .nmf_state import LAZY, NMFState
 
 __all__ = ["NMF", "frobenius_objective"]
 
+#: The multiplicative update leaves its factors unnormalised while every squared basis-row norm
+#: stays within these bounds (far from overflow and underflow of the Gram products); a step
+#: whose factors leave them normalises them itself.
+LAZY_SQ_NORMS = (1e-100, 1e100)
+
 
 def frobenius_objective(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray,
                         WWt: np.ndarray) -> float:
@@ -95,13 +100,19 @@ class NMF(_NMFBase):
 
     def _step(self, state: NMFState) -> NMFState:
         """One step without HW (module docstring): coefficient step, basis step, objective,
-        normalisation, checks."""
+        checks; the normalisation in the step for Nesterov, on first read for MU."""
         ctx: _Ctx = state._ctx
         X = ctx.X
         t = state.iteration + 1
-        H, W = state.coefficients, state.components     # (the solvers return new arrays)
-        tol_h, tol_w = state.details["inner tol"]
-        WWt = state.__dict__.get("_gram")           # (absent from a state made by replace())
+        last = state.__dict__
+        factors = last.get("_factors")                  # the raw factors of a lazy state
+        if factors is not None:
+            H, W = factors[0], factors[1]               # (the solvers return new arrays)
+        else:
+            H, W = state.coefficients, state.components
+        tol_h, tol_w = last["details"]["inner tol"]
+        WWt = last.get("_gram")                         # W Wᵀ of those factors (absent from a
+        mu = self.solver == "mu"                        # state made by replace())
         with self._threads(X):
             if WWt is None:
                 WWt = W @ W.T
@@ -112,7 +123,7 @@ class NMF(_NMFBase):
             # issue 12's step work, made the step slower, 0.89 against 0.79 × scikit-learn's MU
             # per iteration on the digits, and cost the data's bytes again.)
             XWt = (W @ X.T).T
-            if self.solver != "mu":
+            if not mu:
                 XWt = np.ascontiguousarray(XWt)
             H, k_h = self._solve(X, W, H, "left", None, None, tol_h, None, gram=(WWt, XWt))
             G, C = H.T @ H, H.T @ X                 # (HᵀX: the faster of the two layouts)
@@ -121,33 +132,47 @@ class NMF(_NMFBase):
             W, k_w = self._solve(X, H, W, "right", None, None, tol_w, None, gram=(G, C.T))
             WWt = W @ W.T
             objective = frobenius_objective(ctx, G, C, W, WWt)
-            norms = np.sqrt(WWt.diagonal())
-            if norms.min() > 0 and math.isfinite(objective):   # (NaN fails both tests)
+            sq = WWt.diagonal()                     # squared row norms of W (a view)
+            lo, hi = sq.min(), sq.max()
+            finite = math.isfinite(objective)       # (H is finite, checked above, so a NaN or
+            # +inf in W >= 0 makes ⟨HᵀH, WWᵀ⟩, hence the objective, NaN or +inf: W is finite
+            # when the objective is)
+            if mu and finite and LAZY_SQ_NORMS[0] < lo and hi < LAZY_SQ_NORMS[1]:
+                # the multiplicative update is scale-equivariant (rescaling a basis row and its
+                # coefficient column by inverse factors rescales the next iterate the same
+                # way, the product unchanged): the factors stay as the update left them, as in
+                # scikit-learn, and the state normalises them when first read
+                lazy = (H, W, sq)
+            elif lo > 0 and finite:
+                lazy = None
+                norms = np.sqrt(sq)
                 inv = 1.0 / norms                   # unit-norm basis rows, as _normalise, in
                 H *= norms                          # place (the solvers' own fresh arrays)
                 W *= inv[:, None]
                 WWt *= np.multiply.outer(inv, inv)  # WWᵀ of the unit-norm basis: next step's
             else:
-                # H is finite (checked above), so a NaN or +inf in W (>= 0) makes ⟨HᵀH, WWᵀ⟩,
-                # hence the objective, NaN or +inf: W is finite when the objective is
+                lazy = None
                 if not _finite_diagonal(WWt):
                     self._fail(t, "the basis images")
-                if not math.isfinite(objective):
+                if not finite:
                     convergence.check_finite(self.name, t, objective, {}, {})
-                H, W = self._normalise(H, W, norms * norms)   # a dead row is replaced,
-                WWt = None                                    # WWᵀ formed anew next step
-            # max HW <= max_i Σ_k H_ik max_j W_kj (H, W >= 0): the row maxima of W are one fast
-            # reduction (the column maxima of tall H, the other bound, cost 2× the time)
+                H, W = self._normalise(H, W, sq * 1.0)   # a dead row is replaced,
+                WWt = None                               # WWᵀ formed anew next step
+            # max HW <= max_i Σ_k H_ik max_j W_kj (H, W >= 0; the same for any scaling of the
+            # factors): the row maxima of W are one fast reduction (the column maxima of tall H,
+            # the other bound, cost 2× the time)
             top = float((H @ np.maximum.reduce(W, axis=1)).max())
-        if self.solver == "mu":
+        if mu:
             tols = (tol_h, tol_w)
         else:
             tols = (self._next_tol(tol_h, k_h), self._next_tol(tol_w, k_w))
+        extra = {"_gram": WWt, "_checked": True}     # (finite factors and objective, range)
+        if lazy is not None:
+            extra["_factors"] = lazy
+            H = W = LAZY
         new = self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
-                               {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top,
-                               extra={"_gram": WWt})
+                               {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top, extra=extra)
         self._check_lazy_range(new, top)
-        new.__dict__["_checked"] = True              # (finite factors and objective, range)
         return new
 
     def _check_state(self, state: NMFState) -> None:
