@@ -311,6 +311,10 @@ class _NMFBase(SteppableEstimator):
         details = {**ev.details, "inner tol": tols}
         if ev.row_weights is not None:
             details["row weights"] = ev.row_weights
+        if prev is not None:                # unchanged read-only mappings are shared (e.g. a
+            last = prev.__dict__            # multiplicative update's counts and tolerances)
+            scalars = last["scalars"] if scalars == last["scalars"] else scalars
+            details = last["details"] if _same(details, last["details"]) else details
         reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
@@ -322,7 +326,6 @@ class _NMFBase(SteppableEstimator):
             state.__dict__["_fitted_max"] = fitted_max
             state.__dict__.update(extra or ())
             return state
-        last = prev.__dict__
         hist = last["objective_history"]
         J = float(ev.objective)
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
@@ -504,6 +507,11 @@ class _RowProduct:
 
 _FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
 _COMPONENTS, _COEFFICIENTS = STORED["components"], STORED["coefficients"]
+
+
+def _same(a: dict, b: dict) -> bool:
+    """The mappings hold the same objects (``is``, not ``==``: arrays in ``details``)."""
+    return a.keys() == b.keys() and all(v is b[k] for k, v in a.items())
 
 
 def _finite(A: np.ndarray) -> bool:
