@@ -110,6 +110,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .. import convergence
+from .._readonly import appended
 from ..base import SteppableEstimator
 from ..params import ParamSpec
 from ..errors import SolverError
@@ -307,14 +308,19 @@ class _NMFBase(SteppableEstimator):
                     extra: dict | None = None) -> NMFState:
         """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
         initial state); ``extra``: private entries to keep with it (caches of the step)."""
-        scalars = {**ev.scalars, **counts}
-        details = {**ev.details, "inner tol": tols}
-        if ev.row_weights is not None:
-            details["row weights"] = ev.row_weights
+        scalars = {**ev.scalars, **counts} if ev.scalars else counts
         if prev is not None:                # unchanged read-only mappings are shared (e.g. a
             last = prev.__dict__            # multiplicative update's counts and tolerances)
-            scalars = last["scalars"] if scalars == last["scalars"] else scalars
-            details = last["details"] if _same(details, last["details"]) else details
+            if scalars == last["scalars"]:
+                scalars = last["scalars"]
+            details = last["details"]
+            if (ev.details or ev.row_weights is not None or len(details) != 1
+                    or details.get("inner tol") is not tols):
+                details = None
+        if prev is None or details is None:
+            details = {**ev.details, "inner tol": tols}
+            if ev.row_weights is not None:
+                details["row weights"] = ev.row_weights
         reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
@@ -337,17 +343,19 @@ class _NMFBase(SteppableEstimator):
         converged = (n_prev >= MIN_ITER
                      and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
-        # other fields carried over) but built directly (:func:`core.methods.nmf_state.next_state`;
+        # other fields carried over) but built directly, its histories :class:`Series` sharing
+        # the run's append-only lists (a tuple copy per step made a run of t steps O(t²) in
+        # time and in the memory of the states kept) (:func:`core.methods.nmf_state.next_state`;
         # ``dataclasses.replace`` and the generic rule there took 26 µs, the dataclass
         # constructor ~10 µs, of a multiplicative update of ~100 µs on the built-in faces)
         past = last["scalar_history"]
         entries = {
-            "iteration": n_prev, "objective": J, "objective_history": hist + (J,),
+            "iteration": n_prev, "objective": J, "objective_history": appended(hist, J),
             "converged": converged, _COMPONENTS: W, _COEFFICIENTS: H, _FITTED: P,
             _ENTRY_WEIGHTS: ev.entry_weights, "sample_weights": ev.sample_weights,
             "sparse_part": ev.sparse_part, "reweigh": reweigh, "scalars": scalars,
             "details": details,
-            "scalar_history": {k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
+            "scalar_history": {k: appended(past[k] if k in past else (float("nan"),) * n_prev, v)
                                for k, v in scalars.items()},
             "_fitted_max": fitted_max,                  # max HW, for the checks of a lazy fitted
             "_history_range": (min(lo, J), max(hi, J)),  # (no O(t) scan per step)
@@ -507,11 +515,6 @@ class _RowProduct:
 
 _FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
 _COMPONENTS, _COEFFICIENTS = STORED["components"], STORED["coefficients"]
-
-
-def _same(a: dict, b: dict) -> bool:
-    """The mappings hold the same objects (``is``, not ``==``: arrays in ``details``)."""
-    return a.keys() == b.keys() and all(v is b[k] for k, v in a.items())
 
 
 def _finite(A: np.ndarray) -> bool:

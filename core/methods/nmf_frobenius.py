@@ -129,16 +129,19 @@ class NMF(_NMFBase):
                 XWt = np.ascontiguousarray(XWt)
             H, k_h = self._solve(X, W, H, "left", None, None, tol_h, None, gram=(WWt, XWt))
             G, C = H.T @ H, H.T @ X                 # (HᵀX: the faster of the two layouts)
-            if not _finite_diagonal(G):
+            if not mu and not _finite_diagonal(G):  # (MU: from the objective, below)
                 self._fail(t, "the coefficients")
             W, k_w = self._solve(X, H, W, "right", None, None, tol_w, None, gram=(G, C.T))
             WWt = W @ W.T
             objective = frobenius_objective(ctx, G, C, W, WWt)
+            # the objective is finite exactly when both factors are: a NaN or ±inf in H makes
+            # G = HᵀH, and one in W (>= 0) makes WWᵀ, non-finite on the diagonal, hence
+            # ⟨G, WWᵀ⟩ NaN or +inf (inf × 0 is NaN); a NaN in H also spreads to W through its
+            # update. So one test covers both, and a failure is then traced to its factor
+            finite = math.isfinite(objective)
             sq = WWt.diagonal()                     # squared row norms of W (a view)
-            lo, hi = sq.min(), sq.max()
-            finite = math.isfinite(objective)       # (H is finite, checked above, so a NaN or
-            # +inf in W >= 0 makes ⟨HᵀH, WWᵀ⟩, hence the objective, NaN or +inf: W is finite
-            # when the objective is)
+            sq_list = sq.tolist()                   # (r numbers: Python's min and max are
+            lo, hi = min(sq_list), max(sq_list)     # faster than numpy's reductions)
             if mu and finite and LAZY_SQ_NORMS[0] < lo and hi < LAZY_SQ_NORMS[1]:
                 # the multiplicative update is scale-equivariant (rescaling a basis row and its
                 # coefficient column by inverse factors rescales the next iterate the same
@@ -154,6 +157,8 @@ class NMF(_NMFBase):
                 WWt *= np.multiply.outer(inv, inv)  # WWᵀ of the unit-norm basis: next step's
             else:
                 lazy = None
+                if not _finite_diagonal(G):
+                    self._fail(t, "the coefficients")
                 if not _finite_diagonal(WWt):
                     self._fail(t, "the basis images")
                 if not finite:

@@ -275,8 +275,10 @@ def next_state(prev: NMFState, entries: dict) -> NMFState:
             a.setflags(write=False)         # (``a.flags.writeable = False`` costs 4× as much)
     factors = d.get("_factors")
     if factors is not None:                  # (H, W, squared norms) of a lazy normalisation
-        for a in factors:
-            a.setflags(write=False)
+        factors[0].setflags(write=False)
+        factors[1].setflags(write=False)
+        if factors[2].flags.writeable:       # (a diagonal view is read-only already)
+            factors[2].setflags(write=False)
     for name in ("scalars", "details", "scalar_history"):
         if type(d[name]) is not ReadOnlyDict:   # (one of the previous state's may be reused)
             d[name] = ReadOnlyDict(d[name])
