@@ -114,8 +114,7 @@ from .._readonly import appended
 from ..base import SteppableEstimator
 from ..params import ParamSpec
 from ..errors import SolverError
-from ..linalg import one_blas_thread
-from ..threads import ONE_THREAD_MAX_ENTRIES
+from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
 from .nmf_state import (LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state,
@@ -341,7 +340,7 @@ class _NMFBase(SteppableEstimator):
         lo, hi = last.get("_history_range") or (min(hist), max(hist))
         n_prev = last["iteration"] + 1
         converged = (n_prev >= MIN_ITER
-                     and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
+                     and abs(J - last["objective"]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
         # other fields carried over) but built directly, its histories :class:`Series` sharing
         # the run's append-only lists (a tuple copy per step made a run of t steps O(t²) in
@@ -381,14 +380,18 @@ class _NMFBase(SteppableEstimator):
     # ---------------------------------------------------------------- stepping
     @staticmethod
     def _threads(X: np.ndarray):
-        return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
+        """One BLAS thread for small data (``core.threads.ONE_THREAD_MAX_ENTRIES``; the
+        ``one_blas_thread`` of :mod:`core.linalg`, without its two calls), else the policy's."""
+        return blas_threads(1) if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
     @staticmethod
     def _context(X: np.ndarray) -> _Ctx:
         """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
-        return _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
-                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+        lo, hi = float(X.min()), float(X.max())
+        return _Ctx(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
+                    sq_norm=float(np.einsum("ij,ij->", X, X)),
+                    top_limit=hi + convergence.RANGE_MARGIN * max(hi - lo, abs(hi), abs(lo), _TINY))
 
     def _start(self, X: np.ndarray) -> NMFState:
         ctx = self._context(X)
@@ -463,7 +466,7 @@ class _NMFBase(SteppableEstimator):
         None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
         ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), _TINY)
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``_Ctx.top_limit``)
         if top is None:
             top = float((state.coefficients.max(axis=0) @ state.components).max())
         if top > hi + convergence.RANGE_MARGIN * width:

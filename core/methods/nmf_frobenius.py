@@ -179,7 +179,8 @@ class NMF(_NMFBase):
             H = W = LAZY
         new = self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
                                {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top, extra=extra)
-        self._check_lazy_range(new, top)
+        if top > ctx.top_limit:                     # (the range check's own limit)
+            self._check_lazy_range(new, top)
         return new
 
     def _check_state(self, state: NMFState) -> None:

@@ -38,6 +38,7 @@ class _Ctx:
     xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
     xmax: float = 0.0
     sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
+    top_limit: float = np.inf        # the largest fitted value the range check lets pass
     scratch: Scratch = field(default_factory=Scratch)
 
 
