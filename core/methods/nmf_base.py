@@ -19,7 +19,12 @@ is our basis step, one *column* of X per pixel. After every iteration each basis
 to unit ℓ2 norm and the coefficients get the inverse scale, so the product is unchanged (paper
 003 Lemma 1 assumes unit-norm bases; the authors' code scales to max 1, §3.3(c)); a basis row
 that became entirely 0 is replaced by the uniform unit row 1/√d with zero coefficients (product
-unchanged), so every state has unit-norm rows.
+unchanged), so every state has unit-norm rows. Plain NMF's multiplicative update is the one
+exception inside the iteration: that update is scale-equivariant (the rescaled factors give the
+rescaled next iterate, the same product), so its steps work on the factors as the update leaves
+them, as scikit-learn's does, and its states normalise them as above when ``components`` or
+``coefficients`` is first read (:mod:`core.methods.nmf_frobenius`); what a state shows is the
+same.
 
 One loop for every method (half-quadratic, HQ)
 ----------------------------------------------
@@ -79,7 +84,10 @@ Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnm
 State of every method (:class:`NMFState`)
 -----------------------------------------
 * ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
-* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
+* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ) of that unit-norm basis
+  (both normalised when first read after a multiplicative update of plain NMF);
+* ``objective_history``, ``scalar_history``: :class:`core._readonly.Series`, read as tuples,
+  sharing one append-only list per run (a step adds one item, copies nothing);
 * ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels), computed
   when first read (:data:`LAZY`): a step forms the residual by blocks of rows and never HW whole;
 * ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on

@@ -10,23 +10,34 @@ of the new basis. Nothing of the data's size is formed (no HW, no residual), and
 
 * the objective comes from those products, ``½‖X − HW‖² = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)``
   (:func:`frobenius_objective`);
-* the new basis's ``WWᵀ``, rescaled with the unit-norm normalisation, is kept with the state as
-  the next coefficient step's Gram matrix (not formed twice);
-* the finiteness of the coefficients is read off the diagonal of HᵀH (``G_kk = Σ_i H_ik²`` is
-  finite exactly when column k of H is, and does not overflow), that of the basis off the
-  objective (with H finite, a NaN or +inf in W >= 0 makes ⟨G, WWᵀ⟩ NaN or +inf), and the
-  divergence guard uses the bound ``max HW <= max_i Σ_k H_ik (max_j W_kj)`` (HW formed only when
-  that bound exceeds the limit; on the built-in faces and digits it stayed below 3.5 × max X, the
-  limit being 5 ×), so the state is checked once, by the step that makes it, and built by
-  :func:`core.methods.nmf_state.next_state`.
+* the new basis's ``WWᵀ`` is kept with the state as the next coefficient step's Gram matrix
+  (not formed twice);
+* the multiplicative update keeps its factors unnormalised from step to step, as scikit-learn
+  does (the update is scale-equivariant: rescaling row k of W by c and column k of H by 1/c
+  rescales the next iterate the same way, the product HW unchanged), under the state's private
+  ``_factors``; the state normalises them (unit-norm basis rows, the dead-row rule of
+  :mod:`core.methods.nmf_base`) when ``components`` or ``coefficients`` is first read, so what a
+  user, a view or ``fit`` sees is as documented there. A step whose squared basis-row norms leave
+  :data:`LAZY_SQ_NORMS`, or with a dead row, normalises itself, as Nesterov's steps always do
+  (its iterates are not scale-equivariant: L = λ_max(WWᵀ));
+* finiteness: a NaN or ±inf in either factor makes the objective NaN or +inf (one in H makes
+  the diagonal of G = HᵀH, one in W >= 0 that of WWᵀ, and so ⟨G, WWᵀ⟩, NaN or +inf), so a
+  multiplicative update tests the objective alone and, when it is not finite, traces the fault
+  to its factor (or to the objective itself); Nesterov's step tests HᵀH before its basis step (``G_kk = Σ_i H_ik²``, finite
+  exactly when column k of H is). The divergence guard uses the bound
+  ``max HW <= max_i Σ_k H_ik (max_j W_kj)`` (the same for any scaling of the factors; HW formed
+  only when that bound exceeds the limit; on the built-in faces and digits it stayed below
+  4 × max X, the limit being 5 ×), so the state is checked once, by the step that makes it,
+  and built by :func:`core.methods.nmf_state.next_state`.
 
 Measured (built-in faces 100 × 625, r = 10, one BLAS thread, CPU time of one multiplicative
-update, ~115–125 µs in all): the five matrix products ~78 µs (scikit-learn's iteration does the
-same five), the normalisation ~10 µs, the new state ~10 µs, the divergence bound ~5 µs, the
-objective ~4 µs, the BLAS-thread context ~4 µs, the finiteness check ~2 µs. Against
-scikit-learn's ``NMF(solver="mu")`` per iteration, same start, CPU time (benchmarks/bench_nmf.py,
-on a busy 2-core machine): 1.26–1.29 × on the faces (1.70 × before issue 12's step work), 0.57–0.77 ×
-on 2,000 digits (0.87 ×).
+update, ~100–110 µs in all on a busy 2-core machine): the five matrix products ~70 µs
+(scikit-learn's iteration does the same five), the two updates' divisions and products
+~12 µs, the new state ~6–11 µs (histories appended, not copied), the divergence bound ~5 µs,
+the objective ~4 µs, the BLAS-thread context ~4 µs. Against scikit-learn's
+``NMF(solver="mu")`` per iteration, same start, CPU time (benchmarks/bench_nmf.py): 1.10–1.16 ×
+on the faces (1.70 × before issue 12's step work, 1.26–1.29 × with the normalisation in every
+step), 0.7–0.75 × on 2,000 digits; its HW agrees with scikit-learn's to 1e-13.
 """
 from __future__ import annotations
 
@@ -75,7 +86,8 @@ class NMF(_NMFBase):
     at most ``inner_max_iter`` iterations. ``solver="mu"``: one Lee–Seung multiplicative update
     per factor, ``H ← H ∘ (XWᵀ)/(HWWᵀ)``, ``W ← W ∘ (HᵀX)/(HᵀHW)`` (0/0 guard: keep the value);
     from the same start its iterates are scikit-learn's ``NMF(solver="mu")``'s up to round-off
-    (the product HW; its factors differ by the unit-norm scaling).
+    (the steps keep the factors unnormalised, as scikit-learn's; the state shows them with the
+    unit-norm scaling, normalised when first read: module docstring).
 
     State: no weights (``entry_weights`` and ``sample_weights`` None); scalars ``k_H``, ``k_W``.
     Parameters: n_components, max_iter, tol, solver, inner_max_iter, random_state.
