@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from ._readonly import ReadOnlyDict
+from ._readonly import ReadOnlyDict, Series
 from . import convergence, interrupt
 from .params import EstimatorParams
 from .errors import DataError
@@ -37,7 +37,9 @@ class State:
     method : display name of the method that produced the state.
     iteration : 0 for the initialisation returned by ``start``, then 1, 2, ...
     objective : value of the method's objective at this iterate (see the method's docstring).
-    objective_history : objectives of iterations 0..iteration, for the objective curve.
+    objective_history : objectives of iterations 0..iteration, for the objective curve: a tuple,
+        or a :class:`~core._readonly.Series` (read as a tuple; the NMF methods' histories share
+        one append-only list per run).
     components : (n_components, n_features) unit-norm rows (the basis images); orthonormal for the
         PCA methods, only approximately orthogonal for the sparse ones (deflation).
     mean : (n_features,) the centre the method uses.
@@ -47,7 +49,8 @@ class State:
     converged : the method's stopping rule is met.
     scalars : the method's own numbers at this iterate (e.g. ``{"δ": 1.3}``, ``{"rank": 7}``), read-only.
     scalar_history : for every name in ``scalars``, its values at iterations 0..iteration
-        (filled in by ``SteppableEstimator._next_state``), for curves of μ, rank, γ, ...
+        (filled in by ``SteppableEstimator._next_state``), for curves of μ, rank, γ, ...; tuples
+        or :class:`~core._readonly.Series`, as ``objective_history``.
     sparse_part : (n_samples, n_features) the sparse outlier matrix E of low-rank + sparse
         methods (grey levels), else ``None``.
     fitted : (n_samples, n_features) the method's own reconstruction of the training samples when
@@ -82,7 +85,8 @@ class State:
             if isinstance(arr, np.ndarray):
                 arr.flags.writeable = False
         scalars = dict(self.scalars)
-        history = {k: tuple(v) for k, v in self.scalar_history.items()}
+        history = {k: v if type(v) is Series else tuple(v)      # (a Series is immutable)
+                   for k, v in self.scalar_history.items()}
         for k, v in scalars.items():          # a fresh state starts each scalar's history
             history.setdefault(k, (v,))
         object.__setattr__(self, "scalars", ReadOnlyDict(scalars))

@@ -19,7 +19,12 @@ is our basis step, one *column* of X per pixel. After every iteration each basis
 to unit ℓ2 norm and the coefficients get the inverse scale, so the product is unchanged (paper
 003 Lemma 1 assumes unit-norm bases; the authors' code scales to max 1, §3.3(c)); a basis row
 that became entirely 0 is replaced by the uniform unit row 1/√d with zero coefficients (product
-unchanged), so every state has unit-norm rows.
+unchanged), so every state has unit-norm rows. Plain NMF's multiplicative update is the one
+exception inside the iteration: that update is scale-equivariant (the rescaled factors give the
+rescaled next iterate, the same product), so its steps work on the factors as the update leaves
+them, as scikit-learn's does, and its states normalise them as above when ``components`` or
+``coefficients`` is first read (:mod:`core.methods.nmf_frobenius`); what a state shows is the
+same.
 
 One loop for every method (half-quadratic, HQ)
 ----------------------------------------------
@@ -79,7 +84,10 @@ Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnm
 State of every method (:class:`NMFState`)
 -----------------------------------------
 * ``components`` (r, d): unit-norm non-negative basis images; ``mean``: zeros (d,);
-* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ);
+* ``coefficients`` (n, r): the non-negative coefficients (paper's Hᵀ) of that unit-norm basis
+  (both normalised when first read after a multiplicative update of plain NMF);
+* ``objective_history``, ``scalar_history``: :class:`core._readonly.Series`, read as tuples,
+  sharing one append-only list per run (a step adds one item, copies nothing);
 * ``fitted`` (n, d): the reconstruction ``coefficients @ components`` (grey levels), computed
   when first read (:data:`LAZY`): a step forms the residual by blocks of rows and never HW whole;
 * ``entry_weights`` (n, d): the per-entry weights Q of the state's residual, max 1 (exactly 0 on
@@ -110,14 +118,15 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .. import convergence
+from .._readonly import appended
 from ..base import SteppableEstimator
 from ..params import ParamSpec
 from ..errors import SolverError
-from ..linalg import one_blas_thread
-from ..threads import ONE_THREAD_MAX_ENTRIES
+from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state
+from .nmf_state import (LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state,
+                         normalise_factors)
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
 __all__ = ["NMFState", "check_nonnegative"]
@@ -254,23 +263,9 @@ class _NMFBase(SteppableEstimator):
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
         return H * s, W * s
 
-    @staticmethod
-    def _normalise(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-        """Unit-norm basis rows, the inverse scale on the coefficients (module docstring); in
-        place when H and W are C-contiguous (the callers' own fresh arrays). ``sq_norms``: the
-        squared row norms of W when the caller has them."""
-        H, W = np.ascontiguousarray(H), np.ascontiguousarray(W)
-        norms = np.sqrt(np.einsum("kd,kd->k", W, W) if sq_norms is None else sq_norms)
-        if norms.min() > 0:
-            H *= norms
-            W *= (1.0 / norms)[:, None]                 # (a product: 2× faster than a division)
-            return H, W
-        dead = ~(norms > 0)
-        H *= np.where(dead, 0.0, norms)[None, :]
-        W /= np.where(dead, 1.0, norms)[:, None]
-        W[dead] = 1.0 / np.sqrt(W.shape[1])
-        return H, W
+    #: Unit-norm basis rows, the inverse scale on the coefficients
+    #: (:func:`core.methods.nmf_state.normalise_factors`).
+    _normalise = staticmethod(normalise_factors)
 
     def _check_range(self, iteration: int, top: float, ctx: _Ctx):
         """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
@@ -320,10 +315,19 @@ class _NMFBase(SteppableEstimator):
                     extra: dict | None = None) -> NMFState:
         """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
         initial state); ``extra``: private entries to keep with it (caches of the step)."""
-        scalars = {**ev.scalars, **counts}
-        details = {**ev.details, "inner tol": tols}
-        if ev.row_weights is not None:
-            details["row weights"] = ev.row_weights
+        scalars = {**ev.scalars, **counts} if ev.scalars else counts
+        if prev is not None:                # unchanged read-only mappings are shared (e.g. a
+            last = prev.__dict__            # multiplicative update's counts and tolerances)
+            if scalars == last["scalars"]:
+                scalars = last["scalars"]
+            details = last["details"]
+            if (ev.details or ev.row_weights is not None or len(details) != 1
+                    or details.get("inner tol") is not tols):
+                details = None
+        if prev is None or details is None:
+            details = {**ev.details, "inner tol": tols}
+            if ev.row_weights is not None:
+                details["row weights"] = ev.row_weights
         reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
@@ -335,7 +339,6 @@ class _NMFBase(SteppableEstimator):
             state.__dict__["_fitted_max"] = fitted_max
             state.__dict__.update(extra or ())
             return state
-        last = prev.__dict__
         hist = last["objective_history"]
         J = float(ev.objective)
         # rule (16) with the largest |J_k − J_t| over the run in place of |J_0 − J_t| (the same
@@ -345,19 +348,21 @@ class _NMFBase(SteppableEstimator):
         lo, hi = last.get("_history_range") or (min(hist), max(hist))
         n_prev = last["iteration"] + 1
         converged = (n_prev >= MIN_ITER
-                     and abs(J - hist[-1]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
+                     and abs(J - last["objective"]) <= float(self.tol) * max(abs(hi - J), abs(lo - J)))
         # the next state, as ``SteppableEstimator._next_state`` makes it (scalar histories, the
-        # other fields carried over) but built directly (:func:`core.methods.nmf_state.next_state`;
+        # other fields carried over) but built directly, its histories :class:`Series` sharing
+        # the run's append-only lists (a tuple copy per step made a run of t steps O(t²) in
+        # time and in the memory of the states kept) (:func:`core.methods.nmf_state.next_state`;
         # ``dataclasses.replace`` and the generic rule there took 26 µs, the dataclass
         # constructor ~10 µs, of a multiplicative update of ~100 µs on the built-in faces)
         past = last["scalar_history"]
         entries = {
-            "iteration": n_prev, "objective": J, "objective_history": hist + (J,),
-            "converged": converged, "components": W, "coefficients": H, _FITTED: P,
+            "iteration": n_prev, "objective": J, "objective_history": appended(hist, J),
+            "converged": converged, _COMPONENTS: W, _COEFFICIENTS: H, _FITTED: P,
             _ENTRY_WEIGHTS: ev.entry_weights, "sample_weights": ev.sample_weights,
             "sparse_part": ev.sparse_part, "reweigh": reweigh, "scalars": scalars,
             "details": details,
-            "scalar_history": {k: (past[k] if k in past else (float("nan"),) * n_prev) + (v,)
+            "scalar_history": {k: appended(past[k] if k in past else (float("nan"),) * n_prev, v)
                                for k, v in scalars.items()},
             "_fitted_max": fitted_max,                  # max HW, for the checks of a lazy fitted
             "_history_range": (min(lo, J), max(hi, J)),  # (no O(t) scan per step)
@@ -383,14 +388,18 @@ class _NMFBase(SteppableEstimator):
     # ---------------------------------------------------------------- stepping
     @staticmethod
     def _threads(X: np.ndarray):
-        return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
+        """One BLAS thread for small data (``core.threads.ONE_THREAD_MAX_ENTRIES``; the
+        ``one_blas_thread`` of :mod:`core.linalg`, without its two calls), else the policy's."""
+        return blas_threads(1) if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
     @staticmethod
     def _context(X: np.ndarray) -> _Ctx:
         """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
-        return _Ctx(X=X, zero=ZERO_RESIDUAL * float(X.max()), xmin=float(X.min()),
-                    xmax=float(X.max()), sq_norm=float(np.einsum("ij,ij->", X, X)))
+        lo, hi = float(X.min()), float(X.max())
+        return _Ctx(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
+                    sq_norm=float(np.einsum("ij,ij->", X, X)),
+                    top_limit=hi + convergence.RANGE_MARGIN * max(hi - lo, abs(hi), abs(lo), _TINY))
 
     def _start(self, X: np.ndarray) -> NMFState:
         ctx = self._context(X)
@@ -465,7 +474,7 @@ class _NMFBase(SteppableEstimator):
         None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
         ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), _TINY)
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``_Ctx.top_limit``)
         if top is None:
             top = float((state.coefficients.max(axis=0) @ state.components).max())
         if top > hi + convergence.RANGE_MARGIN * width:
@@ -516,6 +525,7 @@ class _RowProduct:
 
 
 _FITTED, _ENTRY_WEIGHTS = STORED["fitted"], STORED["entry_weights"]
+_COMPONENTS, _COEFFICIENTS = STORED["components"], STORED["coefficients"]
 
 
 def _finite(A: np.ndarray) -> bool:

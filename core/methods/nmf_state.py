@@ -17,7 +17,7 @@ from ..base import State
 from ..errors import DataError
 from ._wnls import Scratch, wnls
 
-__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "next_state"]
+__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "next_state", "normalise_factors"]
 
 #: ``NMFState.transform``: NNLS of new samples by OGM to this relative tolerance / iteration cap.
 TRANSFORM_TOL = 1e-6
@@ -38,6 +38,7 @@ class _Ctx:
     xmin: float = 0.0                # range of X (divergence guard, CIM's range rule)
     xmax: float = 0.0
     sq_norm: float = 0.0             # ‖X‖²_F (plain NMF's objective from Gram products)
+    top_limit: float = np.inf        # the largest fitted value the range check lets pass
     scratch: Scratch = field(default_factory=Scratch)
 
 
@@ -86,7 +87,14 @@ class NMFState(State):
     the weighted transform reproduces ``coefficients`` (tested to 1 %), so ``reconstruct(X)``
     reproduces ``fitted``. ``reconstruct(X) = transform(X) @ components``.
 
-    coefficients : (n_samples, n_components) non-negative, or None.
+    components, coefficients : as :class:`~core.base.State`, and (n_samples, n_components)
+        non-negative (or None): always the unit-norm basis rows and the coefficients scaled to
+        match (:func:`normalise_factors`). A step that keeps its factors unnormalised (plain
+        NMF's multiplicative update, :mod:`core.methods.nmf_frobenius`) gives both as
+        :data:`LAZY` with its raw factors under the private entry ``_factors`` = (H, W, squared
+        row norms of W); both are then normalised together when either is first read
+        (``factors_are_lazy`` tells), and ``fitted`` is the product of the raw factors (the
+        same product up to round-off).
     fitted : as :class:`~core.base.State`; given as :data:`LAZY` (every step), it is computed as
         ``coefficients @ components`` when first read (``fitted_is_lazy`` tells). Note that
         ``dataclasses.replace`` without ``fitted=`` reads it, so a replacement that changes the
@@ -117,13 +125,50 @@ class NMFState(State):
         if P is LAZY:
             if self.__dict__.get("_initialising"):
                 return None
-            P = np.asarray(self.coefficients) @ np.asarray(self.components)
+            factors = self.__dict__.get("_factors")
+            H, W = factors[:2] if factors is not None else (self.coefficients, self.components)
+            P = np.asarray(H) @ np.asarray(W)
             P.flags.writeable = False
             self.__dict__["_fitted"] = P
         return P
 
     def _set_fitted(self, value):
         self.__dict__["_fitted"] = value
+
+    def _get_components(self):
+        """``components``: the unit-norm basis, normalised on first read when left :data:`LAZY`."""
+        W = self.__dict__.get("_components")
+        if W is LAZY:
+            W = self._normalise_lazy()[1]
+        return W
+
+    def _get_coefficients(self):
+        """``coefficients``, scaled to match the unit-norm basis on first read when left
+        :data:`LAZY`."""
+        H = self.__dict__.get("_coefficients")
+        if H is LAZY:
+            H = self._normalise_lazy()[0]
+        return H
+
+    def _normalise_lazy(self):
+        """Normalise the raw ``_factors`` (into new arrays) and keep them as ``coefficients`` and
+        ``components``. (Two threads reading at once may both compute it: the same values.)"""
+        H, W, sq_norms = self.__dict__["_factors"]
+        H, W = normalise_factors(np.array(H), np.array(W), sq_norms)
+        H.flags.writeable = W.flags.writeable = False
+        self.__dict__["_coefficients"], self.__dict__["_components"] = H, W
+        return H, W
+
+    @property
+    def factors_are_lazy(self) -> bool:
+        """``components`` and ``coefficients`` have not been normalised yet (on first read)."""
+        return self.__dict__.get("_components") is LAZY
+
+    def _set_components(self, value):
+        self.__dict__["_components"] = value
+
+    def _set_coefficients(self, value):
+        self.__dict__["_coefficients"] = value
 
     def _get_entry_weights(self):
         """``entry_weights``, computed on first read when given as a :class:`Deferred`."""
@@ -189,18 +234,24 @@ NMFState.fitted = property(NMFState._get_fitted, NMFState._set_fitted,
 # likewise ``State.entry_weights``: a value given as a Deferred is computed on first read
 NMFState.entry_weights = property(NMFState._get_entry_weights, NMFState._set_entry_weights,
                                   doc="(n_samples, n_features) the entry weights Q, or None.")
+# and the factors: given as LAZY (with the raw ``_factors``), normalised on first read
+NMFState.components = property(NMFState._get_components, NMFState._set_components,
+                               doc="(n_components, n_features) the unit-norm basis images.")
+NMFState.coefficients = property(NMFState._get_coefficients, NMFState._set_coefficients,
+                                 doc="(n_samples, n_components) the coefficients, or None.")
 
-
+#: The fields an NMF state reads through a property (above), kept under a leading underscore.
+_PROPERTIES = ("fitted", "entry_weights", "components", "coefficients")
 #: Where an NMF state keeps each field in its instance dictionary: under the field's name, but
-#: ``fitted`` and ``entry_weights`` (the properties above) under a leading underscore.
-STORED = {f.name: "_" + f.name if f.name in ("fitted", "entry_weights") else f.name
+#: the properties' fields (:data:`_PROPERTIES`) under a leading underscore.
+STORED = {f.name: "_" + f.name if f.name in _PROPERTIES else f.name
           for f in dataclasses.fields(NMFState)}
 #: The fields a step carries over from the state before it unchanged (the run's own: method,
 #: mean, context and data range); a step gives every other field anew.
 CARRIED = frozenset({"method", "mean", "_ctx", "_data_range"})
 #: The array fields a state makes read-only (``State.__post_init__`` and NMFState's).
-_ARRAYS = ("components", "sample_weights", "_entry_weights", "sparse_part", "_fitted",
-           "coefficients")
+_ARRAYS = ("_components", "sample_weights", "_entry_weights", "sparse_part", "_fitted",
+           "_coefficients")
 
 
 def next_state(prev: NMFState, entries: dict) -> NMFState:
@@ -208,7 +259,8 @@ def next_state(prev: NMFState, entries: dict) -> NMFState:
     fields in :data:`CARRIED` taken from ``prev``, every other entry from ``entries`` (keyed as
     the instance dictionary keys them, :data:`STORED`; private entries such as caches may be
     added), the new arrays made read-only and ``scalars``, ``details`` and ``scalar_history``
-    made read-only mappings, as ``NMFState(**fields)`` makes them (tests/core/test_nmf_frobenius.py
+    made read-only mappings (a :class:`ReadOnlyDict` given is kept: e.g. the previous state's
+    own ``details`` when unchanged), as ``NMFState(**fields)`` makes them (tests/core/test_nmf_frobenius.py
     compares the two). Nothing else of ``prev`` (its caches) is carried over. ``entries`` must
     give every field outside :data:`CARRIED` (KeyError otherwise) and ``scalar_history`` must
     hold every scalar's history. On the built-in faces this takes ~2 µs against ~10 µs for the
@@ -221,10 +273,16 @@ def next_state(prev: NMFState, entries: dict) -> NMFState:
     for name in _ARRAYS:
         a = d[name]
         if type(a) is np.ndarray:
-            a.flags.writeable = False
-    d["scalars"] = ReadOnlyDict(d["scalars"])
-    d["details"] = ReadOnlyDict(d["details"])
-    d["scalar_history"] = ReadOnlyDict(d["scalar_history"])
+            a.setflags(write=False)         # (``a.flags.writeable = False`` costs 4× as much)
+    factors = d.get("_factors")
+    if factors is not None:                  # (H, W, squared norms) of a lazy normalisation
+        factors[0].setflags(write=False)
+        factors[1].setflags(write=False)
+        if factors[2].flags.writeable:       # (a diagonal view is read-only already)
+            factors[2].setflags(write=False)
+    for name in ("scalars", "details", "scalar_history"):
+        if type(d[name]) is not ReadOnlyDict:   # (one of the previous state's may be reused)
+            d[name] = ReadOnlyDict(d[name])
     state = object.__new__(NMFState)
     state.__dict__.update(d)
     return state
@@ -232,6 +290,27 @@ def next_state(prev: NMFState, entries: dict) -> NMFState:
 
 _REQUIRED = frozenset(STORED.values())
 _CARRIED = tuple(sorted(CARRIED))
+
+
+# ----------------------------------------------------------------------------- normalisation
+def normalise_factors(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Unit-norm basis rows, the inverse scale on the coefficients (the product HW unchanged); a
+    basis row that is entirely 0 becomes the uniform unit row 1/√d with zero coefficients (see
+    :mod:`core.methods.nmf_base`). In place when H (n, r) and W (r, d) are C-contiguous
+    (callers pass their own fresh arrays). ``sq_norms``: the squared row norms of W when the
+    caller has them."""
+    H, W = np.ascontiguousarray(H), np.ascontiguousarray(W)
+    norms = np.sqrt(np.einsum("kd,kd->k", W, W) if sq_norms is None else sq_norms)
+    if norms.min() > 0:
+        H *= norms
+        W *= (1.0 / norms)[:, None]                 # (a product: 2× faster than a division)
+        return H, W
+    dead = ~(norms > 0)
+    H *= np.where(dead, 0.0, norms)[None, :]
+    W /= np.where(dead, 1.0, norms)[:, None]
+    W[dead] = 1.0 / np.sqrt(W.shape[1])
+    return H, W
 
 
 # ----------------------------------------------------------------------------- data checks
