@@ -3,8 +3,9 @@
 Building widgets must happen on the GUI thread, and a method column's pyqtgraph views take
 100–250 ms to build all at once: the window would not draw in between. The workspace posts such
 work here as small jobs (one column's controls, one view); :class:`UiQueue` runs them in order
-from a zero-delay timer, at most :data:`TURN_BUDGET_S` of them per turn, so that painting,
-input and the solvers' results get the event loop in between.
+from a timer, at most :data:`TURN_BUDGET_S` of them per turn and a turn every
+:data:`TURN_PAUSE_MS`, so that painting, input and the solvers' results get the event loop in
+between.
 
 A job belongs to an ``owner`` (a column): :meth:`UiQueue.discard` drops the jobs of an owner
 that is going away, so no job runs on a deleted widget.
@@ -22,10 +23,13 @@ __all__ = ["UiQueue", "TURN_BUDGET_S"]
 #: GUI-thread seconds of queued jobs per event-loop turn (a job is never split: one that takes
 #: longer ends the turn)
 TURN_BUDGET_S = 0.010
+#: milliseconds between two turns of jobs: the repaint a job causes (20–30 ms for a new view)
+#: happens in between, not back to back with the next job
+TURN_PAUSE_MS = 15
 
 
 class UiQueue(QtCore.QObject):
-    """A FIFO of GUI-thread jobs run from a zero-delay timer, :data:`TURN_BUDGET_S` per turn.
+    """A FIFO of GUI-thread jobs run from a timer, :data:`TURN_BUDGET_S` per turn.
 
     ``idle`` is emitted when the last job has run."""
 
@@ -36,7 +40,7 @@ class UiQueue(QtCore.QObject):
         self._jobs: collections.deque[tuple[object, Callable[[], None], bool]] = collections.deque()
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
+        self._timer.setInterval(TURN_PAUSE_MS)
         self._timer.timeout.connect(self._run)
 
     def post(self, fn: Callable[[], None], owner: object = None, end_turn: bool = False) -> None:
