@@ -20,8 +20,12 @@ def test_a_data_set_loads_while_every_solver_thread_is_busy(qtbot, make_window):
     # a safety valve so that a regression fails instead of hanging: Pause after a while ends the
     # runs, which would let a queued data job through
     valve = []
-    QtCore.QTimer.singleShot(60000, lambda: (valve.append(True), win.pause_all()))
+    timer = QtCore.QTimer(win)                # owned by the window: it never outlives this test
+    timer.setSingleShot(True)
+    timer.timeout.connect(lambda: (valve.append(True), win.pause_all()))
+    timer.start(60000)
     assert win.data_panel.select_source("digits")
+    timer.stop()
     assert not valve, "the digits loaded only after the runs were paused"
     assert all(c.runner.running or c.runner.busy for c in win.columns)
     assert win.source == ("builtin", "digits")
