@@ -92,12 +92,15 @@ class DataSpec:
 
     def load(self) -> ImageSet | Corrupted:
         """The images (an :class:`ImageSet`), or for a toy its points with their outliers (a
-        :class:`Corrupted`). Raises core's DataError / ParameterError (file, option or value named)."""
+        :class:`Corrupted`), in :attr:`precision` (the loaders' float64 converted, then let go).
+        Raises core's DataError / ParameterError (file, option or value named)."""
         if self.kind == TOY:
-            return toys.make_toy(self.name, **dict(self.options))
+            return in_precision(toys.make_toy(self.name, **dict(self.options)), self.precision)
         if self.kind == FOLDER:
-            return datasets.load_folder(self.name, size=self.size)
-        return datasets.load_builtin(self.name, size=self.size, **dict(self.options))
+            images = datasets.load_folder(self.name, size=self.size)
+        else:
+            images = datasets.load_builtin(self.name, size=self.size, **dict(self.options))
+        return _images_in(images, self.dtype)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "name": self.name, "size": _plain(self.size), "options": _plain(self.options),
@@ -171,10 +174,15 @@ def prepare(data: DataSpec, corruption: CorruptionSpec, images: ImageSet | None 
     same arrays as preparing afresh from the spec."""
     loaded = images if images is not None else data.load()
     if not isinstance(loaded, Corrupted):
-        if loaded.images.dtype != data.dtype:
-            loaded = dataclasses.replace(loaded, images=loaded.images.astype(data.dtype))
-        loaded = corruption.apply(loaded)
+        loaded = corruption.apply(_images_in(loaded, data.dtype))     # float32 images stay float32
     return in_precision(loaded, data.precision)
+
+
+def _images_in(images: ImageSet, dtype) -> ImageSet:
+    """``images`` with pixels of ``dtype`` (itself when they are)."""
+    if images.images.dtype == dtype:
+        return images
+    return dataclasses.replace(images, images=images.images.astype(dtype))
 
 
 def in_precision(data: Corrupted, precision: str) -> Corrupted:
