@@ -8,7 +8,7 @@ Two parts:
   prints, per method and metric of :func:`core.views.snapshot`, the relative difference
   ``|single − double| / |double|`` (the mean angle to the clean PCA also in degrees), and the
   largest per data set.
-* ``speed``: one PCA-GM step on the 5,000 digits resized to ``--size`` (96 × 96 by default), in
+* ``speed``: a PCA-GM step (the fastest of three) on the 5,000 digits resized to ``--size`` (96 × 96 by default), in
   a fresh process per precision, with the process's peak memory (``ru_maxrss``); the ratio
   single / double is the figure (both measured in the same run). Set the BLAS threads with
   ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS``.
@@ -34,6 +34,8 @@ from robust_subspace_lab.core import catalogue
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, prepare
 from robust_subspace_lab.core.views import snapshot
 
+#: PCA-GM steps timed per process (the fastest is reported)
+STEPS_TIMED = 3
 DATA = {"faces": DataSpec("builtin", "faces"),
         "digits": DataSpec("builtin", "digits", options={"digits": [0, 1, 7]})}
 
@@ -96,9 +98,12 @@ def _one_step(precision: str, size: int) -> None:
     _reset_hwm()
     est = catalogue.create("pca-gm")
     state = est.start(data.X)
-    t0 = time.perf_counter()
-    est.step(state)
-    step = time.perf_counter() - t0
+    times = []
+    for _ in range(STEPS_TIMED):        # the fastest of a few steps: the machine is shared
+        t0 = time.perf_counter()
+        state = est.step(state)
+        times.append(time.perf_counter() - t0)
+    step = min(times)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2     # KiB -> GiB
     print(json.dumps({"step_s": step, "peak_gb": max(peak, prep_peak), "prep_gb": prep_peak, "run_gb": _hwm_gb(),
                       "x_gb": data.X.nbytes / 1024 ** 3}))
