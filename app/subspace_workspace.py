@@ -523,8 +523,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             return False
         values = {**tspec.defaults(), **(params or {})}
         spec = DataSpec(TOY, key, size=self.size_option, options=values, precision=precision or self.precision)
-        corr = self.session.corruption
-        outcome, value = self.data_jobs.call(lambda: prepare(spec, corr), f"Building the toy {key}")
+        outcome, value = self.data_jobs.call(spec.load, f"Building the toy {key}")     # in spec.precision
         if outcome == "superseded":
             return False
         if outcome != "ok":
