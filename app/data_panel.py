@@ -1,4 +1,4 @@
-"""The "Data" panel: data set (built-in or folder), image size, and the corruption with its
+"""The "Data" panel: data set (built-in or folder), image size, precision, and the corruption with its
 parameters (built from ``core.corruption.CORRUPTIONS``). The panel only collects the user's
 choices and shows what the window reports; :class:`~app.main_window.MainWindow` does the loading."""
 from __future__ import annotations
@@ -19,10 +19,25 @@ except Exception:  # noqa: BLE001 - a missing or half-written module must not st
     _toys = None
     TOYS = {}
 
-__all__ = ["DataPanel", "SIZES", "TOY", "TOYS"]
+__all__ = ["DataPanel", "SIZES", "PRECISIONS", "PRECISION_TIP", "TOY", "TOYS"]
 
 #: Image sizes offered (height, width); None = the files' own size.
 SIZES: tuple = (None, (16, 16), (20, 20), (25, 25), (32, 32), (40, 40), (48, 48), (64, 64), (96, 96))
+
+#: Precisions offered: (value of :attr:`core.session.DataSpec.precision`, text)
+PRECISIONS: tuple = (("double", "double (float64)"), ("single", "single (float32, half the memory)"))
+#: Tooltip of the precision combo; the figures are measured by benchmarks/bench_precision.py
+PRECISION_TIP = (
+    "Floating-point type of the data every column shares.\n"
+    "Single (float32) is for large folders (thousands of images): the data take half the\n"
+    "memory, and the PCA family and the convex methods (PCP, Outlier Pursuit, CRPCA-OM)\n"
+    "compute in float32, about half the time per pass over the data (PCA-GM on 5,000 digits\n"
+    "of 96 × 96, one thread: 0.47 s per step instead of 0.88 s; peak memory 0.67 instead of\n"
+    "1.19 GB). The other methods (PCA-L1, sparse PCA, the NMF family) convert the data to\n"
+    "float64 when they start (a copy of their own).\n"
+    "Results agree with double precision to about 1e-5 relative: after 3 steps of every\n"
+    "method on the built-in faces and digits, errors, angles to the clean PCA and AUCs\n"
+    "differed by at most 6e-6 relative (2.8e-5 after 10 steps).")
 
 #: ms to wait after the last corruption-parameter change before applying it
 APPLY_DELAY_MS = 200
@@ -93,6 +108,7 @@ class DataPanel(QtWidgets.QWidget):
     folder_requested = QtCore.Signal()          # open the folder dialog
     reload_folder_requested = QtCore.Signal(str)
     size_requested = QtCore.Signal(object)
+    precision_requested = QtCore.Signal(str)
     corruption_requested = QtCore.Signal(str, dict)
     toy_requested = QtCore.Signal(str, dict)
 
@@ -132,6 +148,12 @@ class DataPanel(QtWidgets.QWidget):
         self.size_combo.setToolTip("Resize every image to this size (smaller is faster)")
         self.size_combo.activated.connect(self._on_size)
         form.addRow("Image size", self.size_combo)
+        self.precision_combo = _narrow_combo()
+        for value, text in PRECISIONS:
+            self.precision_combo.addItem(text, value)
+        self.precision_combo.setToolTip(PRECISION_TIP)
+        self.precision_combo.activated.connect(self._on_precision)
+        form.addRow("Precision", self.precision_combo)
         self.data_info = QtWidgets.QLabel("")
         self.data_info.setWordWrap(True)
         self.data_info.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
@@ -303,6 +325,19 @@ class DataPanel(QtWidgets.QWidget):
 
     def _on_size(self, index: int) -> None:
         self.size_requested.emit(self.size_combo.itemData(index))
+
+    def _on_precision(self, index: int) -> None:
+        self.precision_requested.emit(self.precision_combo.itemData(index))
+
+    def show_precision(self, precision: str) -> None:
+        """Select ``precision`` ("double" or "single") without requesting it."""
+        i = _find(self.precision_combo, precision)
+        if i >= 0:
+            self._syncing = True
+            try:
+                self.precision_combo.setCurrentIndex(i)
+            finally:
+                self._syncing = False
 
     def show_data(self, imageset, source_value, size) -> None:
         """Show the loaded set: select its entry, size and a summary; list skipped files."""

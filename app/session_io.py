@@ -135,7 +135,7 @@ def _rebuild(win, data, corr, columns, timeout) -> None:
     ws = win.subspace
     old_corr = win.session.corruption
     if data.kind == TOY:
-        ok = ws.load_toy(data.name, dict(data.options))
+        ok = ws.load_toy(data.name, dict(data.options), precision=data.precision)
         if ok:
             win.session.set_corruption(corr)
             ws.data_panel.show_corruption(corr.key, corr.values())
@@ -337,7 +337,7 @@ class SessionActions:
         ws = self.subspace
         data, corr = task.data_for_seed()
         if data.is_toy:
-            if data != self.session.data and not ws.load_toy(data.name, dict(data.options)):
+            if data != self.session.data and not ws.load_toy(data.name, dict(data.options), precision=data.precision):
                 return None
         elif corr != self.session.corruption or data != self.session.data:
             old = self.session.corruption

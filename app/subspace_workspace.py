@@ -2,7 +2,7 @@
 
 It implements :class:`app.workspace.Workspace` (the one interface the main window asks of a
 tab) and observes the window's :class:`core.session.Session`: the data panel asks for a data
-set, a size, a corruption or a toy; the workspace updates the session's :class:`DataSpec` /
+set, a size, a precision, a corruption or a toy; the workspace updates the session's :class:`DataSpec` /
 :class:`CorruptionSpec`, builds the data in a background data job (:class:`app.worker.DataJobs`:
 loading, resizing and corrupting never run on the GUI thread, which keeps drawing, shows a
 progress bar and takes a Cancel), and hands the result to every column. On any error or a
@@ -106,6 +106,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.data_panel.folder_requested.connect(self.choose_folder)
         self.data_panel.reload_folder_requested.connect(lambda p: self.open_folder(p))
         self.data_panel.size_requested.connect(self.set_image_size)
+        self.data_panel.precision_requested.connect(self.set_precision)
         self.data_panel.corruption_requested.connect(self.set_corruption)
         self.data_panel.toy_requested.connect(lambda key, params: self.load_toy(key, params))
         self._dock_scroll = QtWidgets.QScrollArea()
@@ -148,6 +149,11 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
     @property
     def size_option(self):
         return self.session.data.size
+
+    @property
+    def precision(self) -> str:
+        """The session data's precision, "double" or "single" (:attr:`DataSpec.precision`)."""
+        return self.session.data.precision
 
     @property
     def toy_params(self) -> dict:
@@ -413,6 +419,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.imageset = imageset
         self.session.set_data(spec)
         self.data_panel.show_data(imageset, spec.name if spec.kind != FOLDER else (PANEL_FOLDER, spec.name), spec.size)
+        self.data_panel.show_precision(spec.precision)
         self.data_panel.show_corruption(corr.key, dict(corr.params), data.description)
         msg = f"Loaded {len(imageset.images)} images ({imageset.shape[0]} × {imageset.shape[1]} px)"
         if imageset.skipped:
@@ -428,13 +435,13 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         """Load the built-in set ``name`` (keeps the current size unless ``size`` is given), with
         the loader's ``options`` (e.g. ``digits=[6]``)."""
         size = self.size_option if size is ... else size
-        return self._load(DataSpec(BUILTIN, name, size=size, options=options))
+        return self._load(DataSpec(BUILTIN, name, size=size, options=options, precision=self.precision))
 
     def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
         """Load every image of ``path``; skipped files are listed in the Data panel and the status
         bar (and a dialog when ``interactive``). Returns False (and keeps the data) on error."""
         size = self.size_option if size is ... else size
-        return self._load(DataSpec(FOLDER, os.fspath(path), size=size), interactive)
+        return self._load(DataSpec(FOLDER, os.fspath(path), size=size, precision=self.precision), interactive)
 
     def choose_folder(self) -> None:
         start = self.session.data.name if self.session.data.kind == FOLDER else os.getcwd()
@@ -454,6 +461,28 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                                       spec.size)
         return ok
 
+    def set_precision(self, precision: str) -> bool:
+        """Rebuild the current data in ``precision`` ("double" or "single", see
+        :attr:`core.session.DataSpec.precision`) in the background data job, as a size change
+        does; every column restarts on the one new array. On an error or a Cancel the data and
+        the precision shown are kept and the message says why."""
+        spec = self.session.data
+        if precision == spec.precision:
+            return True
+        if spec.is_toy:
+            ok = self.load_toy(spec.name, dict(spec.options), precision=precision)
+        else:
+            try:
+                new = spec.with_(precision=precision)
+            except ParameterError as exc:
+                self.show_error(_load_error(exc))
+                ok = False
+            else:
+                ok = self._load(new)
+        if not ok:
+            self.data_panel.show_precision(self.precision)
+        return ok
+
     def set_corruption(self, key: str, params: dict | None = None) -> bool:
         """Corrupt the current images with ``key`` (``params`` over its defaults); every column
         restarts. On an invalid value the previous corruption is kept and the message names it."""
@@ -464,8 +493,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             # a toy has its own outliers; the choice is kept for the next image set
             self.session.set_corruption(new)
             return True
-        images = self.imageset
-        outcome, value = self.data_jobs.call(lambda: new.apply(images), f"Corrupting ({key})")
+        images, data_spec = self.imageset, self.session.data
+        outcome, value = self.data_jobs.call(lambda: prepare(data_spec, new, images), f"Corrupting ({key})")
         if outcome == "ok":
             self.imageset = share_clean(images, value)     # the images kept once, as X_clean
         if outcome == "superseded":
@@ -483,17 +512,18 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.status.emit(f"Corruption: {value.description}")
         return True
 
-    def load_toy(self, key: str, params: dict | None = None) -> bool:
-        """Use the papers' toy example ``key`` (``core.toys``) with ``params`` over its defaults.
-        A toy already contains its planted outliers: the corruption is not applied (and its
-        panel is disabled) until an image set is chosen again."""
+    def load_toy(self, key: str, params: dict | None = None, precision: str | None = None) -> bool:
+        """Use the papers' toy example ``key`` (``core.toys``) with ``params`` over its defaults,
+        in ``precision`` (default: the session's). A toy already contains its planted outliers:
+        the corruption is not applied (and its panel is disabled) until an image set is chosen
+        again."""
         tspec = TOYS.get(key)
         if tspec is None:
             self.show_error(f"Data problem: unknown toy example {key!r}")
             return False
         values = {**tspec.defaults(), **(params or {})}
-        spec = DataSpec(TOY, key, size=self.size_option, options=values)
-        outcome, value = self.data_jobs.call(spec.load, f"Building the toy {key}")
+        spec = DataSpec(TOY, key, size=self.size_option, options=values, precision=precision or self.precision)
+        outcome, value = self.data_jobs.call(spec.load, f"Building the toy {key}")     # in spec.precision
         if outcome == "superseded":
             return False
         if outcome != "ok":
@@ -506,6 +536,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.session.set_data(spec)
         self.data_panel.show_toy(key, values)
         self.data_panel.show_toy_data(value)
+        self.data_panel.show_precision(spec.precision)
         self._hand_over(value)
         self.status.emit(f"Toy example: {value.description}")
         return True

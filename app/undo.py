@@ -75,7 +75,8 @@ class UndoRecorder:
         if what == "data":
             old, new, self._data = self._data, session.data, session.data
             if not self._paused and old != new:
-                self.stack.push(_Command(self, f"data {new.name}", self._apply_data, old, new))
+                what = f"precision {new.precision}" if old == new.with_(precision=old.precision) else f"data {new.name}"
+                self.stack.push(_Command(self, what, self._apply_data, old, new))
         elif what == "corruption":
             old, new, self._corruption = self._corruption, session.corruption, session.corruption
             if not self._paused and old != new:
@@ -84,7 +85,7 @@ class UndoRecorder:
     def _apply_data(self, spec) -> None:
         ws = self.workspace
         if spec.is_toy:
-            ws.load_toy(spec.name, dict(spec.options))
+            ws.load_toy(spec.name, dict(spec.options), precision=spec.precision)
         elif ws.session.data.is_toy and spec.with_(size=None) == ws.session.data.with_(size=None):
             ws.session.set_data(spec)
         else:

@@ -22,8 +22,9 @@ class Corrupted:
 
     Attributes
     ----------
-    X : (n_samples, n_features) float64, the corrupted data the methods see (0–255; Laplace
-        noise and value blocks can exceed 255, missing blocks are NaN: see :mod:`core.corruption`).
+    X : (n_samples, n_features) float64 (float32 for float32 images), the corrupted data the
+        methods see (0–255; Laplace noise and value blocks can exceed 255, missing blocks are NaN:
+        see :mod:`core.corruption`).
     X_clean : (n_samples, n_features) the data before corruption. For added outlier images
         (``added[i]``) it equals ``X[i]`` (they have no clean version).
     mask : (n_samples, n_features) bool, True where the corruption changed or replaced a pixel.
@@ -67,9 +68,10 @@ class Corrupted:
 # --------------------------------------------------------------------------- validation
 
 def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
-    """A float64 copy of ``data.X`` and ``data.shape``, or :class:`DataError`."""
+    """A float64 copy of ``data.X`` (float32 when it is float32: a session in single
+    precision, :attr:`core.session.DataSpec.precision`) and ``data.shape``, or :class:`DataError`."""
     try:
-        X = np.array(data.X, dtype=np.float64)      # always a copy
+        X = np.array(data.X, dtype=np.float32 if np.asarray(data.X).dtype == np.float32 else np.float64)  # a copy
         shape = tuple(int(s) for s in data.shape)
     except AttributeError:
         raise DataError(f"data must be an ImageSet, got {type(data).__name__}") from None

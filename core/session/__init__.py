@@ -11,8 +11,10 @@ from .history import History, light_state
 from .run import (DATA_LIMITS, REGRESSION, SUBSPACE, Run, fit_to_data, plan_method, regressor_for,
                   training_targets, validated)
 from .session import FORMAT_VERSION, Session
-from .spec import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, prepare, share_clean
+from .spec import (BUILTIN, DOUBLE, FOLDER, PRECISIONS, SINGLE, TOY, CorruptionSpec, DataSpec, in_precision, prepare,
+                   share_clean)
 
-__all__ = ["BUILTIN", "FOLDER", "TOY", "CorruptionSpec", "DataSpec", "prepare", "share_clean", "DataChoice", "History",
+__all__ = ["BUILTIN", "FOLDER", "TOY", "DOUBLE", "SINGLE", "PRECISIONS", "CorruptionSpec", "DataSpec", "prepare",
+           "share_clean", "in_precision", "DataChoice", "History",
            "light_state", "Run", "DATA_LIMITS", "SUBSPACE", "REGRESSION", "fit_to_data", "plan_method",
            "regressor_for", "training_targets", "validated", "Session", "FORMAT_VERSION"]
