@@ -112,6 +112,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # hold the GIL for long (see core.linalg.release_gil)
         linalg.release_gil()
         memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
+        self._collector = memory.collect_in_gui_thread()   # never in a solver thread (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)
 
@@ -565,6 +566,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             return
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
+        memory.stop_collecting(self._collector)
         self._frame_timer.stop()
         self._stop_autosave()
         self.data_jobs.shutdown()
