@@ -20,7 +20,11 @@ import weakref
 
 from PySide6 import QtGui
 
-__all__ = ["UndoRecorder"]
+__all__ = ["UndoRecorder", "UNDO_LIMIT"]
+
+#: changes kept on the stack (the oldest are dropped): random use pushed ~20 a minute for as long
+#: as the window lived
+UNDO_LIMIT = 200
 
 
 class _Command(QtGui.QUndoCommand):
@@ -51,6 +55,8 @@ class UndoRecorder:
     def __init__(self, workspace, stack: QtGui.QUndoStack):
         self.workspace = workspace
         self.stack = stack
+        if stack.count() == 0:                 # Qt takes a limit only on an empty stack
+            stack.setUndoLimit(UNDO_LIMIT)
         self._paused = 0
         session = workspace.session
         self._data, self._corruption = session.data, session.corruption
