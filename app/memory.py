@@ -32,7 +32,7 @@ __all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trim
            "collect_in_gui_thread", "stop_collecting"]
 
 #: seconds between two trims
-TRIM_SECONDS = 5.0
+TRIM_SECONDS = 2.0
 #: seconds between two checks of the garbage collector's thresholds in the GUI thread
 COLLECT_SECONDS = 0.5
 

@@ -329,6 +329,9 @@ class ColumnRunner(QtCore.QObject):
         self._queued_steps = 0
         self._run_requested = False
         self._invalidate(keep_queue=True)
+        if self.model.history.start_thinned:     # no solver context left to step on: start again
+            self.model.history.clear()
+            self._clear_cache()
         self.model.history.truncate(1)
         self._pinned.clear()
         for it in [i for i in self._snapshots if i > 0]:
