@@ -251,6 +251,7 @@ class ColumnRunner(QtCore.QObject):
         self._fit_params_to_data()
         self._invalidate()
         self.model.history.clear()
+        self.model.history.data = data           # its arrays are not the states' own bytes
         self._clear_cache()
         self._retry_current = False
         self._set_error("")

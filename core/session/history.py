@@ -63,9 +63,11 @@ def _arrays(obj: Any, depth: int = 0) -> Iterator[np.ndarray]:
             yield from _arrays(getattr(obj, name, None), depth + 1)
 
 
-def own_bytes(state: Any, previous: Any = None) -> int:
-    """Bytes of the arrays ``state`` holds that ``previous`` does not share."""
+def own_bytes(state: Any, previous: Any = None, data: Any = None) -> int:
+    """Bytes of the arrays ``state`` holds that neither ``previous`` nor ``data`` (the data the
+    run is on: a solver context keeps the input X itself, which costs nothing more) hold."""
     shared = {id(a) for a in _arrays(previous)} if previous is not None else set()
+    shared |= {id(a) for a in _arrays(data)} if data is not None else set()
     return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
 
 
@@ -135,6 +137,8 @@ class History:
         self.pin = pin
         self.states: list = []
         self.sizes: list[int] = []      # own bytes per state (0 once thinned)
+        #: the data the states are computed on (its arrays are not counted as the states' own)
+        self.data: Any = None
         self.thinned: set[int] = set()  # iterations whose state is a light copy
 
     @property
@@ -180,7 +184,7 @@ class History:
         """A new run: ``state`` (its iteration 0) is the only one."""
         self.clear()
         self.states.append(state)
-        self.sizes.append(own_bytes(state))
+        self.sizes.append(own_bytes(state, data=self.data))
 
     @property
     def start_thinned(self) -> bool:
@@ -197,7 +201,7 @@ class History:
 
     def append(self, state) -> None:
         """One more iteration; older states are thinned if the budget is exceeded."""
-        self.sizes.append(own_bytes(state, self.states[-1] if self.states else None))
+        self.sizes.append(own_bytes(state, self.states[-1] if self.states else None, self.data))
         self.states.append(state)
         self.thin()
 

@@ -44,3 +44,20 @@ def test_the_start_state_is_thinned_last_and_reset_starts_again(qtbot, data, mon
     qtbot.waitUntil(lambda: r.iteration == 1 and not r.busy, timeout=WAIT)
     r.shutdown()
     pool.waitForDone(5000)
+
+
+def test_the_input_a_state_keeps_is_not_counted_against_the_budget(qtbot, data):
+    """PCA-GM's start state keeps the input X itself in its solver context (no copy): the history
+    does not count it as the state's own bytes (it counted the data once per column, and the
+    start states were then thinned for nothing)."""
+    import numpy as np
+
+    pool = QtCore.QThreadPool()
+    r = ColumnRunner(pool, "pca-gm", {}, delay=lambda: 0.0)
+    r.set_data(data)
+    qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
+    ctx_arrays = [a for a in r.states[0]._ctx if isinstance(a, np.ndarray)]
+    assert any(a is data.X for a in ctx_arrays)
+    assert r.model.history.sizes[0] < data.X.nbytes
+    r.shutdown()
+    pool.waitForDone(5000)
