@@ -122,6 +122,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # 63–90 ms to 42–48 ms (benchmarks/bench_gui.py --only faces, three runs each).
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
+        self._collector = memory.collect_in_gui_thread()   # never in a solver thread (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)
 
@@ -579,6 +580,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             return
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
+        memory.stop_collecting(self._collector)
         self._frame_timer.stop()
         self._stop_autosave()
         self.data_jobs.shutdown()

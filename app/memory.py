@@ -9,17 +9,32 @@ snapshots; ``malloc_trim(0)`` after each round brought it to 755, 735 and 724 MB
 :func:`start_trimming` starts one daemon thread for the process that calls ``malloc_trim(0)``
 every :data:`TRIM_SECONDS` (ctypes releases the GIL during the call, so the GUI thread never
 waits for it). Nothing here changes how memory is allocated.
+
+:func:`collect_in_gui_thread` moves Python's cyclic garbage collection to the GUI thread. A
+collection runs in whichever thread happens to allocate when a threshold is crossed; when that was
+a solver thread of the pool and the garbage held Qt objects (widgets of a removed column, a
+replaced parameter group), their destructors ran there and took Qt's locks: the random-use
+benchmark hung for good (seed 2, 4 columns, within two minutes: the GUI thread deleting a menu
+waited for a Qt mutex held by a pool thread whose collection was deleting a QObject and waited
+for the GIL). While a window collects in its GUI thread, automatic collection is off and a timer
+of that thread collects by the same thresholds (pyqtgraph's :class:`GarbageCollector`).
 """
 from __future__ import annotations
 
 import ctypes
+import gc
 import sys
 import threading
 
-__all__ = ["TRIM_SECONDS", "release_free_memory", "start_trimming", "stop_trimming"]
+from pyqtgraph.util.garbage_collector import GarbageCollector
+
+__all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trimming", "stop_trimming",
+           "collect_in_gui_thread", "stop_collecting"]
 
 #: seconds between two trims
-TRIM_SECONDS = 5.0
+TRIM_SECONDS = 2.0
+#: seconds between two checks of the garbage collector's thresholds in the GUI thread
+COLLECT_SECONDS = 0.5
 
 
 def _load_trim():
@@ -70,3 +85,25 @@ def start_trimming() -> bool:
 def stop_trimming() -> None:
     """Stop the trimming thread (it ends within one period)."""
     _stop.set()
+
+
+_collectors: list = []
+
+
+def collect_in_gui_thread() -> GarbageCollector:
+    """Turn Python's automatic garbage collection off and collect by its thresholds every
+    :data:`COLLECT_SECONDS` in the calling (GUI) thread instead (see the module docstring).
+    Call it from the GUI thread; each call needs a :func:`stop_collecting` with what it returned
+    (automatic collection comes back when the last one stops)."""
+    collector = GarbageCollector(interval=COLLECT_SECONDS)
+    _collectors.append(collector)
+    return collector
+
+
+def stop_collecting(collector: GarbageCollector) -> None:
+    """Stop ``collector``'s timer; the last one stopped turns automatic collection back on."""
+    collector.timer.stop()
+    if collector in _collectors:
+        _collectors.remove(collector)
+    if not _collectors:
+        gc.enable()

@@ -198,8 +198,15 @@ def make_tree(group: Parameter | None, rows_visible: int | None = None) -> Param
 def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None,
                    fixed_rows: bool = False) -> None:
     """Show ``group`` in ``tree``, ``rows_visible`` rows high (None: every row; more rows scroll).
-    ``fixed_rows``: always that height, even for fewer parameters (trees side by side align)."""
-    tree.clear()
+    ``fixed_rows``: always that height, even for fewer parameters (trees side by side align).
+
+    The rows shown before are deleted (``QTreeWidget.clear``), not only taken out as pyqtgraph's
+    ``ParameterTree.clear`` does: PySide's wrapper of the root item kept every taken row, and
+    with it the replaced group, alive (one group and its rows leaked per method change); and
+    pyqtgraph's list of the editors' holder widgets (``placeholders``, never pruned by it) is
+    emptied with them."""
+    QtWidgets.QTreeWidget.clear(tree)
+    tree.placeholders.clear()
     n = 0
     if group is not None and group.children():
         tree.setParameters(group, showTop=False)

@@ -251,6 +251,7 @@ class ColumnRunner(QtCore.QObject):
         self._fit_params_to_data()
         self._invalidate()
         self.model.history.clear()
+        self.model.history.data = data           # its arrays are not the states' own bytes
         self._clear_cache()
         self._retry_current = False
         self._set_error("")
@@ -333,6 +334,9 @@ class ColumnRunner(QtCore.QObject):
         self._queued_steps = 0
         self._run_requested = False
         self._invalidate(keep_queue=True)
+        if self.model.history.start_thinned:     # no solver context left to step on: start again
+            self.model.history.clear()
+            self._clear_cache()
         self.model.history.truncate(1)
         self._pinned.clear()
         for it in [i for i in self._snapshots if i > 0]:

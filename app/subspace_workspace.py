@@ -26,9 +26,13 @@ from .ui_queue import UiQueue
 from .worker import DataJobs, error_message
 from .workspace import Workspace
 
-__all__ = ["SubspaceWorkspace", "COLUMN_MIN_WIDTH", "SUBSPACE_TAB"]
+__all__ = ["SubspaceWorkspace", "COLUMN_MIN_WIDTH", "MAX_COLUMNS", "SUBSPACE_TAB"]
 
 COLUMN_MIN_WIDTH = 330      # three columns beside the Data dock at 1366 × 768
+#: columns the "+ Column" button and Columns ▸ Add column add at most: five fit beside the Data
+#: dock at 1920 px, eight scroll at 2,640 px; each one more solver sharing the cores and its own
+#: snapshot cache (presets and saved sessions are not limited: they never have more than six)
+MAX_COLUMNS = 8
 SUBSPACE_TAB = "Subspace methods"
 #: frame timer period of the window (ms): the workspace draws one column per tick
 FRAME_MS = 33
@@ -117,9 +121,9 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
         self.add_column_button = QtWidgets.QPushButton("+ Column")
         self.add_column_button.setToolTip("Add a method column")
-        self.add_column_button.clicked.connect(lambda: self.add_column())
+        self.add_column_button.clicked.connect(self.request_column)
         self._menu = QtWidgets.QMenu("&Columns")
-        self._menu.addAction("&Add column", lambda: self.add_column())
+        self._add_action = self._menu.addAction("&Add column", self.request_column)
         self._menu.addAction("&Remove last column",
                              lambda: self.remove_column(self.columns[-1]) if len(self.columns) > 1 else None)
 
@@ -202,6 +206,14 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self.column_added.emit(col)
         return col
 
+    def request_column(self) -> MethodColumn | None:
+        """The "+ Column" button and Columns ▸ Add column: a new column, or None with a message
+        once :data:`MAX_COLUMNS` are shown."""
+        if len(self.columns) >= MAX_COLUMNS:
+            self.status.emit(f"At most {MAX_COLUMNS} columns: remove one (✕) to add another")
+            return None
+        return self.add_column()
+
     def remove_column(self, col: MethodColumn) -> None:
         if col not in self.columns or len(self.columns) <= 1:
             return
@@ -217,6 +229,11 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         for i, c in enumerate(self.columns):
             c.index = i
             c.close_button.setVisible(len(self.columns) > 1)
+        room = len(self.columns) < MAX_COLUMNS
+        self.add_column_button.setEnabled(room)
+        self._add_action.setEnabled(room)
+        self.add_column_button.setToolTip("Add a method column" if room else
+                                          f"At most {MAX_COLUMNS} columns: remove one (✕) to add another")
 
     # ================================================================== run controls
     def step(self, n: int = 1) -> None:

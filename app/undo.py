@@ -16,10 +16,15 @@ those when its controls change).
 from __future__ import annotations
 
 import contextlib
+import weakref
 
 from PySide6 import QtGui
 
-__all__ = ["UndoRecorder"]
+__all__ = ["UndoRecorder", "UNDO_LIMIT"]
+
+#: changes kept on the stack (the oldest are dropped): random use pushed ~20 a minute for as long
+#: as the window lived
+UNDO_LIMIT = 200
 
 
 class _Command(QtGui.QUndoCommand):
@@ -50,6 +55,8 @@ class UndoRecorder:
     def __init__(self, workspace, stack: QtGui.QUndoStack):
         self.workspace = workspace
         self.stack = stack
+        if stack.count() == 0:                 # Qt takes a limit only on an empty stack
+            stack.setUndoLimit(UNDO_LIMIT)
         self._paused = 0
         session = workspace.session
         self._data, self._corruption = session.data, session.corruption
@@ -96,29 +103,36 @@ class UndoRecorder:
 
     # ------------------------------------------------------------------ columns
     def track_column(self, col) -> None:
-        """Record the method and parameter changes of column ``col``."""
-        runner = col.runner
-        set_method, set_params = runner.set_method, runner.set_params
+        """Record the method and parameter changes of column ``col``.
 
-        def apply(setting, col=col, set_method=set_method):
-            if col not in self.workspace.columns:       # removed since: nothing to restore
+        The commands and the wrappers hold the column and its runner weakly: the undo stack
+        outlives removed columns, and a command holding one kept its widgets, states and data
+        alive (each preset that removed columns leaked them)."""
+        runner = col.runner
+        col_ref, runner_ref = weakref.ref(col), weakref.ref(runner)
+        cls = type(runner)
+
+        def apply(setting):
+            col = col_ref()
+            if col is None or col not in self.workspace.columns:   # removed since: nothing to restore
                 return
             key, params = setting
-            set_method(key, dict(params))
+            col.runner.set_method(key, dict(params))   # the recorded wrapper; not recorded (paused)
             col._sync_controls()
 
         def recorded(fn):
             def wrapper(*args, **kwargs):
+                runner, col = runner_ref(), col_ref()
                 info, params = runner.setting()
                 old = (info.key, dict(params))
-                ok = fn(*args, **kwargs)
+                ok = fn(runner, *args, **kwargs)
                 info, params = runner.setting()
                 new = (info.key, dict(params))
-                if ok and not self._paused and new != old:
+                if ok and not self._paused and new != old and col is not None:
                     what = "method" if new[0] != old[0] else "parameters"
                     self.stack.push(_Command(self, f"column {col.index + 1} {what}", apply, old, new))
                 return ok
             return wrapper
 
-        runner.set_method = recorded(set_method)
-        runner.set_params = recorded(set_params)
+        runner.set_method = recorded(cls.set_method)
+        runner.set_params = recorded(cls.set_params)

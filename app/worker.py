@@ -128,6 +128,12 @@ class SolverJob(QtCore.QRunnable):
         with interrupt.cancellable(self.cancel), threads.RUNNING.solver(self._entries()):
             self._run()
 
+    def _release(self) -> None:
+        """Drop the job's inputs once it has ended: PySide's wrapper of the pool now and then
+        keeps a finished job's Python object alive, and with it the data, the estimator and the
+        starting state (one data set per preset in random use)."""
+        self.estimator = self.data = self.start_from = self.samples = None
+
     def _entries(self) -> int:
         """The size of the job's data (entries of X), for the thread policy's size rule."""
         X = getattr(self.data, "X", None)
@@ -175,6 +181,7 @@ class SolverJob(QtCore.QRunnable):
             if not self.cancel.is_set():
                 self._emit("failed", error_message(exc), isinstance(exc, SolverError))
         finally:
+            self._release()
             self._emit("done", int(self.cancel.is_set()))
 
 
@@ -229,6 +236,7 @@ class DataJob(QtCore.QRunnable):
             if not isinstance(exc, (ParameterError, SolverError, DataError, OSError)):
                 traceback.print_exc(file=sys.stderr)
             outcome = ("error", exc)
+        self.fn = None                  # its inputs (see SolverJob._release)
         try:
             self.relay.done.emit(self.gen, outcome)
         except RuntimeError:

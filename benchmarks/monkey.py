@@ -7,6 +7,9 @@ the number of actions, exceptions, NaN texts shown, the longest event-loop gap a
 memory. Exit status 1 when it finds an exception, a NaN shown, a gap over ``--gap-limit`` ms or
 a resident memory over ``--memory-limit`` MB (issue targets: 1,000 ms and 2,048 MB for 10 minutes).
 
+Every progress line is followed by the columns, their data and what the runs hold (to tell a
+memory peak of held states from one of the solvers' temporaries).
+
 It starts on the opening window (faces), or with ``--data digits`` on the 5,000 built-in digits,
 and ``--methods tc-nmf,nmf,...`` sets the methods of the columns (the issue's heavy case: four NMF
 columns on the digits). At the end it also lists the event-loop gaps over 200 ms with the action
@@ -76,7 +79,13 @@ def main(argv=None) -> int:
         col.set_method(key)
     win.wait_idle(60)
     monkey = Monkey(win, seed=args.seed)
-    found = monkey.run(args.minutes * 60, on_progress=lambda f: print("  " + f.summary(), flush=True))
+    def progress(f) -> None:
+        print("  " + f.summary(), flush=True)
+        print(f"    {len(win.columns)} columns ({', '.join(c.key for c in win.columns)}) on "
+              f"{win.subspace.data_text()}; held: {held_mb(win)}",
+              flush=True)
+
+    found = monkey.run(args.minutes * 60, on_progress=progress)
     print("held at the end: " + held_mb(win))
     win.close()
     app.processEvents()

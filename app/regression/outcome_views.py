@@ -224,34 +224,51 @@ class ConfusionView(pg.PlotWidget, View):
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
         plot.addItem(self.image)
-        self.texts: list[pg.TextItem] = []
+        self.texts: list[pg.TextItem] = []       # one per cell, row by row
+        self._cells: list = []                     # (text, colour) each cell shows, or None
         self.counts = None
         self._key = None
 
-    def show_counts(self, counts: np.ndarray | None, names=(), title: str = "") -> None:
+    def _cell_texts(self, c: int) -> None:
+        """One text item per cell of a c × c matrix (none for c = 0), hidden until drawn."""
+        if len(self.texts) == c * c:
+            return
         plot = self.getPlotItem()
-        self.counts = counts
         for t in self.texts:
             plot.removeItem(t)
-        self.texts = []
+        font = QtGui.QFont()
+        font.setPointSizeF(7.5 if c > 8 else 8.5)
+        self.texts, self._cells = [], [None] * (c * c)
+        for k in range(c * c):
+            t = pg.TextItem("", anchor=(0.5, 0.5))
+            t.setFont(font)
+            t.setPos(k % c + 0.5, k // c + 0.5)
+            t.setVisible(False)
+            plot.addItem(t)
+            self.texts.append(t)
+
+    def show_counts(self, counts: np.ndarray | None, names=(), title: str = "") -> None:
+        """Draw ``counts`` (classes, classes), each non-zero count written in its cell (up to 15
+        classes). The cells' text items are built once per number of classes and then only
+        changed: building a hundred of them held the GUI thread ~120 ms at every redraw."""
+        plot = self.getPlotItem()
+        self.counts = counts
         if counts is None:
             self.image.clear()
+            for t in self.texts:
+                t.setVisible(False)
             return
         c = counts.shape[0]
         self.image.setImage(counts.astype(float), levels=(0.0, max(float(counts.max()), 1.0)), autoLevels=False)
-        if c <= 15:
-            font = QtGui.QFont()
-            font.setPointSizeF(7.5 if c > 8 else 8.5)
-            top = max(float(counts.max()), 1.0)
-            for i in range(c):
-                for j in range(c):
-                    if counts[i, j]:
-                        t = pg.TextItem(str(int(counts[i, j])), anchor=(0.5, 0.5),
-                                        color="w" if counts[i, j] > 0.55 * top else "#222222")
-                        t.setFont(font)
-                        t.setPos(j + 0.5, i + 0.5)
-                        plot.addItem(t)
-                        self.texts.append(t)
+        self._cell_texts(c if c <= 15 else 0)
+        top = max(float(counts.max()), 1.0)
+        for k, t in enumerate(self.texts):
+            n = int(counts[k // c, k % c])
+            shown = (str(n), "w" if n > 0.55 * top else "#222222") if n else None
+            if shown is not None and shown != self._cells[k]:
+                t.setText(*shown)
+            self._cells[k] = shown
+            t.setVisible(shown is not None)
         key = (c, tuple(names))
         if key != self._key:
             self._key = key

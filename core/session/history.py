@@ -4,10 +4,12 @@ Estimators' states are immutable, so keeping every one of them lets a viewer rew
 iteration. Some states are heavy (a convex method keeps E, the low-rank part and its multipliers:
 ~94 MB per iteration on the 5,000 digits), so :class:`History` counts the bytes each state holds
 in arrays of its own (arrays shared with the previous state count once) and, beyond its budget,
-replaces the oldest states (never state 0, which a reset returns to, nor the newest, which the
-next step starts from) by *light* copies without per-entry arrays or solver context. Before a
-state is thinned the caller's ``pin`` callback receives it, so a viewer can keep what it draws
-of it (its snapshot) and still show every iteration exactly.
+replaces the oldest states (never the newest, which the next step starts from; state 0, which a
+reset returns to, only once every other one is thinned and the budget is still exceeded: a reset
+then starts the run again, see :attr:`History.start_thinned`) by *light* copies without
+per-entry arrays or solver context. Before a state is thinned the caller's ``pin`` callback
+receives it, so a viewer can keep what it draws of it (its snapshot) and still show every
+iteration exactly.
 
 Several runs open at once (the columns of a window) share one budget through a
 :class:`SharedBudget`: each history that holds more than its start state may keep an equal share
@@ -26,8 +28,10 @@ __all__ = ["History", "SharedBudget", "STATE_BYTES_BUDGET", "THIN_DETAIL_SIZE", 
 
 #: Memory the kept states may hold in arrays of their own (bytes): one run's, or the total of the
 #: runs sharing a :class:`SharedBudget` (the app's columns). Four NMF runs on the 5,000 digits held
-#: 160–330 MB each after 10 s with a budget per run of 512 MB (2 GB in all).
-STATE_BYTES_BUDGET = 512 * 2 ** 20
+#: 160–330 MB each after 10 s with a budget per run of 512 MB (2 GB in all); shared, 512 MB was
+#: still a quarter of the 2 GB the app may use in all, beside the start and newest state of every
+#: column (~100–190 MB each for a convex method on the digits) and the solvers' temporaries.
+STATE_BYTES_BUDGET = 256 * 2 ** 20
 #: Thinning also drops the arrays in a state's ``details`` with more entries than this (per-entry
 #: masks such as TC-NMF's "truncated"); small ones (per-sample means, restart objectives) stay.
 THIN_DETAIL_SIZE = 10_000
@@ -59,9 +63,11 @@ def _arrays(obj: Any, depth: int = 0) -> Iterator[np.ndarray]:
             yield from _arrays(getattr(obj, name, None), depth + 1)
 
 
-def own_bytes(state: Any, previous: Any = None) -> int:
-    """Bytes of the arrays ``state`` holds that ``previous`` does not share."""
+def own_bytes(state: Any, previous: Any = None, data: Any = None) -> int:
+    """Bytes of the arrays ``state`` holds that neither ``previous`` nor ``data`` (the data the
+    run is on: a solver context keeps the input X itself, which costs nothing more) hold."""
     shared = {id(a) for a in _arrays(previous)} if previous is not None else set()
+    shared |= {id(a) for a in _arrays(data)} if data is not None else set()
     return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
 
 
@@ -131,6 +137,8 @@ class History:
         self.pin = pin
         self.states: list = []
         self.sizes: list[int] = []      # own bytes per state (0 once thinned)
+        #: the data the states are computed on (its arrays are not counted as the states' own)
+        self.data: Any = None
         self.thinned: set[int] = set()  # iterations whose state is a light copy
 
     @property
@@ -176,7 +184,14 @@ class History:
         """A new run: ``state`` (its iteration 0) is the only one."""
         self.clear()
         self.states.append(state)
-        self.sizes.append(own_bytes(state))
+        self.sizes.append(own_bytes(state, data=self.data))
+
+    @property
+    def start_thinned(self) -> bool:
+        """State 0 is a light copy: a reset cannot step on from it and starts the run again
+        (with a many-column window on large data, the start states of the columns alone
+        exceeded the shared budget: ~100 MB each for a convex method on the 5,000 digits)."""
+        return bool(self.states) and self.states[0].iteration in self.thinned
 
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` states (``truncate(1)``: back to iteration 0)."""
@@ -186,7 +201,7 @@ class History:
 
     def append(self, state) -> None:
         """One more iteration; older states are thinned if the budget is exceeded."""
-        self.sizes.append(own_bytes(state, self.states[-1] if self.states else None))
+        self.sizes.append(own_bytes(state, self.states[-1] if self.states else None, self.data))
         self.states.append(state)
         self.thin()
 
@@ -194,7 +209,10 @@ class History:
         """Keep the states within the budget (see the module docstring)."""
         budget = self.budget
         while sum(self.sizes) > budget:
-            heavy = [i for i in range(1, len(self.states) - 1) if self.sizes[i] > 0]
+            n = len(self.states)
+            heavy = [i for i in range(1, n - 1) if self.sizes[i] > 0]
+            if not heavy and n > 1 and self.sizes[0] > 0:
+                heavy = [0]                      # the start state last
             if not heavy:
                 return
             i = heavy[0]

@@ -236,6 +236,7 @@ class Run:
         Raises core's ParameterError / DataError / SolverError (also recorded in :attr:`error`)."""
         est = estimator if estimator is not None else self.estimator()
         self.history.clear()
+        self.history.data = data
         self._est = est
         try:
             state = self.start_state(est, self.info, data)

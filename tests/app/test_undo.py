@@ -74,3 +74,14 @@ def test_undo_of_a_data_source_change(make_window, qtbot):
     win.undo_stack.undo()
     _idle(win, qtbot)
     assert win.source == name0 and win.size_option == (24, 24)
+
+
+def test_the_stack_keeps_the_newest_changes_within_its_limit(make_window, qtbot):
+    from robust_subspace_lab.app.undo import UNDO_LIMIT
+
+    win = make_window(methods=("pca-gm",), size=(16, 16))
+    runner = win.columns[0].runner
+    for i in range(UNDO_LIMIT + 20):
+        runner.set_params({"p": 0.3 + 0.001 * (i + 1)})
+    assert win.undo_stack.count() == UNDO_LIMIT
+    assert win.undo_stack.command(UNDO_LIMIT - 1).new[1]["p"] == 0.3 + 0.001 * (UNDO_LIMIT + 20)
