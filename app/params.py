@@ -69,8 +69,10 @@ def _spec_to_dict(spec, value: Any) -> dict:
     # is untouched (group_values)
     auto = _auto_number(spec) if _is_auto(spec, value) else None
     value = value if auto is None else auto
+    # the box's "back to default" button needs a number: the one that stands for the word
+    default = _auto_number(spec) if _is_auto(spec, spec.default) else spec.default
     base = {"name": spec.name, "title": spec_title(spec), "tip": spec_tooltip(spec),
-            "value": value, "default": spec.default, "spec": spec, "auto": auto}
+            "value": value, "default": default, "spec": spec, "auto": auto}
     if spec.kind == "choice":
         base.update(type="list", limits={_choice_label(c): c for c in spec.choices})
     elif spec.kind == "bool":

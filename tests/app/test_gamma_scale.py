@@ -76,3 +76,24 @@ def test_gamma_box_before_data_shows_the_square_data_value_and_keeps_the_word(qt
     assert group.child("gamma").value() == 1.5 and P.group_values(group)["gamma"] == "scale"
     P.set_group_values(group, {"gamma": 1.5})            # a number, though the same: a number
     assert P.group_values(group)["gamma"] == 1.5
+
+
+def test_gamma_back_to_default_button_gives_the_rule_again(qtbot, make_window):
+    """The tree's "back to default" button of γ (its default is the word "scale") sets the
+    number that stands for the word, without an error (it raised ValueError: 'scale' is no
+    float, found by the random-use benchmark)."""
+    win = make_window(methods=("outlier-pursuit",))
+    col = win.columns[0]
+    gamma = col.param_group().child("gamma")
+    gamma.setValue(4.0)
+    col.apply_params()
+    qtbot.waitUntil(lambda: col.runner.params["gamma"] == 4.0 and bool(col.runner.states) and not win.busy,
+                    timeout=WAIT)
+    item = next(iter(gamma.items))
+    with qtbot.capture_exceptions() as raised:
+        item.defaultBtn.click()
+        col.apply_params()
+    assert not raised, raised
+    qtbot.waitUntil(lambda: col.runner.params["gamma"] == 1.5 and bool(col.runner.states) and not win.busy,
+                    timeout=WAIT)
+    assert gamma.value() == 1.5 and col.runner.estimator.gamma_ == gamma_scale(*win.data.X.shape) == 1.5
