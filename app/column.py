@@ -337,10 +337,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         they are drawn already); the rest follow in later event-loop turns."""
         if not self._deferred_views:
             return
-        drawn = self._drawn_key
-        view = self._make_view(self._deferred_views[0])
-        if drawn is not None:
-            self._drawn_key = drawn
+        view = self._make_view(self._deferred_views[0], redraw=False)
+        if self._drawn_key is not None:       # else the first frame, still to come, draws it
             self._build_queue.post(lambda: self._draw_new_view(view), owner=self)
 
     def _draw_new_view(self, view) -> None:
@@ -351,9 +349,9 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             if not view.isHidden():
                 view.show_snapshot(snap)
 
-    def _make_view(self, cls):
+    def _make_view(self, cls, redraw: bool = True):
         """Build the view of class ``cls`` (hidden unless it is shown by default) and place it in
-        its area, in registry order; the next frame draws it."""
+        its area, in registry order; the next frame draws it (``redraw``: the whole column again)."""
         if cls in self._pending_views:
             self._pending_views.remove(cls)
         if cls in self._deferred_views:
@@ -371,7 +369,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._areas[area].insertWidget(len(same_area), view, cls.stretch)
         self.view_list.insert(len(before), view)
         add_view_actions(view, self)
-        self._drawn_key = None
+        if redraw:
+            self._drawn_key = None
         return view
 
     def __getattr__(self, name: str):

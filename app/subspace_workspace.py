@@ -239,14 +239,21 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
     def step(self, n: int = 1) -> None:
         self._then = ("step", n) if self._adding else None
         for c in self.columns:
-            c.follow_live()
-            c.runner.step(n)
+            self._go(c, ("step", n))
 
     def run(self) -> None:
         self._then = ("run",) if self._adding else None
         for c in self.columns:
-            c.follow_live()
-            c.runner.run()
+            self._go(c, ("run",))
+
+    @staticmethod
+    def _go(col: MethodColumn, what: tuple) -> None:
+        """Step (``("step", n)``) or run (``("run",)``) ``col`` from its newest state."""
+        col.follow_live()
+        if what[0] == "run":
+            col.runner.run()
+        else:
+            col.runner.step(what[1])
 
     def pause(self) -> None:
         self._then = None
@@ -349,7 +356,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 slot.setFrameShape(QtWidgets.QFrame.StyledPanel)
                 slot.setMinimumWidth(COLUMN_MIN_WIDTH)
                 self.columns_layout.addWidget(slot, 1)
-                slot.setVisible(self.columns_widget.isVisible())     # now (see add_column)
+                if self.columns_widget.isVisible():
+                    slot.show()                                       # now (see add_column)
                 self._slots.append(slot)
                 self.build_queue.post(lambda m=method, p=dict(params), w=slot: self._add_queued(m, p, w),
                                       owner=self)
@@ -383,11 +391,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             return
         col = self.add_column(method, params, placeholder=slot)
         if self._then is not None:
-            col.follow_live()
-            if self._then[0] == "run":
-                col.runner.run()
-            else:
-                col.runner.step(self._then[1])
+            self._go(col, self._then)
         if not self._adding:
             self._then = None
             self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)

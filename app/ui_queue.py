@@ -59,12 +59,6 @@ class UiQueue(QtCore.QObject):
         """Jobs not run yet."""
         return len(self._jobs)
 
-    def flush(self) -> None:
-        """Run every queued job now (in order)."""
-        while self._jobs:
-            self._jobs.popleft()[1]()
-        self.idle.emit()
-
     def _run(self) -> None:
         end = time.perf_counter() + TURN_BUDGET_S
         try:
