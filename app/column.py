@@ -141,6 +141,9 @@ TREE_ROWS = 3
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
+#: views a frame-timer call draws (:meth:`MethodColumn.refresh`): a view's redraw and repaint
+#: take 2–6 ms of GUI time, a whole column's 25–45 ms after new data
+VIEWS_PER_TICK = 2
 
 
 class MethodColumn(FollowsIterations, QtWidgets.QFrame):
@@ -178,6 +181,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._follow = True               # scrubber at the end: show the newest state
         self.shown_index = -1
         self.shown_snapshot = None
+        self._to_draw: list = []           # views still to draw the frame's snapshot (refresh)
+        self._frame = (None, -1, 0)         # (snapshot, index, states) of the frame being drawn
         self.frames = 0
 
         self._apply_timer = QtCore.QTimer(self)
@@ -186,7 +191,12 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._apply_timer.timeout.connect(self.apply_params)
 
         self._build()
-        self._sync_controls()
+        if self._build_queue is None:
+            self._sync_controls()
+        else:           # the parameter tree (10–15 ms of GUI time), then each view: a job each
+            self._build_queue.post(self._sync_controls, owner=self)
+            for _ in self._deferred_views:
+                self._build_queue.post(self._build_next_view, owner=self)
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
@@ -310,8 +320,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         for cls in self._view_order:
             if cls.default_visible and self._build_queue is None:
                 self._make_view(cls)
-        for _ in self._deferred_views:
-            self._build_queue.post(self._build_next_view, owner=self)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
         top.addLayout(self._areas["side"], 1)
@@ -343,7 +351,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def _draw_new_view(self, view) -> None:
         """Draw the snapshot shown into ``view``, built after it was drawn (a job of its own)."""
-        snap = self.shown_snapshot
+        snap = self._frame[0]
         if snap is not None:
             view.setVisible(bool(view.shows(snap)))
             if not view.isHidden():
@@ -387,6 +395,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def param_group(self):
         """The pyqtgraph Parameter group of the shown method (for tests and scripts)."""
+        if self._group is None:           # its build-queue job has not run yet
+            self._sync_controls()
         return self._group
 
     def _sync_controls(self) -> None:
@@ -489,8 +499,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     # ------------------------------------------------------------------ scrubbing
     # ------------------------------------------------------------------ drawing
-    def refresh(self, force: bool = False) -> bool:
-        """Redraw if the runner or the scrubber changed since the last frame. Returns True if drawn."""
+    def refresh(self, force: bool = False, budget: int | None = None) -> bool:
+        """Redraw if the runner or the scrubber changed since the last frame. Returns True if
+        something was drawn.
+
+        ``budget``: draw at most that many views now and the rest of the frame on the next calls
+        (the window's frame timer passes :data:`VIEWS_PER_TICK`, so that the repaint of a whole
+        column, 25–45 ms after new data, never holds the event loop at once). The texts,
+        ``shown_snapshot`` and the ``drawn`` signal come with the frame's last part. None: all
+        at once."""
+        if self._to_draw and not force:
+            self._draw_part(budget)
+            return True
         states = self.runner.states
         n = len(states)
         index = self._sync_scrubber()
@@ -499,15 +519,33 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             return False
         self._drawn_key = key
         snap = self.runner.snapshot(index) if n else None
-        self.shown_index = index
-        self.shown_snapshot = snap
+        self._frame = (snap, index, n)
         self._choose_views(snap)
-        for view in self.views():
-            view.show_snapshot(snap)
-        self._draw_text(snap, n)
-        self.frames += 1
-        self.drawn.emit(self, -1 if snap is None else snap.iteration)
+        self._to_draw = self.views()
+        self._draw_part(None if force else budget)
         return True
+
+    def _draw_part(self, budget: int | None) -> None:
+        """Draw the frame's snapshot into its next ``budget`` views (all if None); after the last
+        one, the texts, and the frame is the one shown."""
+        todo = self._to_draw
+        part = todo if budget is None else todo[:budget]
+        self._to_draw = [] if budget is None else todo[budget:]
+        snap, index, n = self._frame
+        for view in part:
+            if not view.isHidden():
+                view.show_snapshot(snap)
+        if not self._to_draw:
+            self.shown_index = index
+            self.shown_snapshot = snap
+            self._draw_text(snap, n)
+            self.frames += 1
+            self.drawn.emit(self, -1 if snap is None else snap.iteration)
+
+    @property
+    def drawing(self) -> bool:
+        """A frame is partly drawn: :meth:`refresh` draws its next part."""
+        return bool(self._to_draw)
 
     def views(self) -> list:
         """The views drawing the snapshot now (the others are hidden or not built)."""

@@ -57,6 +57,8 @@ PAPER_MENU_TITLES = {
 DEFAULT_SIZE = (1600, 1000)
 #: frame timer period: at most ~30 redraws a second
 FRAME_MS = 33
+#: frame timer period while a frame is drawn in parts (``Workspace.drawing``)
+PART_MS = 1
 #: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
 GIL_SWITCH_INTERVAL_S = 0.001
 #: threads of the data jobs' pool (one job at a time; a superseded one may still be ending)
@@ -495,7 +497,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         other tabs catch up when shown again."""
         ws = self.current_workspace
         ws.refresh()
-        interval = max(FRAME_MS // max(ws.frame_share(), 1), 5)
+        # a frame drawn in parts: its next part in the next event-loop turn, after this one's repaint
+        interval = PART_MS if ws.drawing else max(FRAME_MS // max(ws.frame_share(), 1), 5)
         if self._frame_timer.interval() != interval:
             self._frame_timer.setInterval(interval)
         self._update_buttons()

@@ -20,7 +20,7 @@ from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, Session, prepare,
                                               share_clean)
 
-from .column import MethodColumn
+from .column import VIEWS_PER_TICK, MethodColumn
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
 from .ui_queue import UiQueue
 from .worker import DataJobs, error_message
@@ -34,8 +34,6 @@ COLUMN_MIN_WIDTH = 330      # three columns beside the Data dock at 1366 × 768
 #: snapshot cache (presets and saved sessions are not limited: they never have more than six)
 MAX_COLUMNS = 8
 SUBSPACE_TAB = "Subspace methods"
-#: frame timer period of the window (ms): the workspace draws one column per tick
-FRAME_MS = 33
 
 
 class _Columns(QtWidgets.QWidget):
@@ -285,20 +283,26 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         return all(c.runner.finished for c in self.columns)
 
     def refresh(self, force: bool = False) -> bool:
-        """Draw the next column that changed (round robin; all of them when ``force``)."""
+        """Draw the next part of the next column that changed (round robin, a column's frame in
+        parts of :data:`app.column.VIEWS_PER_TICK` views; all of them at once when ``force``)."""
         if force:
             drawn = [c.refresh(force=True) for c in self.columns]
             return any(drawn)
         n = len(self.columns)
         for k in range(n):
             c = self.columns[(self._next_column + k) % n]
-            if c.refresh():
+            if c.refresh(budget=VIEWS_PER_TICK):
                 self._next_column = (self._next_column + k + 1) % n
                 return True
         return False
 
     def frame_share(self) -> int:
         return max(len(self.columns), 1)
+
+    @property
+    def drawing(self) -> bool:
+        """A column's frame is partly drawn (the next part is due at once)."""
+        return any(c.drawing for c in self.columns)
 
     def data_text(self) -> str:
         return self.data.description if self.data is not None else ""

@@ -16,7 +16,8 @@ task a tab holds. A workspace is a ``QWidget`` that also provides:
   queued; every run has met its stopping rule);
 * ``refresh(force=False) -> bool``: draw what changed since the last call (called by the
   window's ~30 Hz frame timer; True when something was drawn), ``frame_share()`` the number of
-  timer ticks it wants per frame period (one per column);
+  timer ticks it wants per frame period (one per column), ``drawing``: a frame is drawn in
+  parts and its next part is due at once;
 * ``activated()``: the tab was shown (load lazily here);
 * ``data_text()``: one line describing its data for the status bar;
 * ``run_target``: words for the tooltips ("every column", "the regression solver");
@@ -94,6 +95,11 @@ class Workspace:
     def frame_share(self) -> int:
         """Timer ticks per frame period this workspace wants (each tick draws one part)."""
         return 1
+
+    @property
+    def drawing(self) -> bool:
+        """A frame is partly drawn: the next tick should come at once (after the repaint)."""
+        return False
 
     # life cycle --------------------------------------------------------------------------
     def activated(self) -> None:

@@ -61,7 +61,7 @@ def test_a_column_added_to_a_shown_window_builds_its_views_later(qtbot, make_win
     win = make_window()
     col = win.add_column("rpca-om")
     assert col.views_pending and col.view_list == []      # the constructor built the controls only
-    qtbot.waitUntil(lambda: not col.views_pending and not win.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: not col.views_pending and not win.busy and col.shown_snapshot is not None, timeout=WAIT)
     names = {type(v).__name__ for v in col.views()}
     assert {"WeightsView", "ObjectiveView", "BasisView", "ReconView"} <= names
     assert col.recon_view.show_snapshot is not None and col.shown_snapshot is not None
@@ -140,3 +140,45 @@ def test_color_bar_levels_axis_and_direction(qtbot):
     ramp = _render(hbar, (200, 50)).mean(axis=0)
     assert ramp.size > 50 and ramp[0] < 35 and ramp[-1] > 220, (ramp[:3], ramp[-3:])
     assert np.corrcoef(ramp, np.arange(ramp.size))[0, 1] > 0.97
+
+
+def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, make_window):
+    """The frame timer draws a column's new frame VIEWS_PER_TICK views per call; the texts,
+    ``shown_snapshot`` and ``drawn`` come with the last part, and every view got the new snapshot
+    exactly once."""
+    from robust_subspace_lab.app.column import VIEWS_PER_TICK
+    from robust_subspace_lab.app.main_window import PART_MS
+
+    win = make_window(methods=("pca-gm",))
+    col = win.columns[0]
+    qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)
+    win._frame_timer.stop()                    # the test plays the frame timer
+    drew = []
+    for view in col.views():
+        original = view.show_snapshot
+        view.show_snapshot = lambda snap, v=view, f=original: (drew.append((v, snap.iteration)), f(snap))
+    emitted = []
+    col.drawn.connect(lambda c, it: emitted.append(it))
+    win.step_all(1)
+    qtbot.waitUntil(lambda: col.runner.iteration == 1 and not win.busy, timeout=WAIT)
+    n_views = len(col.views())
+    assert n_views > VIEWS_PER_TICK
+    calls = 0
+    while True:
+        assert win.subspace.refresh()
+        calls += 1
+        assert len(drew) == min(calls * VIEWS_PER_TICK, n_views)
+        if not col.drawing:
+            break
+        assert col.shown_snapshot.iteration == 0 and emitted == []      # not shown before the last part
+        win._frame()                               # what the timer calls
+        calls += 1
+        assert len(drew) == min(calls * VIEWS_PER_TICK, n_views)
+        if not col.drawing:
+            break
+        assert win._frame_timer.interval() == PART_MS                      # the next part comes at once
+    assert calls == -(-n_views // VIEWS_PER_TICK)
+    assert sorted(id(v) for v, _ in drew) == sorted(id(v) for v in col.views())
+    assert {it for _, it in drew} == {1} and emitted == [1]
+    assert col.shown_snapshot.iteration == 1 and "iteration 1" in col.iteration_label.text()
+    assert not win.subspace.refresh()           # nothing more to draw
