@@ -452,12 +452,17 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._slider_choice[self._group_key] = name
         self._show_slider(name)
 
-    def set_method(self, key: str, params: dict | None = None) -> bool:
+    def set_method(self, key: str, params: dict | None = None, queue=None) -> bool:
         """Use method ``key`` with ``params`` over its defaults (as the method combo and the
-        parameter tree would); False, with the reason shown, when a value is refused."""
+        parameter tree would); False, with the reason shown, when a value is refused. ``queue``
+        (an app.ui_queue.UiQueue): the controls follow as a job there (a preset changes several
+        columns at once; a parameter tree takes 5–15 ms to build)."""
         self._apply_timer.stop()
         ok = self.runner.set_method(key, params)
-        self._sync_controls()
+        if queue is None:
+            self._sync_controls()
+        else:
+            queue.post(self._sync_controls, owner=self)
         return ok
 
     def _on_method_combo(self, index: int) -> None:

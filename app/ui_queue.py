@@ -21,8 +21,9 @@ from PySide6 import QtCore
 __all__ = ["UiQueue", "TURN_BUDGET_S"]
 
 #: GUI-thread seconds of queued jobs per event-loop turn (a job is never split: one that takes
-#: longer ends the turn)
-TURN_BUDGET_S = 0.010
+#: longer ends the turn): small, so that a second job runs in the same turn only when the first
+#: was trivial (a view takes 5–15 ms to build and as much again to repaint)
+TURN_BUDGET_S = 0.004
 #: milliseconds between two turns of jobs: the repaint a job causes (20–30 ms for a new view)
 #: happens in between, not back to back with the next job
 TURN_PAUSE_MS = 15
