@@ -170,8 +170,7 @@ EXACT_MAX = 1000
 #: k = 10, PCA start then three PCA-GM steps: p = 20 took 6 + 4 + 3 + 3 block Krylov iterations
 #: (float32 5 + 3 + 3 + 3), p = 10 7 + 5 + 4 + 4 (6 + 4 + 3 + 3), at about the same CPU time.
 BLOCK_OVERSAMPLES = 20
-#: Blocks of b rows the block route's Krylov basis holds before it restarts from its top b Ritz
-#: vectors (memory about (n + d) × 6b floats; warm-started steps converge within 3–5 blocks).
+#: Blocks of b rows in the block route's Krylov basis before a restart ((n + d) × 6b floats of memory).
 BLOCK_KRYLOV_BLOCKS = 6
 #: Default stopping threshold of the block iteration: on the estimated sine of the largest principal
 #: angle between its top-k subspace and the exact one (see :func:`weighted_top_eigenspace`;
@@ -284,34 +283,33 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
       Both through :func:`top_eigh`.
     * ``"block"``: block Krylov iteration (block Lanczos with full reorthogonalisation and a
       Rayleigh–Ritz step per iteration: Saad, *Numerical Methods for Large Eigenvalue Problems*,
-      2011, §6.3 and §4.3; Musco & Musco, NeurIPS 2015, for its use on a warm or random start)
-      with blocks of b = k + :data:`BLOCK_OVERSAMPLES` rows, on ``S_w = X̃ᵀ diag(w) X̃``. The
-      basis B (orthonormal rows) starts as ``init`` completed by seeded Gaussian rows (a cold
-      start, ``init=None``, all Gaussian); each iteration takes the products ``A = X̃ Qᵀ`` of its
-      newest block Q (one pass over X), the Rayleigh–Ritz step on span(B) from the small matrix
-      ``B S_w Bᵀ = (X̃Bᵀ)ᵀ diag(w) (X̃Bᵀ)`` (its top k eigenvectors give the components, its
-      eigenvalues theirs), and, if not stopped, the next block ``Q S_w = (diag(w) A)ᵀ X̃`` (a
-      second pass) orthogonalised against B. The Rayleigh–Ritz step uses the whole Krylov space
-      (a subspace iteration keeps only the newest block: 9 + 6 + 5 + 5 iterations instead of
-      6 + 4 + 3 + 3 on the digits of :data:`BLOCK_OVERSAMPLES`). After
-      :data:`BLOCK_KRYLOV_BLOCKS` blocks it restarts from the top b Ritz vectors.
-      The projections are ``(X̃Bᵀ) C_k`` of the last Rayleigh–Ritz step (C_k its top k
-      eigenvectors): no pass over X beyond those of the iterations; zero weights are fine.
+      2011, §6.3 and §4.3; Musco & Musco, NeurIPS 2015, for its use on a warm or random start) with
+      blocks of b = k + :data:`BLOCK_OVERSAMPLES` rows, on ``S_w = X̃ᵀ diag(w) X̃``. The basis B
+      (orthonormal rows) starts as ``init`` completed by seeded Gaussian rows (a cold start,
+      ``init=None``, all Gaussian); each iteration takes the products ``A = X̃ Qᵀ`` of its newest
+      block Q (one pass over X), the Rayleigh–Ritz step on span(B) from the small matrix ``B S_w Bᵀ
+      = (X̃Bᵀ)ᵀ diag(w) (X̃Bᵀ)`` (its top k eigenvectors give the components, its eigenvalues
+      theirs), and, if not stopped, the next block ``Q S_w = (diag(w) A)ᵀ X̃`` (a second pass)
+      orthogonalised against B; after :data:`BLOCK_KRYLOV_BLOCKS` blocks it restarts from the top b
+      Ritz vectors. (A subspace iteration, which keeps only the newest block, took 9 + 6 + 5 + 5
+      iterations for 6 + 4 + 3 + 3 on the digits of :data:`BLOCK_OVERSAMPLES`.) The projections are
+      ``(X̃Bᵀ) C_k`` of the last Rayleigh–Ritz step (C_k its top k eigenvectors): no pass over X
+      beyond those of the iterations; zero weights are fine.
 
       Stopping rule, whichever comes first: (1) after the Rayleigh–Ritz step of iteration t >= 2,
       with ``a_t`` the sine of the largest principal angle between the top-k Ritz subspaces of
-      iterations t − 1 and t, ``a_t <= tol``, or (t >= 3) the rate ``r = a_t / a_{t−1} < 1``
-      puts the estimated remaining error of geometric convergence, ``a_t · r / (1 − r)``, at or
-      below ``tol``; (2) after the second pass of iteration 1, the Davis–Kahan bound
-      ``‖R‖₂ / (θ_k − θ_{k+1}) <= tol`` on the sine to the exact eigenspace, R = S_w W_kᵀ −
-      W_kᵀ diag(θ_{1..k}) the Ritz residual (from that pass's ``Q S_w``; the gap from the Ritz
-      values): a warm start that is already converged stops after 2 passes. The angle a_1 between ``init`` and the first Ritz subspace never counts: it only
-      sees the rotation inside span(init) (stopping on it kept an error of 2e-5 at tol 1e-5 on
-      synthetic rank-20 data, k = 20, step after step), and it measures the change of the weights,
-      not convergence (a rate from it stopped a float32 RPCA-OM step at 1.7e-4, tol 1e-4).
-      True sines measured against the exact eigenspace on digits (28², 32², 96²), faces and
-      synthetic data (PCA-GM, RPCA-OM, HQ-PCA steps, k = 5–20): at most 0.8 × tol (float64) and
-      0.84 × tol (float32). If ``max_iter`` iterations do not get there (a tiny gap
+      iterations t − 1 and t, ``a_t <= tol``, or (t >= 3) the rate ``r = a_t / a_{t−1} < 1`` puts
+      the estimated remaining error of geometric convergence, ``a_t · r / (1 − r)``, at or below
+      ``tol``; (2) after the second pass of iteration 1, the Davis–Kahan bound ``‖R‖₂ / (θ_k −
+      θ_{k+1}) <= tol`` on the sine to the exact eigenspace, R = S_w W_kᵀ − W_kᵀ diag(θ_{1..k}) the
+      Ritz residual (from that pass's ``Q S_w``; the gap from the Ritz values): a warm start that is
+      already converged stops after 2 passes. The angle a_1 between ``init`` and the first Ritz
+      subspace never counts: it only sees the rotation inside span(init) (stopping on it kept an
+      error of 2e-5 at tol 1e-5 on synthetic rank-20 data, k = 20, step after step), and it measures
+      the change of the weights, not convergence (a rate from it stopped a float32 RPCA-OM step at
+      1.7e-4, tol 1e-4). True sines measured against the exact eigenspace on digits (28², 32², 96²),
+      faces and synthetic data (PCA-GM, RPCA-OM, HQ-PCA steps, k = 5–20): at most 0.8 × tol
+      (float64) and 0.84 × tol (float32). If ``max_iter`` iterations do not get there (a tiny gap
       λ_k − λ_{k+1}), the exact route is taken instead.
 
       When ``init`` spans the previous components W₀, the first iteration's Ritz vectors satisfy
@@ -442,10 +440,12 @@ def _block_converged(angles: list[float], tol: float) -> bool:
 
 
 def _orthonormal_rows_against(Z: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """Orthonormal rows spanning Z's rows without the span of ``basis`` (block Gram–Schmidt, QR; twice)."""
-    for _ in range(2):
-        Z = Z - (Z @ basis.T) @ basis
-        Z = np.linalg.qr(Z.T, mode="reduced")[0].T
+    """Orthonormal rows spanning Z's rows without the span of ``basis`` (block Gram–Schmidt, QR;
+    twice), on one BLAS thread (two made the QR of 9216 × 30 twice as slow, 8.8 vs 4.6 ms)."""
+    with one_blas_thread():
+        for _ in range(2):
+            Z = Z - (Z @ basis.T) @ basis
+            Z = np.linalg.qr(Z.T, mode="reduced")[0].T
     return Z
 
 
@@ -473,8 +473,8 @@ def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, 
         Q[:, k0:] = rng.standard_normal((d, b - k0))
     else:
         Q = rng.standard_normal((d, b)).astype(dtype)
-    # numpy's QR and eigh release the GIL (the GUI thread runs while a solver is inside them)
-    Qt = np.linalg.qr(Q, mode="reduced")[0].T      # (b, d): the newest block of the basis
+    with one_blas_thread():         # numpy's QR and eigh release the GIL (the GUI thread runs meanwhile)
+        Qt = np.linalg.qr(Q, mode="reduced")[0].T  # (b, d): the newest block of the basis
     rows = BLOCK_KRYLOV_BLOCKS * b
     B = np.empty((rows, d), dtype=dtype)            # B[:j]: orthonormal rows spanning the Krylov space
     XB = np.empty((n, rows))                        # X̃ Bᵀ (float64), unweighted
