@@ -70,8 +70,11 @@ def make_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
     return X.astype(dtype, copy=False)
 
 
-#: the shared reference data beside the repository (not shipped: a benchmark input only)
-MNIST = Path(__file__).resolve().parents[2] / "shared" / "data" / "mnist-10k.npz"
+#: the shared reference data beside the repository (not shipped: a benchmark input only); from a
+#: worktree under ``../wt/<branch>`` it is one level further up
+MNIST = next((p for p in (Path(__file__).resolve().parents[i] / "shared" / "data" / "mnist-10k.npz"
+                          for i in (2, 3)) if p.exists()),
+             Path(__file__).resolve().parents[2] / "shared" / "data" / "mnist-10k.npz")
 
 
 def make_mnist(n: int, d: int, dtype=np.float64) -> np.ndarray:

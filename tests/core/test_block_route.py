@@ -1,0 +1,145 @@
+"""The block route of core.linalg.weighted_top_eigenspace (block Krylov iteration, issue 12): its
+stopping rule against the exact eigensolver on real and synthetic data, its projections (taken
+from the iteration's own products), zero weights, restarts and its Ritz block.
+
+"Exact" is the Gram or scatter route with the same weights and centre, in float64.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import robust_subspace_lab.core.linalg as L
+from robust_subspace_lab.core import datasets
+from robust_subspace_lab.core.linalg import weighted_top_eigenspace
+from robust_subspace_lab.core.methods import HQPCA, PCAGM, RPCAOM
+
+
+def exact(X, w, k, c):
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    return weighted_top_eigenspace(X, w, k, None if c is None else np.asarray(c, float),
+                                   route="gram" if n <= d else "scatter")
+
+
+def sin_to(ref, W):
+    """Sine of the largest principal angle between the row spaces (orthonormal rows)."""
+    return L._sin_largest_angle(np.asarray(ref, float), np.asarray(W, float))
+
+
+def synthetic(n=600, d=1024, rank=20, seed=0):
+    """Rank-20 'images' plus noise with 10 % outlier rows of 0/255 dots (as benchmarks/bench_scale.py)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, rank)) @ (rng.standard_normal((rank, d)) * 8.0) + 128.0
+    X += rng.standard_normal((n, d)) * 4.0
+    out = rng.random(n) < 0.1
+    X[out] = (rng.random((int(out.sum()), d)) < 0.5) * 255.0
+    return np.clip(X, 0.0, 255.0)
+
+
+def block_calls(monkeypatch):
+    """Send every weighted eigenproblem to the block route and record (weights, centre, k, result)."""
+    calls = []
+    orig = L._block_eigenspace
+
+    def spy(X, w, k, c, init, *rest):
+        out = orig(X, w, k, c, init, *rest)
+        calls.append((np.array(w, dtype=float), None if c is None else np.array(c, dtype=float), k, out))
+        return out
+
+    monkeypatch.setattr(L, "subspace_route", lambda *a: "block")
+    monkeypatch.setattr(L, "_block_eigenspace", spy)
+    return calls
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("data,cls,k,steps", [("digits", PCAGM, 10, 4), ("digits", RPCAOM, 5, 4),
+                                              ("faces", HQPCA, 10, 4), ("synthetic", PCAGM, 20, 7)])
+def test_every_step_is_within_tol_of_the_exact_step(data, cls, k, steps, dtype, faces, monkeypatch):
+    """Each weighted step of a method run on the block route (PCA start cold, then warm-started
+    steps) is within the route's tolerance of the exact eigenspace with the same weights: sine of
+    the largest principal angle <= BLOCK_TOL (float64) / BLOCK_TOL_32 (float32), eigenvalues
+    within 1e-6 (1e-4) relative, projections = (X − c) Wᵀ. The synthetic run at k = 20 reaches
+    steps whose weights hardly change: the former rule stopped those on the first iteration's
+    angle and kept an error of 2e-5 at tol 1e-5."""
+    X = {"digits": lambda: datasets.mnist_digits().X[::5], "faces": lambda: faces.X,
+         "synthetic": synthetic}[data]().astype(dtype)
+    calls = block_calls(monkeypatch)
+    est = cls(n_components=k, max_iter=steps, tol=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # max_iter reached: on purpose
+        list(est.iterate(X))
+    assert len(calls) == steps + 1
+    tol = L.BLOCK_TOL if dtype == "float64" else L.BLOCK_TOL_32
+    for w, c, kk, got in calls:
+        ref = exact(X, w, kk, c)
+        assert got.route == "block" and got.components.dtype == X.dtype
+        assert sin_to(ref.components, got.components) <= tol
+        np.testing.assert_allclose(got.eigenvalues, ref.eigenvalues, rtol=1e-6 if dtype == "float64" else 1e-4)
+        Xc = np.asarray(X, float) - (0 if c is None else c)
+        np.testing.assert_allclose(got.projections, Xc @ np.asarray(got.components, float).T,
+                                   atol=(1e-9 if dtype == "float64" else 1e-4) * np.abs(got.projections).max())
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("centred", [True, False])
+def test_projections_with_zero_weights(dtype, centred, rng):
+    """Samples of weight 0 (a third of them) still get their coordinates ``(x_i − c)·w_j``: the
+    projections come from the unweighted products X̃ Bᵀ, never divided by √w; the components are
+    the exact ones of the weighted scatter, which ignores those samples."""
+    X = datasets.mnist_digits().X[:800].astype(dtype)
+    w = rng.uniform(0.1, 1.0, len(X))
+    w[rng.random(len(X)) < 1 / 3] = 0.0
+    c = (w @ X.astype(float) / w.sum()) if centred else None
+    got = weighted_top_eigenspace(X, w, 8, c, route="block")
+    ref = exact(X, w, 8, c)
+    tol = L.BLOCK_TOL if dtype == "float64" else L.BLOCK_TOL_32
+    assert sin_to(ref.components, got.components) <= tol
+    Xc = X.astype(float) - (0 if c is None else c)
+    P = Xc @ np.asarray(got.components, float).T
+    scale = np.abs(P).max()
+    np.testing.assert_allclose(got.projections, P, atol=(1e-10 if dtype == "float64" else 1e-5) * scale)
+    assert np.abs(got.projections[w == 0]).max() > 0.01 * scale
+
+
+def test_stopping_rule_estimates_the_remaining_error():
+    """Rule (1) on the angles after expansions: stop when a_t <= tol, or when a_t·r/(1 − r) <= tol
+    with r = a_t/a_{t−1} < 1 (never on a rate from one angle)."""
+    assert L._block_converged([1e-3, 1e-4], tol=2e-5)          # r = 0.1: estimate 1.1e-5
+    assert not L._block_converged([1e-3, 1e-4], tol=1e-5)
+    assert not L._block_converged([1e-4, 2e-4], tol=1e-4)      # not converging: only a_t itself
+    assert L._block_converged([1e-4, 9e-5], tol=1e-4)
+    assert not L._block_converged([0.0, 1e-3], tol=1e-4)
+    assert not L._block_converged([2e-4], tol=1e-4) and L._block_converged([1e-4], tol=1e-4)
+
+
+def test_converged_start_stops_after_one_iteration_by_the_residual_bound(rng):
+    """Warm-started from the exact step's own Ritz block with the same weights, rule (2) (the
+    Davis–Kahan residual bound after the first iteration's second pass) stops at iteration 1; with
+    weights changed by 10 % it iterates on and still ends within tol of the exact step."""
+    X = datasets.mnist_digits().X[::5]
+    c = X.mean(axis=0)
+    w = rng.uniform(0.1, 1.0, len(X))
+    first = weighted_top_eigenspace(X, w, 10, c, route="block", tol=1e-12, max_iter=100)
+    again = weighted_top_eigenspace(X, w, 10, c, route="block", init=first.block)
+    assert again.n_iter == 1 and sin_to(exact(X, w, 10, c).components, again.components) <= L.BLOCK_TOL
+    w2 = w * rng.uniform(0.9, 1.1, len(w))
+    moved = weighted_top_eigenspace(X, w2, 10, c, route="block", init=first.block)
+    assert moved.n_iter >= 2 and sin_to(exact(X, w2, 10, c).components, moved.components) <= L.BLOCK_TOL
+
+
+def test_restarts_keep_converging_and_the_ritz_block_is_orthonormal(rng, monkeypatch):
+    """With a restart after every second block, a tight tolerance is still reached (to the exact
+    eigenspace); the returned Ritz block has orthonormal rows, the components (up to sign) first."""
+    X = datasets.mnist_digits().X[::5]
+    w = rng.uniform(0.1, 1.0, len(X))
+    c = X.mean(axis=0)
+    monkeypatch.setattr(L, "BLOCK_KRYLOV_BLOCKS", 2)
+    got = weighted_top_eigenspace(X, w, 10, c, route="block", tol=1e-9, max_iter=200)
+    ref = exact(X, w, 10, c)
+    assert got.route == "block" and got.n_iter > 2
+    assert sin_to(ref.components, got.components) < 1e-7
+    B = got.block
+    assert B.shape == (10 + L.BLOCK_OVERSAMPLES, X.shape[1])
+    np.testing.assert_allclose(B @ B.T, np.eye(len(B)), atol=1e-10)
+    np.testing.assert_allclose(np.abs(np.sum(B[:10] * got.components, axis=1)), 1.0, atol=1e-10)
