@@ -8,7 +8,6 @@ for every pixel) and resets the column to iteration 0 with the new setting.
 from __future__ import annotations
 
 import html
-import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -17,6 +16,7 @@ from robust_subspace_lab.core import catalogue, guide
 from . import params as P
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
+from .snapshot_text import ERROR_TIP, METRICS_TIP, NMF_ERROR_TIP, NMF_METRICS_TIP, metrics_html
 from .export import add_view_actions
 from .views import for_task
 
@@ -28,33 +28,7 @@ def view_classes() -> list:
     """The view classes of a method column: the registry's views of task "subspace"."""
     return for_task("subspace")
 
-__all__ = ["MethodColumn", "fill_method_combo", "metrics_html"]
-
-#: the snapshot's detail holding every restart's objective, one tuple per committed component
-RESTARTS = "restart objectives"
-
-METRICS_TIP = ("error: the reconstruction error against the clean images (Oh & Kwak 2016, eq. 14)\n"
-               "total distance: Nie, Yuan & Huang (ICML 2014)'s total distance of each method's own reconstruction to the\n"
-               "    clean samples (added outlier images excluded)\n"
-               "weights AUC: the weights as an outlier detector (1 = every corrupted sample weighs less)\n"
-               "mean angle to clean PCA: mean principal angle to the subspace PCA learns from the clean data")
-NMF_METRICS_TIP = ("relative error: ‖X_clean − WH‖_F / ‖X_clean‖_F (Guan et al. 2019 §5.4), added outlier images\n"
-                   "    excluded; W, H learned from the corrupted data\n"
-                   "weights AUC: the mean pixel weights as an outlier detector (1 = every corrupted sample\n"
-                   "    weighs less)\n"
-                   "corrupted px cut: share of the corrupted pixels the method truncated (Q = 0)\n"
-                   "cut px corrupted: share of the truncated pixels that the corruption changed\n"
-                   "ACC / NMI: k-means (k = number of classes, fixed seed) on the\n"
-                   "    coefficients H, against the labels; ACC with the best (Hungarian) matching, NMI\n"
-                   "    normalised by max(H(C), H(C′)); only for data with labels; on large data\n"
-                   "    computed once the run is over (\"at end\")")
-ERROR_TIP = ("Reconstruction error against the clean images, Oh & Kwak 2016 eq. (14):\n"
-             "E = (1/N) Σ ‖(x_i^clean − m) − WᵀW(x_i − m)‖, added outlier images excluded;\n"
-             "grey levels (0–255). Lower is better.")
-NMF_ERROR_TIP = ("Relative reconstruction error against the clean images, Guan et al. 2019 §5.4:\n"
-                 "‖X_clean − WH‖_F / ‖X_clean‖_F with W, H learned from the corrupted data,\n"
-                 "added outlier images excluded. Lower is better.")
-
+__all__ = ["MethodColumn", "fill_method_combo"]
 
 def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
     """The methods grouped by ``MethodInfo.family`` (families in order of first appearance),
@@ -79,62 +53,6 @@ def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
             model.appendRow(item)
     combo.setModel(model)
 
-
-def _fmt_metric(name: str, value) -> str:
-    if value is None:                 # a costly metric computed at the end of the run
-        return "<span style='color:#777;font-weight:normal'>at end</span>"
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return html.escape(str(value))
-    if not math.isfinite(v):          # core leaves undefined metrics out; never show NaN
-        return "<span style='color:#777;font-weight:normal'>undefined</span>"
-    if "AUC" in name:
-        return f"{v:.3f}"
-    if "°" in name:
-        return f"{v:.1f}°"
-    if "%" in name:
-        return f"{v:.1f} %"
-    if "NMI" in name:
-        return f"{v:.3f}"
-    if 1e4 <= abs(v) < 1e9:
-        return f"{v:,.0f}".replace(",", "\u2009")      # 88 040 (thin spaces), not 8.804e+04
-    return f"{v:.4g}"
-
-
-#: metric names of core.views as shown in the narrow metrics block (the tooltip explains each)
-SHORT_NAMES = {"eq. 14 error": "error", "Σ‖xʳ−xᵒ‖": "total distance",
-               "mean angle to clean PCA": "mean ∠ to clean PCA"}
-
-
-def _short_metric_name(name: str) -> str:
-    """The metric's name as shown in the narrow metrics block: units and the paper tags dropped
-    (the tooltip gives both), the angle as ∠."""
-    for tail in (" (°)", " (%)", " (000)", " (001)"):
-        name = name.replace(tail, "")
-    return SHORT_NAMES.get(name, name)
-
-
-def metrics_html(snap) -> tuple[str, str]:
-    """(rich text, tooltip): the snapshot's metrics as a compact two-column table, and the
-    restart objectives (RSPCA) as one line for the last committed component; the tooltip lists
-    every component's restarts."""
-    items = [(_short_metric_name(str(k)), _fmt_metric(str(k), v)) for k, v in snap.metrics.items()]
-    cells = [f"<td><span style='color:#555'>{html.escape(k)}</span>&nbsp;</td>"
-             f"<td align='right'><b>{v}</b>&nbsp;&nbsp;</td>" for k, v in items]
-    rows = ["<tr>" + "".join(cells[i:i + 2]) + "</tr>" for i in range(0, len(cells), 2)]
-    text = "<table cellspacing='0' cellpadding='0'>" + "".join(rows) + "</table>"
-    tip = ""
-    restarts = snap.details.get(RESTARTS) if snap.details else None
-    if restarts:
-        lines = [f"component {i + 1} restarts: " + ", ".join(f"{float(v):.4g}" for v in r)
-                 for i, r in enumerate(restarts)]
-        last = lines[-1]
-        if len(last) > 90:
-            last = last[:88].rsplit(",", 1)[0] + ", …"
-        text += f"<span style='color:#555'>{html.escape(last)}</span>"
-        tip = "\n".join(lines)
-    return text, tip
 
 #: rows of the parameter tree shown (more scroll); the same in every column, so views align
 TREE_ROWS = 3

@@ -216,6 +216,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         if col not in self.columns or len(self.columns) <= 1:
             return
         col.shutdown()
+        self.build_queue.discard(col)         # jobs posted for it (a preset's repaints, its controls)
         self.session.remove_run(col.runner.model)
         self.columns.remove(col)
         self.columns_layout.removeWidget(col)

@@ -107,6 +107,21 @@ def test_a_second_preset_replaces_the_columns_the_first_had_not_added_yet(qtbot,
     assert win.subspace.columns_layout.count() == len(win.columns)
 
 
+def test_a_column_removed_while_a_preset_builds_leaves_no_job_behind(qtbot, make_window):
+    """A preset queues repaints and parameter trees for the columns it keeps; removing one of them
+    before those jobs run drops them (they ran on its deleted views: found by the random-use
+    benchmark)."""
+    win = make_window()                                   # its two columns were built at once
+    kept = list(win.columns)
+    win.apply_preset("paper000-fig4")
+    assert win.subspace.build_queue.pending > 0
+    with qtbot.capture_exceptions() as raised:
+        win.subspace.remove_column(kept[1])
+        qtbot.waitUntil(lambda: not win.busy and win.subspace.build_queue.pending == 0, timeout=WAIT)
+    assert raised == []
+    assert kept[1] not in win.columns and len(win.columns) == len(presets.get("paper000-fig4").methods) - 1
+
+
 def _render(bar: ColorBar, size) -> np.ndarray:
     """The pixels (grey) of the bar's colour ramp, as drawn in a window of ``size``."""
     view = pg.GraphicsLayoutWidget()

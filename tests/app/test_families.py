@@ -10,7 +10,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.core import catalogue
 
-from robust_subspace_lab.app.column import metrics_html
+from robust_subspace_lab.app.snapshot_text import metrics_html
 from robust_subspace_lab.app.data_panel import TOY, TOYS
 from robust_subspace_lab.app.views import ZERO_COLOR
 
@@ -106,7 +106,7 @@ def test_each_method_steps_and_shows_what_it_is_about(qtbot, make_window, family
         assert not any(ov.isVisible() for ov in bv.overlays)
 
     # metrics block
-    from robust_subspace_lab.app.column import _short_metric_name
+    from robust_subspace_lab.app.snapshot_text import _short_metric_name
     for name in snap.metrics:
         assert _short_metric_name(name) in col.metrics_label.text()
 
@@ -226,7 +226,7 @@ def test_metrics_block_shows_the_snapshot_metrics(qtbot, make_window):
         snap = col.shown_snapshot
         text = col.metrics_label.text()
         assert snap.metrics
-        from robust_subspace_lab.app.column import _fmt_metric, _short_metric_name
+        from robust_subspace_lab.app.snapshot_text import _fmt_metric, _short_metric_name
         for name, value in snap.metrics.items():
             assert _short_metric_name(name) in text
         assert _fmt_metric("eq. 14 error (000)", snap.metrics["eq. 14 error (000)"]) in text
