@@ -1,0 +1,45 @@
+"""What a column holds between steps (issue 13, memory): a snapshot of an NMF state reads the
+rows of WH it shows and sums the relative error block by block, so the newest state of an NMF
+column keeps no (n, d) product; the values are those of the whole product."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robust_subspace_lab.core import catalogue, metrics
+from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Run, prepare
+from robust_subspace_lab.core.views import REL_ERROR, relative_error, snapshot
+
+
+@pytest.mark.parametrize("key", ["nmf", "tc-nmf", "l1-nmf"])
+@pytest.mark.parametrize("corruption", ["dot_images", "rectangles"])
+def test_an_nmf_snapshot_leaves_the_product_lazy_and_matches_the_whole_product(key, corruption):
+    data = prepare(DataSpec("builtin", "faces", size=(24, 24), precision="single"), CorruptionSpec(corruption))
+    run = Run(key, {})
+    run.start(data)
+    run.step(2)
+    state = run.history.last
+    assert state.fitted_is_lazy
+    snap = snapshot(state, data, clustering=False)
+    assert state.fitted_is_lazy                                   # nothing of (n, d) kept
+    before = run.history.nbytes
+    WH = np.asarray(state.coefficients) @ np.asarray(state.components)       # the whole product
+    keep = ~data.added
+    expected = metrics.relative_error(np.asarray(data.X_clean[keep], dtype=float), WH[keep])
+    assert relative_error(state, data) == pytest.approx(expected, rel=1e-10)
+    assert snap.metrics[REL_ERROR] == pytest.approx(100 * expected, rel=1e-10)
+    rows = snap.rows[:, 2].reshape(len(snap.samples), -1)         # the reconstructions shown
+    np.testing.assert_allclose(rows, WH[snap.samples], rtol=1e-10, atol=1e-9)
+    assert state.fitted_is_lazy and run.history.nbytes == before
+    # reading fitted computes and keeps it (the product the views no longer ask for)
+    np.testing.assert_allclose(state.fitted, WH, rtol=1e-10, atol=1e-9)
+    assert not state.fitted_is_lazy
+
+
+def test_relative_error_of_a_non_nmf_state_is_its_reconstruction_s():
+    data = prepare(DataSpec("builtin", "faces", size=(20, 20)), CorruptionSpec("dot_images"))
+    est = catalogue.create("pca")
+    state = est.start(data.X)
+    keep = ~data.added
+    rec = state.training_reconstruction(data.X)
+    assert relative_error(state, data) == pytest.approx(metrics.relative_error(data.X_clean[keep], rec[keep]), rel=1e-12)
