@@ -251,26 +251,29 @@ def share_clean(images: ImageSet, data: Corrupted) -> ImageSet:
     return dataclasses.replace(images, images=view)
 
 
-#: id(float32 X) -> (weak reference to X, its float64 copy): the one copy :func:`solver_input`
-#: gives every method that computes in float64, dropped when X is
-_DOUBLES: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+#: id(float32 X) -> (weak references to X and to its float64 copy): the one copy
+#: :func:`solver_input` gives every method that computes in float64, kept alive by the runs that
+#: hold it (the NMF family keeps X in its states; PCA-L1 and sparse PCA keep only their centred
+#: data, so the copy goes once they have started) and dropped with X
+_DOUBLES: dict[int, tuple[weakref.ref, weakref.ref]] = {}
 _DOUBLES_LOCK = threading.Lock()
 
 
 def shared_double(X: np.ndarray) -> np.ndarray | None:
-    """The float64 copy of ``X`` that :func:`solver_input` made and shares, or None (none made,
-    or ``X`` is not float32). For memory accounting: its bytes are the data's, not a run's."""
+    """The float64 copy of ``X`` that :func:`solver_input` made and shares while a run holds it,
+    or None (none made, none held any more, or ``X`` is not float32). For memory accounting: its
+    bytes are the data's, not a run's."""
     entry = _DOUBLES.get(id(X))
-    return entry[1] if entry is not None and entry[0]() is X else None
+    return entry[1]() if entry is not None and entry[0]() is X else None
 
 
 def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
     computes in float32 (:attr:`core.base.SteppableEstimator.preserves_float32`); else a
-    read-only float64 copy made once and shared by every estimator given the same ``X`` (the
-    columns of a window in single precision: PCA-L1, sparse PCA and the NMF family would each
-    convert X to float64 when they start, a copy per column: 457 MB each for the 5,000 digits at
-    96 × 96 with 1,500 dot images). The copy lives as long as ``X``. Thread-safe; raises nothing."""
+    read-only float64 copy shared by every estimator given the same ``X`` while one of them holds
+    it (the columns of a window in single precision: the NMF family would each convert X to
+    float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
+    dot images). Thread-safe; raises nothing."""
     if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False):
         return X
     with _DOUBLES_LOCK:
@@ -279,5 +282,5 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
             copy = X.astype(np.float64)
             copy.flags.writeable = False
             key = id(X)
-            _DOUBLES[key] = (weakref.ref(X, lambda _ref, key=key: _DOUBLES.pop(key, None)), copy)
+            _DOUBLES[key] = (weakref.ref(X, lambda _ref, key=key: _DOUBLES.pop(key, None)), weakref.ref(copy))
         return copy

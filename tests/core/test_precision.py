@@ -144,3 +144,16 @@ def test_methods_computing_in_double_share_one_copy_of_float32_data_not_counted_
     assert own_bytes(first) >= double.nbytes > runs[1].history.sizes[0] == own_bytes(first, data=data)
     X64 = prepare(DataSpec("builtin", "faces", size=(20, 20), precision="double"), CorruptionSpec()).X
     assert solver_input(nmf, X64) is X64 and shared_double(X64) is None
+
+
+def test_the_shared_double_copy_lives_only_while_a_run_holds_it():
+    from robust_subspace_lab.core.session import Run, shared_double
+    data = prepare(DataSpec("builtin", "faces", size=(16, 16), precision="single"), CorruptionSpec())
+    greedy = Run("pca-l1", {})
+    greedy.start(data)           # keeps its centred data, not X: the copy is gone after the start
+    assert shared_double(data.X) is None
+    nmf = Run("nmf", {})
+    nmf.start(data)
+    assert shared_double(data.X) is nmf.history.last._ctx.X
+    nmf.history.clear()
+    assert shared_double(data.X) is None
