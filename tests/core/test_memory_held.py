@@ -43,3 +43,23 @@ def test_relative_error_of_a_non_nmf_state_is_its_reconstruction_s():
     keep = ~data.added
     rec = state.training_reconstruction(data.X)
     assert relative_error(state, data) == pytest.approx(metrics.relative_error(data.X_clean[keep], rec[keep]), rel=1e-12)
+
+
+def test_residual_norms_of_float32_data_make_no_float64_copy_of_it():
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    X_clean = rng.uniform(0, 255, (3000, 4096)).astype(np.float32)          # 98 MB in float64
+    X = X_clean.copy()
+    X[::7] += 40
+    W = np.linalg.qr(rng.standard_normal((4096, 10)))[0].T
+    centre = X_clean.mean(axis=0, dtype=np.float64)
+    tracemalloc.start()
+    try:
+        out = metrics.projection_residual_norms(W, X, X_clean, centre)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30 * 2 ** 20, peak / 2 ** 20                     # blocks of 8 MB, not 2 × 98 MB
+    X64, C64 = X.astype(np.float64), X_clean.astype(np.float64)
+    expected = np.linalg.norm((C64 - centre) - ((X64 - centre) @ W.T) @ W, axis=1)
+    np.testing.assert_allclose(out, expected, rtol=1e-9)
