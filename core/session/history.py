@@ -46,23 +46,23 @@ _EMPTY = np.zeros((0, 0))
 _EMPTY.flags.writeable = False
 
 
-def _arrays(obj: Any, depth: int = 0) -> Iterator[np.ndarray]:
+def _arrays(obj: Any, depth: int = 0, max_depth: int = 2) -> Iterator[np.ndarray]:
     """The numpy arrays held by a state or by its private context (fields, tuples, mappings
-    such as ``details``, attributes), two levels deep."""
+    such as ``details``, attributes), ``max_depth`` levels deep."""
     if isinstance(obj, np.ndarray):
         yield obj
-    elif depth < 2 and isinstance(obj, (tuple, list)):
+    elif depth < max_depth and isinstance(obj, (tuple, list)):
         for item in obj:
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and isinstance(obj, Mapping):
+            yield from _arrays(item, depth + 1, max_depth)
+    elif depth < max_depth and isinstance(obj, Mapping):
         for item in obj.values():
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and hasattr(obj, "__dict__"):
+            yield from _arrays(item, depth + 1, max_depth)
+    elif depth < max_depth and hasattr(obj, "__dict__"):
         for item in vars(obj).values():
-            yield from _arrays(item, depth + 1)
-    elif depth < 2 and hasattr(obj, "__dataclass_fields__"):
+            yield from _arrays(item, depth + 1, max_depth)
+    elif depth < max_depth and hasattr(obj, "__dataclass_fields__"):
         for name in obj.__dataclass_fields__:
-            yield from _arrays(getattr(obj, name, None), depth + 1)
+            yield from _arrays(getattr(obj, name, None), depth + 1, max_depth)
 
 
 def _data_arrays(data: Any) -> Iterator[np.ndarray]:
