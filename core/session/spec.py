@@ -269,12 +269,14 @@ def shared_double(X: np.ndarray) -> np.ndarray | None:
 
 def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
-    computes in float32 (:attr:`core.base.SteppableEstimator.preserves_float32`); else a
+    computes in float32 or converts what it keeps itself
+    (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``); else a
     read-only float64 copy shared by every estimator given the same ``X`` while one of them holds
     it (the columns of a window in single precision: the NMF family would each convert X to
     float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
     dot images). Thread-safe; raises nothing."""
-    if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False):
+    if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
+            or getattr(estimator, "accepts_float32", False):
         return X
     with _DOUBLES_LOCK:
         copy = shared_double(X)

@@ -63,3 +63,28 @@ def test_residual_norms_of_float32_data_make_no_float64_copy_of_it():
     X64, C64 = X.astype(np.float64), X_clean.astype(np.float64)
     expected = np.linalg.norm((C64 - centre) - ((X64 - centre) @ W.T) @ W, axis=1)
     np.testing.assert_allclose(out, expected, rtol=1e-9)
+
+
+def test_greedy_runs_on_the_same_data_share_one_centred_copy_and_float32_is_centred_at_once():
+    import tracemalloc
+    data = prepare(DataSpec("builtin", "digits", size=(32, 32), precision="single"), CorruptionSpec("dot_images"))
+    runs = [Run(key, {}) for key in ("pca-l1", "spca-rsvd", "rspca")]
+    for run in runs:
+        run.start(data)
+        run.step(1)
+    X0s = [run.history.last._ctx[0].X for run in runs]
+    assert X0s[0].dtype == np.float64 and all(X0 is X0s[0] for X0 in X0s)
+    # the same numbers as the float64 data (float32 to float64 is exact)
+    X64 = data.X.astype(np.float64)
+    np.testing.assert_array_equal(X0s[0], X64 - X64.mean(axis=0))
+    again = catalogue.create("pca-l1")
+    tracemalloc.start()
+    try:
+        state = again.start(data.X)        # shares the centred copy the runs hold: nothing new
+        held_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert state._ctx[0].X is X0s[0] and held_peak < X64.nbytes / 4, held_peak
+    a, b = catalogue.create("pca-l1").start(data.X), catalogue.create("pca-l1").start(X64)
+    np.testing.assert_array_equal(catalogue.create("pca-l1").step(a).components,
+                                  catalogue.create("pca-l1").step(b).components)
