@@ -9,6 +9,7 @@ import os
 from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core.session import AUTO, AUTO_SINGLE_BYTES
 
 from . import params as P
 
@@ -19,17 +20,21 @@ except Exception:  # noqa: BLE001 - a missing or half-written module must not st
     _toys = None
     TOYS = {}
 
-__all__ = ["DataPanel", "SIZES", "PRECISIONS", "PRECISION_TIP", "TOY", "TOYS"]
+__all__ = ["DataPanel", "SIZES", "PRECISIONS", "PRECISION_TIP", "TOY", "TOYS", "auto_text"]
 
 #: Image sizes offered (height, width); None = the files' own size.
 SIZES: tuple = (None, (16, 16), (20, 20), (25, 25), (32, 32), (40, 40), (48, 48), (64, 64), (96, 96))
 
-#: Precisions offered: (value of :attr:`core.session.DataSpec.precision`, text)
-PRECISIONS: tuple = (("double", "double (float64)"), ("single", "single (float32, half the memory)"))
+#: Precisions offered: (value of :attr:`core.session.DataSpec.precision`, text); the text of
+#: "auto" gains what it chose for the data shown (:func:`auto_text`)
+PRECISIONS: tuple = ((AUTO, "auto"), ("double", "double (float64)"),
+                     ("single", "single (float32, half the memory)"))
 #: Tooltip of the precision combo; the figures are measured by benchmarks/bench_precision.py
 PRECISION_TIP = (
     "Floating-point type of the data every column shares.\n"
-    "Single (float32) is for large folders (thousands of images): the data take half the\n"
+    f"Auto (the default): single when the images would take more than {AUTO_SINGLE_BYTES // 2 ** 20} MB\n"
+    "in double (the 5,000 digits at 96 × 96), else double; the entry says which.\n"
+    "Single (float32) is for large data (thousands of images): the data take half the\n"
     "memory, and the PCA family and the convex methods (PCP, Outlier Pursuit, CRPCA-OM)\n"
     "compute in float32, about half the time per pass over the data (PCA-GM on 5,000 digits\n"
     "of 96 × 96, one thread: 0.47 s per step instead of 0.88 s; peak memory 0.67 instead of\n"
@@ -54,6 +59,11 @@ def _find(combo: QtWidgets.QComboBox, value) -> int:
         if combo.itemData(i) == value:
             return i
     return -1
+
+
+def auto_text(dtype) -> str:
+    """Text of the "auto" precision entry once data of numpy type ``dtype`` are shown."""
+    return "auto: single (float32)" if dtype == "float32" else "auto: double (float64)"
 
 
 def size_text(size) -> str:
@@ -299,6 +309,7 @@ class DataPanel(QtWidgets.QWidget):
 
     def show_toy_data(self, data) -> None:
         n, d = data.X.shape
+        self._show_dtype(data.X.dtype)
         self.data_info.setText(f"{n} points · {d} features · {data.n_outliers} planted outliers<br>"
                                f"<span style='color:#666'>{html.escape(data.description)}</span>")
         self.show_skipped(())
@@ -329,8 +340,14 @@ class DataPanel(QtWidgets.QWidget):
     def _on_precision(self, index: int) -> None:
         self.precision_requested.emit(self.precision_combo.itemData(index))
 
+    def _show_dtype(self, dtype) -> None:
+        """Name in the "auto" entry the type of the data shown (float32 or float64)."""
+        i = _find(self.precision_combo, AUTO)
+        if i >= 0:
+            self.precision_combo.setItemText(i, auto_text(str(dtype)))
+
     def show_precision(self, precision: str) -> None:
-        """Select ``precision`` ("double" or "single") without requesting it."""
+        """Select ``precision`` ("auto", "double" or "single") without requesting it."""
         i = _find(self.precision_combo, precision)
         if i >= 0:
             self._syncing = True
@@ -363,6 +380,7 @@ class DataPanel(QtWidgets.QWidget):
             self.size_combo.setCurrentIndex(i)
         finally:
             self._syncing = False
+        self._show_dtype(imageset.images.dtype)
         h, w = imageset.shape
         self.data_info.setText(f"{len(imageset.images)} images · {h} × {w} px<br>"
                                f"<span style='color:#666'>{html.escape(str(imageset.source))}</span>")

@@ -35,6 +35,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.core import interrupt, threads, views
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
+from robust_subspace_lab.core.session import solver_input
 
 __all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
 
@@ -114,7 +115,7 @@ class SolverJob(QtCore.QRunnable):
 
     def _start_state(self):
         """Iteration 0 of the estimator on the job's data (subclasses: other start arguments)."""
-        return self.estimator.start(self.data.X)
+        return self.estimator.start(solver_input(self.estimator, self.data.X))
 
     def _snapshot(self, state):
         # the costly metrics (k-means on H for NMF) at least once the run is over

@@ -30,11 +30,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6 import QtWidgets  # noqa: E402
 
 from robust_subspace_lab.app.monkey import Monkey  # noqa: E402
+from robust_subspace_lab.core.session import shared_double  # noqa: E402
+from robust_subspace_lab.core.session.history import _arrays  # noqa: E402
 
 
 def held_mb(win) -> str:
     """What the window's runs hold (MB): states kept (histories), cached and pinned snapshots, and
-    the arrays of the subspace data; the rest of the resident memory is Qt, Python, the libraries
+    the arrays of the subspace data (with the float64 copy of single-precision data that the
+    columns computing in float64 share, :func:`core.session.solver_input`); the rest of the resident memory is Qt, Python, the libraries
     and the allocator's free lists."""
     runners = [c.runner for c in win.columns]
     runners += [ws.runner for ws in win.workspaces if hasattr(ws, "runner")]
@@ -43,9 +46,17 @@ def held_mb(win) -> str:
     pinned = sum(r._nbytes(s) for r in runners for s in r._pinned.values())
     data = getattr(win.subspace, "data", None)
     arrays = {id(a): a for a in vars(data).values() if hasattr(a, "nbytes")} if data is not None else {}
+    double = shared_double(data.X) if data is not None else None
+    if double is not None:          # the float64 copy of single-precision data the columns share
+        arrays[id(double)] = double
+    # the newest states whole, solver contexts included (PCA-L1 and sparse PCA keep their centred
+    # data there, deeper than a history counts), without the data they share
+    newest = {id(a): a for r in runners if r.model.history.last is not None
+              for a in _arrays(r.model.history.last, max_depth=5) if id(a) not in arrays}
     mb = 2 ** 20
     return (f"{len(runners)} runs: histories {hist / mb:.0f} MB, snapshot caches {cache / mb:.0f} MB, "
-            f"pinned snapshots {pinned / mb:.0f} MB; subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB")
+            f"pinned snapshots {pinned / mb:.0f} MB; newest states whole {sum(a.nbytes for a in newest.values()) / mb:.0f} MB; "
+            f"subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB")
 
 
 def main(argv=None) -> int:

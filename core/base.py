@@ -129,6 +129,9 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     #: float32 input is computed in float32 end to end (half the memory and time of float64);
     #: a method sets this once its updates are checked in single precision
     preserves_float32: bool = False
+    #: float32 input is taken as it is and the method converts what it keeps itself (the greedy
+    #: methods centre it into float64 at once): no float64 copy of the whole input first
+    accepts_float32: bool = False
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -153,7 +156,7 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
                            "missing-data methods of the Robust regression tab. Choose another "
                            "corruption, or fill the missing entries first.")
             raise DataError(message) from None
-        if self.preserves_float32 and X.dtype == np.float32:
+        if (self.preserves_float32 or self.accepts_float32) and X.dtype == np.float32:
             return X
         return np.asarray(X, dtype=np.float64)
 

@@ -18,12 +18,12 @@ from .result import (Corrupted, _check_bool, _check_data, _check_real, _check_se
 def no_corruption(data: ImageSet) -> Corrupted:
     """The clean data unchanged, as a :class:`Corrupted` with an empty mask.
 
-    Returns ``X == X_clean`` (separate copies of ``data.X``, (n, h*w) float64, 0–255), all flags
+    Returns ``X_clean is X`` (one array: the images as rows, (n, h*w) float64, 0–255), all flags
     False. Raises :class:`DataError` if ``data`` is not a non-empty image set.
     """
     X, shape = _check_data(data)
     n = X.shape[0]
-    return Corrupted(X=X, X_clean=X.copy(), mask=np.zeros(X.shape, dtype=bool),
+    return Corrupted(X=X, X_clean=X, mask=np.zeros(X.shape, dtype=bool),
                      outliers=np.zeros(n, dtype=bool), added=np.zeros(n, dtype=bool),
                      shape=shape, labels=_labels_copy(data),
                      description=f"no corruption ({n} {_images_word(n)})")

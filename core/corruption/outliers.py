@@ -4,7 +4,8 @@ non-face images).
 :func:`add_dot_images` follows paper 000 (Oh & Kwak, *Generalized mean for robust principal
 component analysis*, Pattern Recognition 2016) §5.1 outlier type 2. Appended rows have no clean
 version: ``added`` and ``outliers`` are True, the whole ``mask`` row is True and ``X_clean``
-equals ``X`` there.
+equals ``X`` there. The first rows are the clean images unchanged, so ``X_clean`` *is* ``X`` (one
+array: 457 MB less for the 5,000 digits at 96 × 96 with 1,500 dot images, in double precision).
 """
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from .result import Corrupted, _check_data, _check_seed, _check_unit, _images_wo
 
 def _append(data, X_clean: np.ndarray, shape, extra: np.ndarray, description: str) -> Corrupted:
     n, m = X_clean.shape[0], extra.shape[0]
-    X = np.vstack([X_clean, extra])
+    X = np.vstack([X_clean, extra.astype(X_clean.dtype, copy=False)])   # float32 images stay float32
     flags = np.concatenate([np.zeros(n, dtype=bool), np.ones(m, dtype=bool)])
     mask = np.zeros(X.shape, dtype=bool)
     mask[n:] = True
-    return Corrupted(X=X, X_clean=X.copy(), mask=mask, outliers=flags.copy(), added=flags,
+    return Corrupted(X=X, X_clean=X, mask=mask, outliers=flags.copy(), added=flags,
                      shape=shape, labels=_outlier_labels(data.labels, m), description=description)
 
 

@@ -29,6 +29,7 @@ from sklearn.utils import get_tags
 from .. import catalogue, convergence
 from ..errors import ParameterError, SolverError
 from .history import History, STATE_BYTES_BUDGET
+from .spec import solver_input
 
 __all__ = ["Run", "TASKS", "SUBSPACE", "REGRESSION", "DATA_LIMITS", "data_limits", "fit_to_data",
            "validated", "resolve_auto", "as_wanted", "is_classifier", "accepts_missing", "missing_variant",
@@ -229,7 +230,7 @@ class Run:
         :class:`~core.regression.data.RegressionData`)."""
         if info.task == REGRESSION:
             return estimator.start(data.X_train, training_targets(info, data))
-        return estimator.start(data.X)
+        return estimator.start(solver_input(estimator, data.X))
 
     def start(self, data, estimator=None):
         """Start on ``data`` (the history restarts at iteration 0); returns that state.

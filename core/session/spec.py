@@ -8,6 +8,8 @@ seed gives the same arrays (every corruption and toy draws from ``numpy.random.d
 from __future__ import annotations
 
 import dataclasses
+import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -20,14 +22,32 @@ from ..corruption import Corrupted
 from ..datasets import ImageSet
 from ..errors import ParameterError
 
-__all__ = ["BUILTIN", "FOLDER", "TOY", "DOUBLE", "SINGLE", "PRECISIONS", "DataSpec", "CorruptionSpec", "prepare",
-           "share_clean", "in_precision"]
+__all__ = ["BUILTIN", "FOLDER", "TOY", "AUTO", "DOUBLE", "SINGLE", "PRECISIONS", "PRECISION_CHOICES",
+           "AUTO_SINGLE_BYTES", "DataSpec", "CorruptionSpec", "prepare", "share_clean", "in_precision",
+           "auto_precision", "solver_input", "shared_double"]
 
 BUILTIN, FOLDER, TOY = "builtin", "folder", "toy"
 _KINDS = (BUILTIN, FOLDER, TOY)
 #: :attr:`DataSpec.precision`: the floating-point type of the data every run of a session shares
 DOUBLE, SINGLE = "double", "single"
 PRECISIONS: Mapping[str, type] = ReadOnlyDict({DOUBLE: np.float64, SINGLE: np.float32})
+#: :attr:`DataSpec.precision` "auto" (the default): single when the images in double precision
+#: would take more than :data:`AUTO_SINGLE_BYTES`, else double (:func:`auto_precision`)
+AUTO = "auto"
+#: the values :attr:`DataSpec.precision` takes
+PRECISION_CHOICES: tuple[str, ...] = (AUTO, DOUBLE, SINGLE)
+#: Above this many bytes of images in float64, "auto" chooses single precision: 256 MB, so the
+#: 5,000 built-in digits at 96 × 96 (369 MB in double) are single and every smaller built-in
+#: size (64 × 64: 164 MB), the faces and the toys are double. Measured with the window at
+#: 96 × 96, random-dot images added and four columns (tests' heavy state, see
+#: benchmarks/monkey.py): see the README's "Precision" lines.
+AUTO_SINGLE_BYTES = 256 * 2 ** 20
+
+
+def auto_precision(n_values: int) -> str:
+    """The precision "auto" gives data of ``n_values`` numbers: :data:`SINGLE` when they take more
+    than :data:`AUTO_SINGLE_BYTES` in float64 (8 bytes each), else :data:`DOUBLE`."""
+    return SINGLE if 8 * int(n_values) > AUTO_SINGLE_BYTES else DOUBLE
 
 
 def _plain(value: Any) -> Any:
@@ -52,7 +72,9 @@ class DataSpec:
     name : the built-in set's name, the folder's path, or the toy's key.
     size : ``(height, width)`` to resize every image to, or ``None`` for their own size (images only).
     options : the built-in loader's options (e.g. ``{"digits": [6]}``) or the toy's parameters.
-    precision : ``"double"`` (float64, the default) or ``"single"`` (float32): the type of the
+    precision : ``"auto"`` (the default: single when the images take more than
+        :data:`AUTO_SINGLE_BYTES` in double, see :meth:`resolved`), ``"double"`` (float64) or
+        ``"single"`` (float32): the type of the
         images :meth:`load` gives and of the corrupted data X and the clean data X_clean that
         :func:`prepare` makes (the same 0–255 grey levels, each rounded to float32's 24-bit
         significand, relative 6e-8). In single precision the PCA family and the convex methods
@@ -70,13 +92,13 @@ class DataSpec:
     name: str = "faces"
     size: tuple[int, int] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
-    precision: str = DOUBLE
+    precision: str = AUTO
 
     def __post_init__(self):
         if self.kind not in _KINDS:
             raise ParameterError(f"data kind must be one of {', '.join(_KINDS)}, got {self.kind!r}")
-        if self.precision not in PRECISIONS:
-            raise ParameterError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
+        if self.precision not in PRECISION_CHOICES:
+            raise ParameterError(f"precision must be one of {', '.join(PRECISION_CHOICES)}, got {self.precision!r}")
         if self.size is not None:
             object.__setattr__(self, "size", tuple(int(v) for v in self.size))
         object.__setattr__(self, "options", ReadOnlyDict(dict(self.options)))
@@ -85,10 +107,14 @@ class DataSpec:
     def is_toy(self) -> bool:
         return self.kind == TOY
 
-    @property
-    def dtype(self) -> np.dtype:
-        """The numpy type of :attr:`precision` (float64 or float32)."""
-        return np.dtype(PRECISIONS[self.precision])
+    def resolved(self, n_values: int) -> str:
+        """The precision of data of ``n_values`` numbers: :attr:`precision`, or for "auto"
+        :func:`auto_precision` (always "double" or "single")."""
+        return auto_precision(n_values) if self.precision == AUTO else self.precision
+
+    def dtype_for(self, n_values: int) -> np.dtype:
+        """The numpy type (float64 or float32) of data of ``n_values`` numbers (:meth:`resolved`)."""
+        return np.dtype(PRECISIONS[self.resolved(n_values)])
 
     def with_(self, **changes: Any) -> "DataSpec":
         return dataclasses.replace(self, **changes)
@@ -98,12 +124,13 @@ class DataSpec:
         :class:`Corrupted`), in :attr:`precision` (the loaders' float64 converted, then let go).
         Raises core's DataError / ParameterError (file, option or value named)."""
         if self.kind == TOY:
-            return in_precision(toys.make_toy(self.name, **dict(self.options)), self.precision)
+            toy = toys.make_toy(self.name, **dict(self.options))
+            return in_precision(toy, self.resolved(toy.X.size))
         if self.kind == FOLDER:
             images = datasets.load_folder(self.name, size=self.size)
         else:
             images = datasets.load_builtin(self.name, size=self.size, **dict(self.options))
-        return _images_in(images, self.dtype)
+        return _images_in(images, self.dtype_for(images.images.size))
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "name": self.name, "size": _plain(self.size), "options": _plain(self.options),
@@ -112,7 +139,7 @@ class DataSpec:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "DataSpec":
         """The spec of :meth:`to_dict`'s plain data; a dict without ``precision`` (written before
-        it existed) is double precision."""
+        it existed) is double precision, as it was then ("auto" is the default of new specs)."""
         size = d.get("size")
         return cls(kind=d.get("kind", BUILTIN), name=d.get("name", "faces"),
                    size=tuple(size) if size is not None else None, options=dict(d.get("options") or {}),
@@ -169,21 +196,24 @@ class CorruptionSpec:
 
 def prepare(data: DataSpec, corruption: CorruptionSpec, images: ImageSet | None = None) -> Corrupted:
     """The data a run sees: ``data`` loaded (or the already loaded ``images``) and corrupted by
-    ``corruption``, X and X_clean in ``data.precision`` (:func:`in_precision`). A toy carries its
-    own outliers: the corruption is not applied to it.
+    ``corruption``, X and X_clean in ``data.precision`` (:func:`in_precision`; "auto" resolved
+    on the number of pixels of the images, before corruption, :meth:`DataSpec.resolved`). A toy
+    carries its own outliers: the corruption is not applied to it.
 
     In single precision the images are rounded to float32 before they are corrupted, so that
     corrupting again the images :func:`share_clean` keeps (a float32 view of X_clean) gives the
     same arrays as preparing afresh from the spec."""
     loaded = images if images is not None else data.load()
-    if not isinstance(loaded, Corrupted):
-        loaded = corruption.apply(_images_in(loaded, data.dtype))     # float32 images stay float32
-    return in_precision(loaded, data.precision)
+    if isinstance(loaded, Corrupted):
+        return in_precision(loaded, data.resolved(loaded.X.size))
+    precision = data.resolved(loaded.images.size)
+    loaded = corruption.apply(_images_in(loaded, PRECISIONS[precision]))     # float32 images stay float32
+    return in_precision(loaded, precision)
 
 
 def _images_in(images: ImageSet, dtype) -> ImageSet:
     """``images`` with pixels of ``dtype`` (itself when they are)."""
-    if images.images.dtype == dtype:
+    if images.images.dtype == np.dtype(dtype):
         return images
     return dataclasses.replace(images, images=images.images.astype(dtype))
 
@@ -219,3 +249,40 @@ def share_clean(images: ImageSet, data: Corrupted) -> ImageSet:
     view = data.X_clean[:n].reshape(images.images.shape)
     view.flags.writeable = False
     return dataclasses.replace(images, images=view)
+
+
+#: id(float32 X) -> (weak references to X and to its float64 copy): the one copy
+#: :func:`solver_input` gives every method that computes in float64, kept alive by the runs that
+#: hold it (the NMF family keeps X in its states; PCA-L1 and sparse PCA keep only their centred
+#: data, so the copy goes once they have started) and dropped with X
+_DOUBLES: dict[int, tuple[weakref.ref, weakref.ref]] = {}
+_DOUBLES_LOCK = threading.Lock()
+
+
+def shared_double(X: np.ndarray) -> np.ndarray | None:
+    """The float64 copy of ``X`` that :func:`solver_input` made and shares while a run holds it,
+    or None (none made, none held any more, or ``X`` is not float32). For memory accounting: its
+    bytes are the data's, not a run's."""
+    entry = _DOUBLES.get(id(X))
+    return entry[1]() if entry is not None and entry[0]() is X else None
+
+
+def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
+    """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
+    computes in float32 or converts what it keeps itself
+    (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``); else a
+    read-only float64 copy shared by every estimator given the same ``X`` while one of them holds
+    it (the columns of a window in single precision: the NMF family would each convert X to
+    float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
+    dot images). Thread-safe; raises nothing."""
+    if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
+            or getattr(estimator, "accepts_float32", False):
+        return X
+    with _DOUBLES_LOCK:
+        copy = shared_double(X)
+        if copy is None:
+            copy = X.astype(np.float64)
+            copy.flags.writeable = False
+            key = id(X)
+            _DOUBLES[key] = (weakref.ref(X, lambda _ref, key=key: _DOUBLES.pop(key, None)), weakref.ref(copy))
+        return copy

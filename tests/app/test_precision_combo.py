@@ -1,18 +1,20 @@
-"""The Data panel's precision choice (issue 12, point 4): the combo rebuilds the data in single
-precision in the background data job, every column restarts on the one float32 array, undo
-brings double precision back, and a session file keeps the choice."""
+"""The Data panel's precision choice (issue 12, point 4; issue 13, memory): the combo rebuilds the
+data in single precision in the background data job, every column restarts on the one float32
+array, undo brings the previous precision back, and a session file keeps the choice. "auto" (the
+default) is single for large data and double for small, and its entry says which."""
 from __future__ import annotations
 
 import numpy as np
 from PySide6 import QtCore
 
 from robust_subspace_lab.app.data_panel import PRECISION_TIP
+from robust_subspace_lab.core.session import spec as spec_module
 
 
-def _choose(qtbot, combo, value: str) -> None:
+def _choose(qtbot, combo, value) -> None:
     """Pick ``value`` in the closed combo with the keyboard, as a person would."""
     combo.setFocus()
-    target = combo.findData(value)
+    target = next(i for i in range(combo.count()) if combo.itemData(i) == value)   # findData: tuples by identity
     key = QtCore.Qt.Key_Down if target > combo.currentIndex() else QtCore.Qt.Key_Up
     while combo.currentIndex() != target:
         qtbot.keyClick(combo, key)
@@ -34,7 +36,8 @@ def _one_shared_array(win) -> None:
 def test_single_precision_in_the_combo_restarts_every_column_on_one_float32_array(make_window, qtbot):
     win = make_window(methods=("pca-gm", "tc-nmf"), size=(24, 24))
     combo = win.subspace.data_panel.precision_combo
-    assert combo.currentData() == "double" and win.data.X.dtype == np.float64
+    assert combo.currentData() == "auto" and win.data.X.dtype == np.float64
+    assert combo.currentText() == "auto: double (float64)"
     assert combo.toolTip() == PRECISION_TIP and "half the memory" in combo.itemText(combo.findData("single"))
     X64 = np.array(win.data.X)
     win.step_all(2)
@@ -59,8 +62,36 @@ def test_single_precision_in_the_combo_restarts_every_column_on_one_float32_arra
     assert win.undo_stack.undoText().endswith("precision single")
     win.undo_stack.undo()
     qtbot.waitUntil(lambda: _restarted(win, np.float64), timeout=30000)
-    assert combo.currentData() == "double" and np.array_equal(win.data.X, X64)
+    assert combo.currentData() == "double" and np.array_equal(win.data.X, X64)   # the keys passed it
     _one_shared_array(win)
+
+
+def test_auto_precision_is_single_for_large_images_and_double_for_small(make_window, qtbot, monkeypatch, tmp_path):
+    # the threshold lowered to 1 MB, so the 100 faces at 96 × 96 (7.1 MB in double) are "large"
+    # and at 20 × 20 (0.3 MB) small, as the 5,000 digits at 96 × 96 (369 MB) are with 256 MB
+    monkeypatch.setattr(spec_module, "AUTO_SINGLE_BYTES", 2 ** 20)
+    win = make_window(methods=("pca-gm", "tc-nmf"), size=(20, 20))
+    panel = win.subspace.data_panel
+    combo = panel.precision_combo
+    assert win.session.data.precision == "auto" and win.data.X.dtype == np.float64
+    assert combo.currentText() == "auto: double (float64)" and "Auto (the default)" in combo.toolTip()
+
+    _choose(qtbot, panel.size_combo, (96, 96))           # each key press loads the size it reaches
+    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.data.shape == (96, 96), timeout=30000)
+    assert win.session.data.precision == "auto" and combo.currentText() == "auto: single (float32)"
+    _one_shared_array(win)
+    win.step_all(1)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns) and not win.busy, timeout=30000)
+    assert all(not c.runner.error for c in win.columns)
+    path = tmp_path / "auto.rsl"
+    assert win.save_session(path)
+
+    _choose(qtbot, panel.size_combo, (20, 20))           # back to 20 × 20: double again
+    qtbot.waitUntil(lambda: _restarted(win, np.float64) and win.data.shape == (20, 20), timeout=30000)
+    assert combo.currentText() == "auto: double (float64)"
+    assert win.open_session(path, interactive=False), win.session_error
+    qtbot.waitUntil(lambda: win.data.X.dtype == np.float32 and not win.busy, timeout=30000)
+    assert win.session.data.precision == "auto" and combo.currentData() == "auto"
 
 
 def test_a_corruption_change_in_single_precision_stays_float32(make_window, qtbot):
