@@ -32,7 +32,7 @@ class PCA(KeepsFloat32, SteppableEstimator):
     top-k eigenvectors; Nie et al. 2014 eq. (9) shows that centring at the ℓ2 mean is optimal for PCA.
     Computed with :func:`core.linalg.weighted_top_eigenspace` (all weights 1), never a full SVD:
     exactly (k top eigenpairs of the n × n Gram or d × d covariance matrix) when
-    ``min(n_samples, n_features) <= 1000`` or the exact route is the cheaper one, else by block
+    ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is the cheaper one, else by block
     subspace iteration from a seeded random start to a principal angle of 1e-5 between
     successive iterates (:func:`core.linalg.subspace_route` states the rule).
 

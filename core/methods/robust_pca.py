@@ -47,7 +47,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (Oh & Kwak 2016 uses 100).
 
     The eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
-    ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates. float32 X stays
     float32 (components, mean, projections); objectives are summed in float64.
@@ -122,7 +122,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
     Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
-    when ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without a centred copy
     of X. float32 X stays float32 (components, mean, projections); objectives in float64.

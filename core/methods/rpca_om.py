@@ -55,7 +55,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     Stop when J's relative decrease is below ``tol`` or after ``max_iter`` iterations.
 
     Step 2 is computed by :func:`core.linalg.weighted_top_eigenspace`: exactly when
-    ``min(n_samples, n_features) <= 1000`` or the exact route is cheaper
+    ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
     (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from the
     previous step's Ritz block (U and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without forming a
     centred copy of X or any n × n / d × d matrix. The warm start keeps J non-increasing. float32

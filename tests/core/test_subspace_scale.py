@@ -104,7 +104,9 @@ def test_route_rule_as_documented():
     """subspace_route: exact (Gram when n <= d) for min(n, d) <= EXACT_MAX or when its flops are
     the smaller; block at 10,000 × 4096 with k = 20 (issue 12's size)."""
     assert subspace_route(100, 625, 5) == "gram"            # built-in faces
-    assert subspace_route(5000, 784, 20) == "scatter"       # built-in digits
+    assert subspace_route(5000, 784, 20) == "block"         # built-in digits: 2.5e9 flops vs 5.0e9 exact
+    assert subspace_route(400, 784, 5) == "gram"             # small protocols stay exact
+    assert subspace_route(5000, 400, 5) == "scatter"
     assert subspace_route(10_000, 4096, 20) == "block"
     assert subspace_route(4096, 10_000, 20) == "block"
     assert subspace_route(2000, 1024, 900) == "scatter"     # block as wide as the matrix: exact is cheaper
