@@ -9,7 +9,10 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
    ``estimator.finished(state)``), checking its cancel flag (a :class:`threading.Event`) before
    every step; a run (``until_finished``) is paced to at most one step per ``delay()`` seconds
    (the wait is a wait on the cancel flag, so Pause is immediate);
-3. for every state, ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI
+3. each start and step only once its temporaries fit beside those of the other columns' running
+   work (:data:`core.working.WORKING`: three NMF columns on large data step one or two at a
+   time instead of all at once); waiting, it checks the cancel flag;
+4. for every state, ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI
    thread only draws; at a finished state (``estimator.finished``) with its costly metrics
    (ACC/NMI of NMF on labelled data), which are otherwise computed only when cheap.
 
@@ -33,9 +36,9 @@ from typing import Callable
 
 from PySide6 import QtCore
 
-from robust_subspace_lab.core import interrupt, threads, views
+from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
-from robust_subspace_lab.core.session import solver_input
+from robust_subspace_lab.core.session import solver_input, solver_nbytes
 
 __all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
 
@@ -115,7 +118,14 @@ class SolverJob(QtCore.QRunnable):
 
     def _start_state(self):
         """Iteration 0 of the estimator on the job's data (subclasses: other start arguments)."""
-        return self.estimator.start(solver_input(self.estimator, self.data.X))
+        X = solver_input(self.estimator, self.data.X)
+        with working.WORKING.admit(working.work_bytes(self.estimator, X.nbytes, "start")):
+            return self.estimator.start(X)
+
+    def _step_bytes(self) -> int:
+        """The temporaries of one step (:func:`core.working.work_bytes`) on the job's data."""
+        X = getattr(self.data, "X", None)
+        return 0 if X is None else working.work_bytes(self.estimator, solver_nbytes(self.estimator, X), "step")
 
     def _snapshot(self, state):
         # the costly metrics (k-means on H for NMF) at least once the run is over
@@ -153,6 +163,7 @@ class SolverJob(QtCore.QRunnable):
                 self._emit("started", state, self._snapshot(state))
             steps = 0
             last = None
+            step_bytes = self._step_bytes()
             while not self.cancel.is_set():
                 if self.until_finished:
                     if est.finished(state):
@@ -166,7 +177,8 @@ class SolverJob(QtCore.QRunnable):
                         break
                 last = time.perf_counter()
                 threads.RUNNING.apply()      # in case a one-thread block restored a stale count
-                new = est.step(state)
+                with working.WORKING.admit(step_bytes):   # within the temporaries' budget
+                    new = est.step(state)
                 if new.iteration <= state.iteration:
                     break            # nothing left to iterate (a method solved in closed form)
                 state = new

@@ -132,6 +132,10 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     #: float32 input is taken as it is and the method converts what it keeps itself (the greedy
     #: methods centre it into float64 at once): no float64 copy of the whole input first
     accepts_float32: bool = False
+    #: temporaries of a start and of a step, as multiples of the input's bytes (X.nbytes): the
+    #: estimate by which :mod:`core.working` admits solvers that run at once (the PCA family's,
+    #: measured 0.12 on 5,000 × 4,096 and 0.38 on 5,000 × 784; heavier families set their own)
+    work_factors: tuple[float, float] = (0.5, 0.5)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

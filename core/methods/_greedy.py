@@ -236,6 +236,7 @@ class _Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
 
     accepts_float32 = True   # only the centred data (float64, shared: _centred) is kept
+    work_factors = (1.2, 0.05)   # the centred copy at the start (core.working)
 
     _l1_weights = True       # sample_weights = effective ℓ2 weights of the ℓ1 objective
     _needs_cov = False       # PCA start used

@@ -199,6 +199,7 @@ class _InexactALM(SteppableEstimator):
     _partial_svd_allowed = True
     #: float32 data are solved in float32 (tolerance floored at 1.2e-6, see the stopping rule)
     preserves_float32 = True
+    work_factors = (4.2, 3.3)    # L, S, the dual and the SVT's blocks (core.working)
 
     # ----------------------------------------------------------------- rank cap
     def _rank_cap(self) -> int | None:

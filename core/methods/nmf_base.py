@@ -213,6 +213,9 @@ class _NMFBase(SteppableEstimator):
     :meth:`_hq_weights` and :meth:`_refresh`. Its constructor takes the parameters of the
     plain baselines (NMF, L1-, Huber-, CIM-, L2,1-NMF); TC-NMF and RNMF-L1 define their own."""
 
+    #: residuals, weights and products of a start and a step (core.working)
+    work_factors = (1.75, 1.35)
+
     def __init__(self, n_components: int = 10, max_iter: int = 500, tol: float = 1e-5,
                  solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
         self.n_components = n_components

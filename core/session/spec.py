@@ -267,6 +267,17 @@ def shared_double(X: np.ndarray) -> np.ndarray | None:
     return entry[1]() if entry is not None and entry[0]() is X else None
 
 
+def _converts(estimator: Any, X: np.ndarray) -> bool:
+    """``estimator`` computes on a float64 copy of ``X`` (see :func:`solver_input`)."""
+    return X.dtype == np.float32 and not getattr(estimator, "preserves_float32", False) \
+        and not getattr(estimator, "accepts_float32", False)
+
+
+def solver_nbytes(estimator: Any, X: np.ndarray) -> int:
+    """Bytes of :func:`solver_input` ``(estimator, X)``, without making it."""
+    return int(X.size) * 8 if _converts(estimator, X) else int(X.nbytes)
+
+
 def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
     computes in float32 or converts what it keeps itself
@@ -275,8 +286,7 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     it (the columns of a window in single precision: the NMF family would each convert X to
     float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
     dot images). Thread-safe; raises nothing."""
-    if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
-            or getattr(estimator, "accepts_float32", False):
+    if not _converts(estimator, X):
         return X
     with _DOUBLES_LOCK:
         copy = shared_double(X)
