@@ -76,13 +76,15 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     close_requested = QtCore.Signal(object)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
-                 delay=None, index: int = 0, parent=None, build_queue=None):
+                 delay=None, index: int = 0, parent=None, build_queue=None, ui_queue=None):
         super().__init__(parent)
         # ``build_queue`` (an app.ui_queue.UiQueue): the views are built there, one job each,
         # after the constructor returns (a column added to a shown window: building all its views
         # at once holds the GUI thread 100–250 ms); reading ``column.<view name>`` builds that
         # view at once. None: all built in the constructor.
         self._build_queue = build_queue
+        # ``ui_queue``: the queue of the later GUI jobs (repaints in parts), the build queue if None
+        self._ui_queue = ui_queue if ui_queue is not None else build_queue
         self.setFrameShape(QtWidgets.QFrame.StyledPanel)
         self.setObjectName("MethodColumn")
         self.index = index
@@ -416,12 +418,29 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def _on_message(self, text: str) -> None:
         self.message_label.setText(text)
-        self.message_label.setVisible(bool(text))
+        if self.message_label.isHidden() == bool(text):      # the views move: shrink or grow
+            self.repaint_views_in_parts()
+            self.message_label.setVisible(bool(text))
         if text:
             self.status.emit(self, f"{self.runner.info.name} (column {self.index + 1}): {text}")
 
-    # ------------------------------------------------------------------ scrubbing
     # ------------------------------------------------------------------ drawing
+    def repaint_views_in_parts(self) -> None:
+        """The views are about to be resized (a relayout of the column): repaint them
+        :data:`VIEWS_PER_TICK` per event-loop turn, as jobs of the build queue, rather than all at
+        once after the relayout (a column's views, 4-5 ms each, and every column's when the data
+        change: 50-90 ms of GUI time in one turn). Until its job a view keeps no pixels (the
+        column's background shows). Nothing without a queue or when the column is hidden."""
+        if self._ui_queue is None or not self.isVisible():
+            return
+        views = [v for v in self.views() if v.updatesEnabled()]
+        for i in range(0, len(views), VIEWS_PER_TICK):
+            part = views[i:i + VIEWS_PER_TICK]
+            for view in part:
+                view.setUpdatesEnabled(False)
+            self._ui_queue.post(lambda p=part: [v.setUpdatesEnabled(True) for v in p],
+                                owner=self, end_turn=True)
+
     def refresh(self, force: bool = False, budget: int | None = None) -> bool:
         """Redraw if the runner or the scrubber changed since the last frame. Returns True if
         something was drawn.
@@ -535,6 +554,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:
         self._apply_timer.stop()
-        if self._build_queue is not None:
-            self._build_queue.discard(self)
+        for queue in {self._build_queue, self._ui_queue} - {None}:
+            queue.discard(self)
         self.runner.shutdown()
