@@ -30,6 +30,12 @@ def view_classes() -> list:
 
 __all__ = ["MethodColumn", "fill_method_combo"]
 
+
+def _area(cls, areas) -> str:
+    """The area of the column where views of class ``cls`` go."""
+    return cls.area if cls.area in areas else "bottom"
+
+
 def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
     """The methods grouped by ``MethodInfo.family`` (families in order of first appearance),
     each family under a disabled header item (item data None); tooltips: summary + reference."""
@@ -237,9 +243,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         for lay in self._areas.values():
             lay.setSpacing(2)
             lay.setContentsMargins(0, 0, 0, 0)
+        # a view built later by the queue has its place kept meanwhile: the layout does not
+        # change when it comes, so the column's other views are not resized and repainted too
+        self._places: dict = {}
         for cls in self._view_order:
             if cls.default_visible and self._build_queue is None:
                 self._make_view(cls)
+            elif cls in self._deferred_views:
+                place = QtWidgets.QWidget()
+                place.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+                place.setMinimumWidth(0)
+                self._places[cls] = place
+                self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
         top.addLayout(self._areas["side"], 1)
@@ -290,11 +305,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
         view.setMinimumWidth(0)
         view.setVisible(cls.default_visible)
-        area = cls.area if cls.area in self._areas else "bottom"
+        area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
-        same_area = [v for v in before if (type(v).area if type(v).area in self._areas else "bottom") == area]
-        self._areas[area].insertWidget(len(same_area), view, cls.stretch)
+        place = self._places.pop(cls, None)
+        if place is not None:                 # the place kept for it (see _build)
+            self._areas[area].replaceWidget(place, view)
+            place.hide()
+            place.deleteLater()
+        else:
+            placed = {type(v) for v in before} | set(self._places)
+            index = sum(1 for c in placed if self._view_order[c] < order and _area(c, self._areas) == area)
+            self._areas[area].insertWidget(index, view, cls.stretch)
         self.view_list.insert(len(before), view)
         add_view_actions(view, self)
         if redraw:

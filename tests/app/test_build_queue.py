@@ -225,3 +225,31 @@ def test_a_message_shown_or_hidden_repaints_the_views_in_parts(qtbot, make_windo
     assert col.shown_snapshot is shown and col.views() == views
     col.runner.message.emit("")                   # no message before nor after: nothing moves
     assert queue.pending == 0
+
+
+def test_a_view_built_later_takes_its_kept_place_and_moves_no_other_view(qtbot, make_window):
+    """A column added to a shown window keeps the places of the views its queue builds later: a
+    view arriving does not resize (and repaint) the views built before it (it did: a preset's
+    column relayout repainted the column's views with each new one)."""
+    from PySide6 import QtWidgets
+
+    win = make_window(methods=("pca",))
+    col = win.add_column("pca-gm")
+    queue = win.subspace.build_queue
+    places = {}
+    moved = []
+    while queue.pending:
+        queue._run()                          # one event-loop turn of the queue
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()          # the relayout and the repaint
+        for view in col.view_list:
+            if not view.isVisible():
+                continue
+            rect = view.geometry().getRect()
+            if view in places and places[view] != rect:
+                moved.append((type(view).__name__, places[view], rect))
+            places[view] = rect
+    assert not col.views_pending and len(places) >= 4
+    assert moved == []
+    assert not col._places                   # every kept place was taken by its view
+    qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None, timeout=WAIT)
