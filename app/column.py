@@ -304,7 +304,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             setattr(self, cls.name, view)
         view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
         view.setMinimumWidth(0)
-        view.setVisible(cls.default_visible)
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
@@ -317,6 +316,9 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             placed = {type(v) for v in before} | set(self._places)
             index = sum(1 for c in placed if self._view_order[c] < order and _area(c, self._areas) == area)
             self._areas[area].insertWidget(index, view, cls.stretch)
+        # shown once placed (a widget shown before it has a parent opens a window of its own:
+        # laid out and drawn at a default size first, 2-6 ms more per view)
+        view.setVisible(cls.default_visible)
         self.view_list.insert(len(before), view)
         add_view_actions(view, self)
         if redraw:
