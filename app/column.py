@@ -30,6 +30,12 @@ def view_classes() -> list:
 
 __all__ = ["MethodColumn", "fill_method_combo"]
 
+
+def _area(cls, areas) -> str:
+    """The area of the column where views of class ``cls`` go."""
+    return cls.area if cls.area in areas else "bottom"
+
+
 def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
     """The methods grouped by ``MethodInfo.family`` (families in order of first appearance),
     each family under a disabled header item (item data None); tooltips: summary + reference."""
@@ -76,13 +82,15 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     close_requested = QtCore.Signal(object)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
-                 delay=None, index: int = 0, parent=None, build_queue=None):
+                 delay=None, index: int = 0, parent=None, build_queue=None, ui_queue=None):
         super().__init__(parent)
         # ``build_queue`` (an app.ui_queue.UiQueue): the views are built there, one job each,
         # after the constructor returns (a column added to a shown window: building all its views
         # at once holds the GUI thread 100–250 ms); reading ``column.<view name>`` builds that
         # view at once. None: all built in the constructor.
         self._build_queue = build_queue
+        # ``ui_queue``: the queue of the later GUI jobs (repaints in parts), the build queue if None
+        self._ui_queue = ui_queue if ui_queue is not None else build_queue
         self.setFrameShape(QtWidgets.QFrame.StyledPanel)
         self.setObjectName("MethodColumn")
         self.index = index
@@ -235,9 +243,18 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         for lay in self._areas.values():
             lay.setSpacing(2)
             lay.setContentsMargins(0, 0, 0, 0)
+        # a view built later by the queue has its place kept meanwhile: the layout does not
+        # change when it comes, so the column's other views are not resized and repainted too
+        self._places: dict = {}
         for cls in self._view_order:
             if cls.default_visible and self._build_queue is None:
                 self._make_view(cls)
+            elif cls in self._deferred_views:
+                place = QtWidgets.QWidget()
+                place.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+                place.setMinimumWidth(0)
+                self._places[cls] = place
+                self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
         top.addLayout(self._areas["side"], 1)
@@ -287,12 +304,21 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             setattr(self, cls.name, view)
         view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
         view.setMinimumWidth(0)
-        view.setVisible(cls.default_visible)
-        area = cls.area if cls.area in self._areas else "bottom"
+        area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
-        same_area = [v for v in before if (type(v).area if type(v).area in self._areas else "bottom") == area]
-        self._areas[area].insertWidget(len(same_area), view, cls.stretch)
+        place = self._places.pop(cls, None)
+        if place is not None:                 # the place kept for it (see _build)
+            self._areas[area].replaceWidget(place, view)
+            place.hide()
+            place.deleteLater()
+        else:
+            placed = {type(v) for v in before} | set(self._places)
+            index = sum(1 for c in placed if self._view_order[c] < order and _area(c, self._areas) == area)
+            self._areas[area].insertWidget(index, view, cls.stretch)
+        # shown once placed (a widget shown before it has a parent opens a window of its own:
+        # laid out and drawn at a default size first, 2-6 ms more per view)
+        view.setVisible(cls.default_visible)
         self.view_list.insert(len(before), view)
         add_view_actions(view, self)
         if redraw:
@@ -416,12 +442,29 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def _on_message(self, text: str) -> None:
         self.message_label.setText(text)
-        self.message_label.setVisible(bool(text))
+        if self.message_label.isHidden() == bool(text):      # the views move: shrink or grow
+            self.repaint_views_in_parts()
+            self.message_label.setVisible(bool(text))
         if text:
             self.status.emit(self, f"{self.runner.info.name} (column {self.index + 1}): {text}")
 
-    # ------------------------------------------------------------------ scrubbing
     # ------------------------------------------------------------------ drawing
+    def repaint_views_in_parts(self) -> None:
+        """The views are about to be resized (a relayout of the column): repaint them
+        :data:`VIEWS_PER_TICK` per event-loop turn, as jobs of the build queue, rather than all at
+        once after the relayout (a column's views, 4-5 ms each, and every column's when the data
+        change: 50-90 ms of GUI time in one turn). Until its job a view keeps no pixels (the
+        column's background shows). Nothing without a queue or when the column is hidden."""
+        if self._ui_queue is None or not self.isVisible():
+            return
+        views = [v for v in self.views() if v.updatesEnabled()]
+        for i in range(0, len(views), VIEWS_PER_TICK):
+            part = views[i:i + VIEWS_PER_TICK]
+            for view in part:
+                view.setUpdatesEnabled(False)
+            self._ui_queue.post(lambda p=part: [v.setUpdatesEnabled(True) for v in p],
+                                owner=self, end_turn=True)
+
     def refresh(self, force: bool = False, budget: int | None = None) -> bool:
         """Redraw if the runner or the scrubber changed since the last frame. Returns True if
         something was drawn.
@@ -535,6 +578,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:
         self._apply_timer.stop()
-        if self._build_queue is not None:
-            self._build_queue.discard(self)
+        for queue in {self._build_queue, self._ui_queue} - {None}:
+            queue.discard(self)
         self.runner.shutdown()

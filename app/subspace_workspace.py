@@ -180,7 +180,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             key = next((k for k in keys if k not in shown), keys[0])
         # in a shown window the new column's views are built one per job of the build queue
         col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns),
-                           build_queue=self.build_queue if self.isVisible() else None)
+                           build_queue=self.build_queue if self.isVisible() else None,
+                           ui_queue=self.build_queue)
         col.setMinimumWidth(COLUMN_MIN_WIDTH)
         col.status.connect(lambda c, text: self.status.emit(text))
         col.close_requested.connect(self.remove_column)

@@ -197,3 +197,59 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, make_window):
     assert {it for _, it in drew} == {1} and emitted == [1]
     assert col.shown_snapshot.iteration == 1 and "iteration 1" in col.iteration_label.text()
     assert not win.subspace.refresh()           # nothing more to draw
+
+
+def test_a_message_shown_or_hidden_repaints_the_views_in_parts(qtbot, make_window):
+    """A column's message (e.g. a data problem) moves its views when it appears or goes: they are
+    repainted VIEWS_PER_TICK per turn of the build queue (all at once held the event loop 50-90 ms
+    when the corruption changed), and every one of them in the end."""
+    from robust_subspace_lab.app.column import VIEWS_PER_TICK
+
+    win = make_window()
+    col = win.columns[0]
+    queue = win.subspace.build_queue
+    qtbot.waitUntil(lambda: not win.busy and queue.pending == 0, timeout=WAIT)
+    views = col.views()
+    assert len(views) > VIEWS_PER_TICK and all(v.updatesEnabled() for v in views)
+    shown = col.shown_snapshot
+    for text in ("Data problem: the data have missing entries", ""):
+        col.runner.message.emit(text)
+        assert col.message_label.isHidden() == (not text) and col.message_label.text() == text
+        assert not any(v.updatesEnabled() for v in views)
+        turns = 0
+        while queue.pending:
+            queue._run()                      # one event-loop turn of the queue
+            turns += 1
+            assert sum(v.updatesEnabled() for v in views) == min(turns * VIEWS_PER_TICK, len(views))
+        assert turns == -(-len(views) // VIEWS_PER_TICK)
+    assert col.shown_snapshot is shown and col.views() == views
+    col.runner.message.emit("")                   # no message before nor after: nothing moves
+    assert queue.pending == 0
+
+
+def test_a_view_built_later_takes_its_kept_place_and_moves_no_other_view(qtbot, make_window):
+    """A column added to a shown window keeps the places of the views its queue builds later: a
+    view arriving does not resize (and repaint) the views built before it (it did: a preset's
+    column relayout repainted the column's views with each new one)."""
+    from PySide6 import QtWidgets
+
+    win = make_window(methods=("pca",))
+    col = win.add_column("pca-gm")
+    queue = win.subspace.build_queue
+    places = {}
+    moved = []
+    while queue.pending:
+        queue._run()                          # one event-loop turn of the queue
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()          # the relayout and the repaint
+        for view in col.view_list:
+            if not view.isVisible():
+                continue
+            rect = view.geometry().getRect()
+            if view in places and places[view] != rect:
+                moved.append((type(view).__name__, places[view], rect))
+            places[view] = rect
+    assert not col.views_pending and len(places) >= 4
+    assert moved == []
+    assert not col._places                   # every kept place was taken by its view
+    qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None, timeout=WAIT)
