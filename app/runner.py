@@ -109,6 +109,7 @@ class ColumnRunner(QtCore.QObject):
         self._run_requested = False
         self._retry_current = False      # a tried setting failed on new data: start the kept one
         self._closed = False
+        self._held = False               # hold(): nothing computes until release()
 
     # ------------------------------------------------------------------ properties
     @property
@@ -346,6 +347,23 @@ class ColumnRunner(QtCore.QObject):
         self._kick()
         self.activity.emit()
 
+    def hold(self) -> None:
+        """Cancel the job in flight and start none until :meth:`release`, whatever is asked
+        meanwhile (new data, a method, steps: they are kept and done then). A preset holds its
+        columns while it changes the data and the methods: else their old methods went on
+        stepping on the old data while the new data were built, and then started on the new data
+        only to be replaced (three NMF columns on the digits at 96 × 96: 2.8 GB resident)."""
+        self._held = True
+        self._invalidate(keep_queue=True)
+        self.activity.emit()
+
+    def release(self) -> None:
+        """End :meth:`hold`: what was asked meanwhile starts now."""
+        if self._held:
+            self._held = False
+            self._kick()
+            self.activity.emit()
+
     def shutdown(self) -> None:
         """Cancel everything; no more jobs are submitted."""
         self._closed = True
@@ -368,7 +386,7 @@ class ColumnRunner(QtCore.QObject):
 
     def _kick(self) -> None:
         """Submit the next job if none is in flight and there is something to do."""
-        if self._closed or self._job is not None or self._draining or self.data is None:
+        if self._closed or self._held or self._job is not None or self._draining or self.data is None:
             return
         need_start = self._pending is not None or not self.states
         if not (need_start or self._queued_steps or self._run_requested):

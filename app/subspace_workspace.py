@@ -325,7 +325,18 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
     # ================================================================== presets
     def apply_preset(self, pre) -> bool:
-        """Data, corruption, methods and parameters of the preset ``pre`` (:mod:`core.presets`)."""
+        """Data, corruption, methods and parameters of the preset ``pre`` (:mod:`core.presets`).
+        The columns there compute nothing until their new methods are set (ColumnRunner.hold)."""
+        held = list(self.columns)
+        for col in held:
+            col.runner.hold()
+        try:
+            return self._apply_preset(pre)
+        finally:
+            for col in held:
+                col.runner.release()
+
+    def _apply_preset(self, pre) -> bool:
         kind, name = pre.data
         if kind == TOY:
             ok = self.load_toy(name, dict(pre.data_params))

@@ -54,3 +54,30 @@ def test_preset_sets_up_and_runs(qtbot, make_window, key):
     else:
         assert win.source[1] == name
     assert pre.title in win.statusBar().currentMessage()
+
+
+def test_a_preset_starts_no_old_method_on_its_data(qtbot, make_window, monkeypatch):
+    """The columns there are held while the preset changes the data and the methods: their old
+    methods neither go on stepping nor start on the preset's data only to be replaced (three NMF
+    columns on large digits reached 2.8 GB resident so)."""
+    from robust_subspace_lab.app import worker
+
+    win = make_window(methods=("nmf", "cauchy-nmf"))
+    win.subspace.columns[0].runner.run()
+    started = []
+    original = worker.SolverJob._start_state
+
+    def spy(self):
+        started.append((type(self.estimator).__name__, self.data))
+        return original(self)
+
+    monkeypatch.setattr(worker.SolverJob, "_start_state", spy)
+    before = win.subspace.data
+    pre = presets.get("paper001-table1-digits")
+    assert win.apply_preset(pre.key)
+    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.columns), timeout=WAIT)
+    win.pause_all()
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    on_new = [name for name, d in started if d is not before]     # the preset's data (and steps to it)
+    assert on_new and not {"NMF", "CauchyNMF"} & set(on_new), on_new
+    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
