@@ -8,6 +8,24 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 
+@pytest.fixture(scope="module")
+def data():
+    """The built-in faces, 20 % occluded by rectangles (the runner tests' data)."""
+    from robust_subspace_lab.core import corruption, datasets
+
+    return corruption.corrupt(datasets.lfw_faces(), "rectangles")
+
+
+@pytest.fixture
+def pool():
+    """A thread pool of the test's own, waited for at the end."""
+    from PySide6 import QtCore
+
+    p = QtCore.QThreadPool()
+    yield p
+    p.waitForDone(5000)
+
+
 @pytest.fixture
 def make_window(qtbot):
     """Factory: a shown MainWindow (closed by qtbot at the end), waited on until every column

@@ -12,18 +12,6 @@ from robust_subspace_lab.core import corruption, datasets
 WAIT = 15000
 
 
-@pytest.fixture(scope="module")
-def data():
-    return corruption.corrupt(datasets.lfw_faces(), "rectangles")
-
-
-@pytest.fixture
-def pool():
-    p = QtCore.QThreadPool()
-    yield p
-    p.waitForDone(5000)
-
-
 def make(qtbot, pool, data, key="pca-gm", **params):
     r = ColumnRunner(pool, key, params, delay=lambda: 0.0)
     r.set_data(data)

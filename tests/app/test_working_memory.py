@@ -5,25 +5,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6 import QtCore
 
 from robust_subspace_lab.app.runner import ColumnRunner
-from robust_subspace_lab.core import corruption, datasets, working
+from robust_subspace_lab.core import working
 
 WAIT = 20000
-
-
-@pytest.fixture(scope="module")
-def data():
-    return corruption.corrupt(datasets.lfw_faces(), "rectangles")
-
-
-@pytest.fixture
-def pool():
-    p = QtCore.QThreadPool()
-    p.setMaxThreadCount(4)
-    yield p
-    p.waitForDone(5000)
 
 
 @pytest.fixture
@@ -55,6 +41,7 @@ def budget_of_one_step(monkeypatch):
 
 def test_columns_beyond_the_budget_step_one_at_a_time_and_all_finish(qtbot, pool, data, budget_of_one_step):
     wm, most = budget_of_one_step
+    pool.setMaxThreadCount(4)                 # the three columns' jobs in the pool at once
     runners = [ColumnRunner(pool, key, {"max_iter": 200}, delay=lambda: 0.0) for key in ("tc-nmf", "cauchy-nmf", "l1-nmf")]
     for r in runners:
         r.set_data(data)
@@ -69,6 +56,7 @@ def test_columns_beyond_the_budget_step_one_at_a_time_and_all_finish(qtbot, pool
 
 def test_pause_stops_a_column_waiting_for_the_budget(qtbot, pool, data, budget_of_one_step):
     wm, _ = budget_of_one_step
+    pool.setMaxThreadCount(4)
     a = ColumnRunner(pool, "tc-nmf", {"max_iter": 10_000, "tol": 0.0}, delay=lambda: 0.0)
     b = ColumnRunner(pool, "cauchy-nmf", {"max_iter": 10_000, "tol": 0.0}, delay=lambda: 0.0)
     for r in (a, b):
