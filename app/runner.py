@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from PySide6 import QtCore
@@ -55,6 +56,12 @@ STATUS_MARKS = {convergence.CONVERGED: "✓ ", convergence.MAX_ITER: "⚠ ", con
 STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met), stopped at max_iter\n"
               "(the rule was not met: raise max iter), or diverged (the solver met NaN or left the\n"
               "data's range; the history is kept up to the last good iteration).")
+
+
+def _metrics_only(snap) -> SimpleNamespace:
+    """What :func:`core.views.snapshot` takes as ``known`` from ``snap``: its error, relative
+    error and metrics (a few numbers; no arrays)."""
+    return SimpleNamespace(error=snap.error, relative_error=snap.relative_error, metrics=dict(snap.metrics))
 
 
 class ColumnRunner(QtCore.QObject):
@@ -95,6 +102,10 @@ class ColumnRunner(QtCore.QObject):
         self.gen = 0
         self.version = 0                 # bumped on every change the views must see
         self._snapshots: OrderedDict[int, Any] = OrderedDict()
+        #: the metrics of snapshots evicted from the cache (iteration -> a snapshot without its
+        #: arrays): a snapshot made again (a pin when the history thins the state, the scrubber
+        #: going back) takes them instead of passes over the data on the GUI thread
+        self._evicted: dict[int, Any] = {}
         #: snapshots of thinned states (they can no longer be recomputed), never evicted
         self._pinned: dict[int, Any] = {}
         self._cache_bytes = 0
@@ -180,8 +191,8 @@ class ColumnRunner(QtCore.QObject):
     def _compute_snapshot(self, state):
         """core.views.snapshot of ``state``, with the costly metrics at a finished state (as the
         worker computes it)."""
-        return views.snapshot(state, self.data,
-                              clustering=True if self.estimator.finished(state) else None)
+        return views.snapshot(state, self.data, clustering=True if self.estimator.finished(state) else None,
+                              known=self._evicted.get(state.iteration))
 
     @staticmethod
     def _nbytes(snap) -> int:
@@ -196,11 +207,13 @@ class ColumnRunner(QtCore.QObject):
         self._snapshots[iteration] = snap
         self._cache_bytes += self._nbytes(snap)
         while self._cache_bytes > SNAPSHOT_CACHE_BYTES and len(self._snapshots) > 2:
-            _, dropped = self._snapshots.popitem(last=False)
+            it, dropped = self._snapshots.popitem(last=False)
+            self._evicted[it] = _metrics_only(dropped)
             self._cache_bytes -= self._nbytes(dropped)
 
     def _clear_cache(self) -> None:
         self._snapshots.clear()
+        self._evicted.clear()
         self._pinned.clear()
         self._cache_bytes = 0
 
@@ -209,6 +222,7 @@ class ColumnRunner(QtCore.QObject):
         if state.iteration not in self._pinned:
             self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
                 or self._compute_snapshot(state)
+        self._evicted.pop(state.iteration, None)
 
     # ------------------------------------------------------------------ data-dependent sizes
     def _fitted(self, info, wanted: dict) -> dict:
@@ -342,6 +356,7 @@ class ColumnRunner(QtCore.QObject):
         self._pinned.clear()
         for it in [i for i in self._snapshots if i > 0]:
             self._cache_bytes -= self._nbytes(self._snapshots.pop(it))
+        self._evicted = {it: s for it, s in self._evicted.items() if it == 0}
         self._set_error("")
         self._bump()
         self._kick()

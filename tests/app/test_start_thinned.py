@@ -61,3 +61,44 @@ def test_the_input_a_state_keeps_is_not_counted_against_the_budget(qtbot, data):
     assert r.model.history.sizes[0] < data.X.nbytes
     r.shutdown()
     pool.waitForDone(5000)
+
+
+def test_a_state_thinned_after_its_snapshot_left_the_cache_costs_no_pass_over_the_data(qtbot, data, monkeypatch):
+    """The history thins old states long after the snapshot cache evicted their snapshots: the
+    pinned snapshot is made again on the GUI thread, and took its metrics' passes over the data
+    there (5,000 digits at 96 × 96: ~70 ms each, several at once, 0.5–1.1 s event-loop gaps in
+    random use). The evicted snapshot's metrics are kept and taken instead."""
+    import threading
+
+    from robust_subspace_lab.core import views
+
+    pool = QtCore.QThreadPool()
+    r = ColumnRunner(pool, "pca-gm", {"max_iter": 100, "tol": 0.0}, delay=lambda: 0.0)
+    r.set_data(data)
+    qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
+    r.step(6)
+    qtbot.waitUntil(lambda: r.iteration == 6 and not r.busy, timeout=WAIT)
+    worker_metrics = {it: dict(r.snapshot(it).metrics) for it in range(7)}
+    passes = []
+    original = views.subspace_errors
+
+    def counted(state, d):
+        if threading.current_thread() is threading.main_thread():
+            passes.append(state.iteration)
+        return original(state, d)
+
+    monkeypatch.setattr(views, "subspace_errors", counted)
+    monkeypatch.setattr(runner_mod, "SNAPSHOT_CACHE_BYTES", 1)          # keeps the newest two
+    r._remember(6, r.snapshot(6))                                        # evicts the others now
+    assert set(r._snapshots) == {5, 6}
+    monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 1)             # thin every older state
+    r.step(1)
+    qtbot.waitUntil(lambda: r.iteration == 7 and not r.busy, timeout=WAIT)
+    assert r.model.history.thinned >= {1, 2, 3, 4}
+    assert passes == []                                                  # no metric pass on the GUI thread
+    for it in (1, 2, 3, 4):
+        snap = r.snapshot(it)                                            # the pinned one
+        assert snap.iteration == it and snap.basis is not None
+        assert snap.metrics == worker_metrics[it]
+    r.shutdown()
+    pool.waitForDone(5000)
