@@ -38,7 +38,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
-from robust_subspace_lab.core.session import solver_input, solver_nbytes
+from robust_subspace_lab.core.session import solver_input
 
 __all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
 
@@ -119,13 +119,13 @@ class SolverJob(QtCore.QRunnable):
     def _start_state(self):
         """Iteration 0 of the estimator on the job's data (subclasses: other start arguments)."""
         X = solver_input(self.estimator, self.data.X)
-        with working.WORKING.admit(working.work_bytes(self.estimator, X.nbytes, "start")):
+        with working.WORKING.admit(working.work_bytes(self.estimator, X.size * 8, "start")):
             return self.estimator.start(X)
 
     def _step_bytes(self) -> int:
         """The temporaries of one step (:func:`core.working.work_bytes`) on the job's data."""
         X = getattr(self.data, "X", None)
-        return 0 if X is None else working.work_bytes(self.estimator, solver_nbytes(self.estimator, X), "step")
+        return 0 if X is None else working.work_bytes(self.estimator, X.size * 8, "step")
 
     def _snapshot(self, state):
         # the costly metrics (k-means on H for NMF) at least once the run is over

@@ -40,9 +40,11 @@ POLL_SECONDS = 0.02
 
 def work_bytes(estimator: Any, input_bytes: int, phase: str) -> int:
     """The estimated temporaries of ``estimator``'s ``phase`` (``"start"`` or ``"step"``) on an
-    input X of ``input_bytes`` bytes (the array it computes on: ``core.session.solver_nbytes``),
-    in bytes: the class's ``work_factors`` (start, step) times ``input_bytes``; (1.0, 1.0) when
-    the class says none.
+    input X of ``input_bytes`` bytes *in float64* (``X.size * 8``, the unit the factors were
+    measured in, whatever X's precision: PCA-L1 and sparse PCA centre float32 data into a float64
+    copy, the NMF family computes on one; for the methods that stay in float32 the estimate is
+    then twice their need), in bytes: the class's ``work_factors`` (start, step) times
+    ``input_bytes``; (1.0, 1.0) when the class says none.
 
     Raises ValueError for another phase."""
     if phase not in ("start", "step"):

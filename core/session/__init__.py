@@ -13,10 +13,10 @@ from .run import (DATA_LIMITS, REGRESSION, SUBSPACE, Run, fit_to_data, plan_meth
 from .session import FORMAT_VERSION, Session
 from .spec import (AUTO, AUTO_SINGLE_BYTES, BUILTIN, DOUBLE, FOLDER, PRECISION_CHOICES, PRECISIONS, SINGLE, TOY,
                    CorruptionSpec, DataSpec, auto_precision, in_precision, prepare, share_clean, shared_double,
-                   solver_input, solver_nbytes)
+                   solver_input)
 
 __all__ = ["BUILTIN", "FOLDER", "TOY", "AUTO", "DOUBLE", "SINGLE", "PRECISIONS", "PRECISION_CHOICES",
-           "AUTO_SINGLE_BYTES", "auto_precision", "solver_input", "solver_nbytes", "shared_double", "CorruptionSpec", "DataSpec", "prepare",
+           "AUTO_SINGLE_BYTES", "auto_precision", "solver_input", "shared_double", "CorruptionSpec", "DataSpec", "prepare",
            "share_clean", "in_precision", "DataChoice", "History",
            "light_state", "Run", "DATA_LIMITS", "SUBSPACE", "REGRESSION", "fit_to_data", "plan_method",
            "regressor_for", "training_targets", "validated", "Session", "FORMAT_VERSION"]

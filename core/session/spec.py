@@ -273,11 +273,6 @@ def _converts(estimator: Any, X: np.ndarray) -> bool:
         and not getattr(estimator, "accepts_float32", False)
 
 
-def solver_nbytes(estimator: Any, X: np.ndarray) -> int:
-    """Bytes of :func:`solver_input` ``(estimator, X)``, without making it."""
-    return int(X.size) * 8 if _converts(estimator, X) else int(X.nbytes)
-
-
 def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
     computes in float32 or converts what it keeps itself
