@@ -267,12 +267,6 @@ def shared_double(X: np.ndarray) -> np.ndarray | None:
     return entry[1]() if entry is not None and entry[0]() is X else None
 
 
-def _converts(estimator: Any, X: np.ndarray) -> bool:
-    """``estimator`` computes on a float64 copy of ``X`` (see :func:`solver_input`)."""
-    return X.dtype == np.float32 and not getattr(estimator, "preserves_float32", False) \
-        and not getattr(estimator, "accepts_float32", False)
-
-
 def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     """``X`` as ``estimator`` computes on it: ``X`` itself when it is not float32 or the estimator
     computes in float32 or converts what it keeps itself
@@ -281,7 +275,8 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     it (the columns of a window in single precision: the NMF family would each convert X to
     float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
     dot images). Thread-safe; raises nothing."""
-    if not _converts(estimator, X):
+    if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
+            or getattr(estimator, "accepts_float32", False):
         return X
     with _DOUBLES_LOCK:
         copy = shared_double(X)
