@@ -24,6 +24,16 @@ from .views import for_task
 VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
 
 
+def _share_by_stretch(widget: QtWidgets.QWidget, cls) -> None:
+    """A view (or the place kept for it) of class ``cls`` gets its area's space by its stretch,
+    at least its area's minimum height, whatever its size hint: a pyqtgraph view's hint differs
+    from its place's, and the column's other views were resized and repainted when it came
+    (156 -> 172 px wide while a preset built its columns)."""
+    widget.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
+    widget.setMinimumWidth(0)
+    widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Ignored)
+
+
 def view_classes() -> list:
     """The view classes of a method column: the registry's views of task "subspace"."""
     return for_task("subspace")
@@ -251,8 +261,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                place.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
-                place.setMinimumWidth(0)
+                _share_by_stretch(place, cls)
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -302,8 +311,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         view = cls()
         if cls.name:
             setattr(self, cls.name, view)
-        view.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
-        view.setMinimumWidth(0)
+        _share_by_stretch(view, cls)
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]

@@ -47,6 +47,17 @@ class _Columns(QtWidgets.QWidget):
         return -1
 
 
+def _column_width_policy(widget: QtWidgets.QWidget) -> None:
+    """Columns (and the places of a preset's columns still to add) share the width equally, at
+    least :data:`COLUMN_MIN_WIDTH` each, whatever their contents: a column's size hint changes
+    as its views are built, and the layout would otherwise resize (and repaint) every other
+    column each time (156 -> 172 -> 156 px while a preset builds its columns)."""
+    widget.setMinimumWidth(COLUMN_MIN_WIDTH)
+    policy = widget.sizePolicy()
+    policy.setHorizontalPolicy(QtWidgets.QSizePolicy.Ignored)
+    widget.setSizePolicy(policy)
+
+
 def _load_error(exc: BaseException) -> str:
     return error_message(exc) if not isinstance(exc, OSError) else f"Data problem: {exc}"
 
@@ -182,7 +193,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns),
                            build_queue=self.build_queue if self.isVisible() else None,
                            ui_queue=self.build_queue)
-        col.setMinimumWidth(COLUMN_MIN_WIDTH)
+        _column_width_policy(col)
         col.status.connect(lambda c, text: self.status.emit(text))
         col.close_requested.connect(self.remove_column)
         col.runner.activity.connect(self.activity)
@@ -371,7 +382,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 # here, not once per column added
                 slot = QtWidgets.QFrame()
                 slot.setFrameShape(QtWidgets.QFrame.StyledPanel)
-                slot.setMinimumWidth(COLUMN_MIN_WIDTH)
+                _column_width_policy(slot)
                 self.columns_layout.addWidget(slot, 1)
                 if self.columns_widget.isVisible():
                     slot.show()                                       # now (see add_column)

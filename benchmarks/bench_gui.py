@@ -304,7 +304,8 @@ def preset_scenario() -> dict:
     sc = Scenario("Preset paper000-fig4 (6 columns on the faces): build the columns and run")
     win = sc.open()
     sc.data_step(win, "apply the preset (columns built, run to the end)",
-                 lambda: win.apply_preset("paper000-fig4") and win.wait_idle(600))
+                 lambda: win.apply_preset("paper000-fig4") and win.wait_idle(600)
+                 and win.wait_for(lambda: not win.subspace.build_queue.pending, 60))   # every view built
     sc.close(win)
     return sc.result
 

@@ -253,3 +253,32 @@ def test_a_view_built_later_takes_its_kept_place_and_moves_no_other_view(qtbot, 
     assert moved == []
     assert not col._places                   # every kept place was taken by its view
     qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None, timeout=WAIT)
+
+
+def test_columns_being_built_move_no_view_of_the_columns_there(qtbot, make_window):
+    """A preset's new columns share the width with the columns there equally from the start,
+    whatever their views' size hints: while their views are built one per event-loop turn, the
+    views of the columns already there keep their size (they were resized and repainted with
+    each new view, 156 -> 172 -> 156 px wide)."""
+    from PySide6 import QtWidgets
+
+    win = make_window()
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert win.apply_preset("paper000-fig4")
+    queue = win.subspace.build_queue
+    kept = list(win.columns)
+    assert len(kept) == 2 and queue.pending
+    sizes, changed, turns = {}, [], 0
+    while queue.pending:
+        queue._run()                          # one event-loop turn of the queue
+        turns += 1
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()          # the relayout and the repaint
+        for col in kept:
+            for view in col.views():
+                size = view.size().toTuple()
+                if view in sizes and sizes[view] != size:
+                    changed.append((col.index, type(view).__name__, sizes[view], size))
+                sizes[view] = size
+    assert len(win.columns) == 6 and turns > 10 and len(sizes) >= 8
+    assert changed == []
