@@ -450,12 +450,15 @@ class ColumnRunner(QtCore.QObject):
         self._bump()
 
     @QtCore.Slot(int, int, object, object)
-    def _on_stepped(self, gen, job_id, state, snap) -> None:
+    def _on_stepped(self, gen, job_id, states, snap) -> None:
+        """One or more iterations (app.worker batches fast steps), the snapshot that of the newest;
+        the others have theirs made on demand (:meth:`snapshot`)."""
         if not self._current(gen, job_id):
             return
-        self._remember(state.iteration, snap)
+        self._remember(states[-1].iteration, snap)
         HISTORY_POOL.total = STATE_BYTES_BUDGET
-        self.model.record_step(state)          # thins older states beyond the budget
+        for state in states:
+            self.model.record_step(state)      # thins older states beyond the budget
         self._bump()
 
     @QtCore.Slot(int, int, str, bool)

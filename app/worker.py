@@ -12,9 +12,15 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
 3. each start and step only once its temporaries fit beside those of the other columns' running
    work (:data:`core.working.WORKING`: three NMF columns on large data step one or two at a
    time instead of all at once); waiting, it checks the cancel flag;
-4. for every state, ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI
-   thread only draws; at a finished state (``estimator.finished``) with its costly metrics
-   (ACC/NMI of NMF on labelled data), which are otherwise computed only when cheap.
+4. ``core.views.snapshot(state, data)`` (the arrays the views draw), so the GUI thread only
+   draws; at a finished state (``estimator.finished``) with its costly metrics (ACC/NMI of NMF
+   on labelled data), which are otherwise computed only when cheap. Not for every state: steps
+   that come faster than the window draws (:data:`SNAPSHOT_PERIOD_S`) go to the GUI thread in a
+   batch with the snapshot of the newest state only, as long as a snapshot is cheap
+   (:data:`CHEAP_SNAPSHOT_S`: the runner makes one on demand if the scrubber goes to such a
+   state). On the faces at full speed snapshots were more than half of the solvers' work, mostly
+   for states never drawn, and the solver threads' Python held the interpreter lock the GUI
+   thread waited for. The first and the last state of a job always have theirs.
 
 BLAS threads: every job runs as one of :data:`core.threads.RUNNING`'s solvers, which applies the
 thread policy (all cores for one running job, shared when several run, one thread on small data:
@@ -40,7 +46,15 @@ from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.session import solver_input
 
-__all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay"]
+__all__ = ["Relay", "SolverJob", "error_message", "DataJob", "DataJobs", "DataRelay", "SNAPSHOT_PERIOD_S",
+           "CHEAP_SNAPSHOT_S"]
+
+#: Seconds of steps batched under one snapshot (see the module docstring): a frame (app.main_window.FRAME_MS)
+SNAPSHOT_PERIOD_S = 0.033
+#: Thread seconds a snapshot may take for the states between two snapshots to go without one (the
+#: runner then makes one on the GUI thread if asked: the faces take 1.4–2.6 ms, the 5,000 digits
+#: at 96 × 96 60–150 ms, never skipped)
+CHEAP_SNAPSHOT_S = 0.01
 
 
 _lowered = threading.local()
@@ -78,7 +92,8 @@ class Relay(QtCore.QObject):
 
     #: gen, job id, state, snapshot: the iteration-0 state of a fresh start
     started = QtCore.Signal(int, int, object, object)
-    #: gen, job id, state, snapshot: one more iteration
+    #: gen, job id, states, snapshot: one or more iterations (a tuple of states, oldest first),
+    #: the snapshot that of the newest
     stepped = QtCore.Signal(int, int, object, object)
     #: gen, job id, message, diverged (a SolverError: the run stopped at its last good iteration)
     failed = QtCore.Signal(int, int, str, bool)
@@ -132,6 +147,17 @@ class SolverJob(QtCore.QRunnable):
         return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis,
                               clustering=True if self.estimator.finished(state) else None)
 
+    def _emit_batch(self, batch: list) -> float:
+        """Emit ``stepped`` with the states of ``batch`` (emptied) and the snapshot of the newest;
+        returns the snapshot's thread seconds."""
+        t = time.thread_time()
+        snap = self._snapshot(batch[-1])
+        cost = time.thread_time() - t
+        states = tuple(batch)
+        batch.clear()
+        self._emit("stepped", states, snap)
+        return cost
+
     def run(self) -> None:  # noqa: D401 - QRunnable API
         lower_thread_priority()
         # solvers check the cancel flag inside their inner loops (core.interrupt.checkpoint):
@@ -152,6 +178,7 @@ class SolverJob(QtCore.QRunnable):
 
     def _run(self) -> None:
         est = self.estimator
+        batch: list = []                     # states stepped since the last snapshot
         try:
             if self.cancel.is_set():
                 return
@@ -164,6 +191,8 @@ class SolverJob(QtCore.QRunnable):
             steps = 0
             last = None
             step_bytes = self._step_bytes()
+            emitted = time.perf_counter()
+            snap_cost = float("inf")         # thread seconds of the last snapshot (unknown yet)
             while not self.cancel.is_set():
                 if self.until_finished:
                     if est.finished(state):
@@ -185,13 +214,26 @@ class SolverJob(QtCore.QRunnable):
                 steps += 1
                 if self.cancel.is_set():
                     break
-                self._emit("stepped", state, self._snapshot(state))
+                batch.append(state)
+                ends = est.finished(state) if self.until_finished else steps >= self.n_steps
+                if not ends and snap_cost < CHEAP_SNAPSHOT_S \
+                        and time.perf_counter() - emitted < SNAPSHOT_PERIOD_S:
+                    continue         # drawn with the next batch
+                snap_cost = self._emit_batch(batch)
+                emitted = time.perf_counter()
+            if batch and not self.cancel.is_set():
+                self._emit_batch(batch)    # a closed-form method's last step, a run that ended
         except interrupt.Cancelled:
             pass                     # asked for: the states finished before are kept
         except Exception as exc:  # every failure becomes a message for the user
             if not isinstance(exc, (ParameterError, SolverError, DataError)):
                 traceback.print_exc(file=sys.stderr)
             if not self.cancel.is_set():
+                if batch:                  # the good states before the failure are kept
+                    try:
+                        self._emit_batch(batch)
+                    except Exception:  # noqa: BLE001 - the failure below says what went wrong
+                        pass
                 self._emit("failed", error_message(exc), isinstance(exc, SolverError))
         finally:
             self._release()

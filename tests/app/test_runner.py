@@ -116,11 +116,12 @@ def test_new_data_that_the_setting_cannot_use(qtbot, pool, data):
 def test_thinned_states_rewind_after_their_snapshot_left_the_cache(qtbot, pool, data, monkeypatch):
     """A thinned state whose snapshot is pinned but no longer in the LRU cache (a cache smaller
     than one snapshot) is shown from the pinned snapshot (before: KeyError in move_to_end)."""
-    from robust_subspace_lab.app import runner as runner_mod
+    from robust_subspace_lab.app import runner as runner_mod, worker
 
     n, d = data.X.shape
     monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 3 * 4 * n * d * 8)
     monkeypatch.setattr(runner_mod, "SNAPSHOT_CACHE_BYTES", 0)
+    monkeypatch.setattr(worker, "CHEAP_SNAPSHOT_S", 0.0)     # a snapshot for every state
     r = make(qtbot, pool, data, key="crpca-om")
     r.step(6)
     qtbot.waitUntil(lambda: r.iteration == 6 and not r.busy, timeout=WAIT)
@@ -155,4 +156,66 @@ def test_states_are_thinned_within_the_memory_budget(qtbot, pool, data, monkeypa
     assert np.isfinite(r.snapshot(-1).error)
     r.reset()
     assert len(r.states) == 1 and r.states[0].sparse_part is not None
+    r.shutdown()
+
+
+def test_fast_steps_reach_the_gui_in_batches_with_one_snapshot(qtbot, pool, data, monkeypatch):
+    """Steps that come faster than a frame go to the GUI thread together with the snapshot of the
+    newest only (the worker's snapshots of states never drawn were more than half its work on
+    the faces): every state is recorded, the first and the last step of the job have the
+    worker's snapshot, and a state in between gets its snapshot on demand, equal to the
+    worker's."""
+    import numpy as np
+
+    from robust_subspace_lab.app import worker
+    from robust_subspace_lab.core import views
+
+    made = []
+    original = views.snapshot
+
+    def counted(state, *args, **kwargs):
+        made.append((threading.current_thread() is threading.main_thread(), state.iteration))
+        return original(state, *args, **kwargs)
+
+    monkeypatch.setattr(worker, "SNAPSHOT_PERIOD_S", 1e9)      # every step "faster than a frame"
+    monkeypatch.setattr(worker, "CHEAP_SNAPSHOT_S", 1e9)
+    monkeypatch.setattr(views, "snapshot", counted)
+    r = make(qtbot, pool, data, tol=0.0, max_iter=100)
+    made.clear()
+    r.step(8)
+    qtbot.waitUntil(lambda: r.iteration == 8 and not r.busy, timeout=WAIT)
+    assert [s.iteration for s in r.states] == list(range(9))
+    assert made == [(False, 1), (False, 8)]                   # the job's first and last step
+    assert r.snapshot(-1).iteration == 8 and made[-1] == (False, 8)
+    mid = r.snapshot(4)                                       # made now, on the GUI thread
+    assert made[-1] == (True, 4) and mid.iteration == 4
+    monkeypatch.setattr(views, "snapshot", original)
+    again = original(r.states[4], data)
+    assert mid.error == again.error and np.array_equal(mid.basis, again.basis)
+    r.shutdown()
+
+
+def test_slow_snapshots_are_never_skipped(qtbot, pool, data, monkeypatch):
+    """A snapshot that is not cheap (the 5,000 digits at 96 x 96: 60-150 ms) is made for every
+    state by the worker, however fast the steps come: the GUI thread never makes one."""
+    from robust_subspace_lab.app import worker
+    from robust_subspace_lab.core import views
+
+    made = []
+    original = views.snapshot
+
+    def counted(state, *args, **kwargs):
+        made.append((threading.current_thread() is threading.main_thread(), state.iteration))
+        return original(state, *args, **kwargs)
+
+    monkeypatch.setattr(worker, "SNAPSHOT_PERIOD_S", 1e9)
+    monkeypatch.setattr(worker, "CHEAP_SNAPSHOT_S", 0.0)      # every snapshot counts as costly
+    monkeypatch.setattr(views, "snapshot", counted)
+    r = make(qtbot, pool, data, tol=0.0, max_iter=100)
+    made.clear()
+    r.step(5)
+    qtbot.waitUntil(lambda: r.iteration == 5 and not r.busy, timeout=WAIT)
+    for i in range(6):
+        r.snapshot(i)
+    assert made == [(False, i) for i in range(1, 6)]
     r.shutdown()
