@@ -25,6 +25,8 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers pg.exporters)
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .views._common import MenuOnDemandViewBox
+
 __all__ = ["export_view_image", "export_view_data", "export_window_png", "add_view_actions",
            "IMAGE_SUFFIXES", "DATA_SUFFIXES", "default_name"]
 
@@ -220,11 +222,13 @@ def add_view_actions(view, column=None) -> None:
         act = QtGui.QAction(text, view)
         act.triggered.connect(slot)
         actions.append(act)
-    menu = _view_menu(view)
-    if menu is not None:
-        menu.addSeparator()
+    vb = _view_box(view)
+    if isinstance(vb, MenuOnDemandViewBox):
+        vb.add_actions(actions)             # to its menu, built on the first right-click
+    elif vb is not None and vb.menu is not None and vb.menuEnabled():
+        vb.menu.addSeparator()
         for act in actions:
-            menu.addAction(act)
+            vb.menu.addAction(act)
     else:
         view.setContextMenuPolicy(QtCore.Qt.ActionsContextMenu)
         for act in actions:
@@ -232,11 +236,10 @@ def add_view_actions(view, column=None) -> None:
     view.export_actions = actions
 
 
-def _view_menu(view):
-    """The ViewBox right-click menu of a plot view, if it has one."""
+def _view_box(view):
+    """The ViewBox of a plot view (whose right-click menu gets the export actions), else None."""
     item = _scene_item(view)
-    vb = item.getViewBox() if isinstance(item, pg.PlotItem) else None
-    return getattr(vb, "menu", None) if vb is not None and vb.menuEnabled() else None
+    return item.getViewBox() if isinstance(item, pg.PlotItem) else None
 
 
 def _report(view, job) -> None:

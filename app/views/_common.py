@@ -93,6 +93,59 @@ class _DecadeAxis(pg.AxisItem):
                 if abs(v - round(v)) < 1e-9 else "" for v in values]
 
 
+class MenuOnDemandViewBox(pg.ViewBox):
+    """A ViewBox whose right-click menu (pyqtgraph's ViewBoxMenu: two axis forms, 4.5 ms of the
+    GUI thread, a quarter of a plot view's construction) is built the first time it is asked
+    for; :meth:`add_actions` adds actions to it then (or at once if it is built). Otherwise a
+    pyqtgraph ViewBox with its menu enabled."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["enableMenu"] = False             # no menu built now...
+        super().__init__(*args, **kwargs)
+        self.state["enableMenu"] = True          # ... but a right-click asks for one
+        self._extra_actions: list = []
+
+    def add_actions(self, actions) -> None:
+        """Add ``actions`` (after a separator) to the menu, when it is built."""
+        self._extra_actions.extend(actions)
+        if self.menu is not None:
+            self._add_to(self.menu, actions)
+
+    @staticmethod
+    def _add_to(menu, actions) -> None:
+        menu.addSeparator()
+        for act in actions:
+            menu.addAction(act)
+
+    def _built_menu(self):
+        if self.menu is None and self.menuEnabled():
+            from pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu import ViewBoxMenu
+            self.menu = ViewBoxMenu(self)
+            self.updateViewLists()
+            if self._extra_actions:
+                self._add_to(self.menu, self._extra_actions)
+        return self.menu
+
+    def _applyMenuEnabled(self):
+        # pyqtgraph builds the menu when it is enabled (setMenuEnabled, setState): not yet
+        if not self.menuEnabled() and self.menu is not None:
+            self.menu.setParent(None)
+            self.menu = None
+
+    def getMenu(self, ev):
+        return self._built_menu()
+
+    def getContextMenus(self, event):
+        menu = self._built_menu()
+        return menu.actions() if menu is not None else []
+
+
+def plot_widget_kwargs(**kwargs) -> dict:
+    """Keyword arguments of a view's ``pg.PlotWidget`` (or its subclass): its ViewBox builds its
+    menu on demand (:class:`MenuOnDemandViewBox`); ``kwargs`` added."""
+    return {"viewBox": MenuOnDemandViewBox(), **kwargs}
+
+
 class View:
     """The declaration of a view (a mixin placed after the Qt base class).
 

@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from ._common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, _color_bar, is_strip, _style_plot, View,
-                      _zero_rgba)
+                      _zero_rgba, plot_widget_kwargs)
 
 __all__ = ["LoadingsView"]
 
@@ -21,7 +21,7 @@ class LoadingsView(pg.PlotWidget, View):
     TITLE = "Loadings"
 
     def __init__(self, parent=None):
-        super().__init__(parent)
+        super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
         _style_plot(plot, self.TITLE, "feature", "")
         plot.showGrid(x=False, y=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import COLORS, _style_plot, View
+from ._common import COLORS, _style_plot, View, plot_widget_kwargs
 
 __all__ = ["ObjectiveView"]
 
@@ -19,7 +19,7 @@ class ObjectiveView(pg.PlotWidget, View):
     TITLE = "Objective"
 
     def __init__(self, parent=None):
-        super().__init__(parent)
+        super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
         _style_plot(plot, self.TITLE, "iteration", "objective")
         plot.hideButtons()

@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from ._common import COLORS, _Message, _style_plot, View
+from ._common import COLORS, _Message, _style_plot, View, plot_widget_kwargs
 
 __all__ = ["ScalarHistoryView"]
 
@@ -73,7 +73,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         row.addWidget(self.combo2)
         row.addStretch(1)
         lay.addLayout(row)
-        self.plot_widget = pg.PlotWidget()
+        self.plot_widget = pg.PlotWidget(**plot_widget_kwargs())
         plot = self.plot_widget.getPlotItem()
         _style_plot(plot, "", "iteration", "")
         plot.setTitle(None)

@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ._common import COLORS, LINE_COLORS, TITLE_SIZE, _arrays, _style_plot, View
+from ._common import COLORS, LINE_COLORS, TITLE_SIZE, _arrays, _style_plot, View, plot_widget_kwargs
 
 __all__ = ["ScatterView"]
 
@@ -25,7 +25,7 @@ class ScatterView(pg.PlotWidget, View):
     DOT_SIZE = 8
 
     def __init__(self, parent=None):
-        super().__init__(parent)
+        super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
         _style_plot(plot, self.TITLE, "feature 1", "feature 2")
         plot.showGrid(x=True, y=True, alpha=0.2)

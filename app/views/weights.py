@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View
+from ._common import COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View, plot_widget_kwargs
 
 __all__ = ["WeightsView"]
 
@@ -37,7 +37,7 @@ class WeightsView(pg.PlotWidget, View):
     MEAN_TITLE = "Mean pixel weight per sample (red: corrupted)"
 
     def __init__(self, parent=None):
-        super().__init__(parent, axisItems={"left": _DecadeAxis("left")})
+        super().__init__(parent, **plot_widget_kwargs(axisItems={"left": _DecadeAxis("left")}))
         plot = self.getPlotItem()
         _style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
         plot.getAxis("left").setTickSpacing(1, 1)
