@@ -48,14 +48,9 @@ class _Columns(QtWidgets.QWidget):
 
 
 def _column_width_policy(widget: QtWidgets.QWidget) -> None:
-    """Columns (and the places of a preset's columns still to add) share the width equally, at
-    least :data:`COLUMN_MIN_WIDTH` each, whatever their contents: a column's size hint changes
-    as its views are built, and the layout would otherwise resize (and repaint) every other
-    column each time (156 -> 172 -> 156 px while a preset builds its columns)."""
+    """Columns (and places for them) share the width equally whatever their size hints."""
     widget.setMinimumWidth(COLUMN_MIN_WIDTH)
-    policy = widget.sizePolicy()
-    policy.setHorizontalPolicy(QtWidgets.QSizePolicy.Ignored)
-    widget.setSizePolicy(policy)
+    widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, widget.sizePolicy().verticalPolicy())
 
 
 def _load_error(exc: BaseException) -> str:
