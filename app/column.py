@@ -206,8 +206,11 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         big = self.error_label.font()
         big.setPointSizeF(big.pointSizeF() * 1.1)
         big.setBold(True)
-        self.iteration_label.setFont(big)
-        self.error_label.setFont(big)
+        for label in (self.iteration_label, self.error_label):
+            # a fixed height: empty, a label is 1 px shorter, and every view of the column moved
+            # (and was repainted, 20-40 ms) when the error came or went (a folder without clean data)
+            label.setFont(big)
+            label.setFixedHeight(QtWidgets.QLabel("Ag", font=big).sizeHint().height())
         left.addWidget(self.iteration_label)
         left.addWidget(self.error_label)
         self.scalars_label = QtWidgets.QLabel("")

@@ -282,3 +282,21 @@ def test_columns_being_built_move_no_view_of_the_columns_there(qtbot, make_windo
                 sizes[view] = size
     assert len(win.columns) == 6 and turns > 10 and len(sizes) >= 8
     assert changed == []
+
+
+def test_the_status_texts_coming_or_going_move_no_view(qtbot, make_window):
+    """The iteration and error lines keep their height whatever their text: an empty label is 1 px
+    shorter, and every view of the column moved (and was repainted) when the error line emptied
+    (a folder without clean images) or filled again."""
+    from PySide6 import QtWidgets
+
+    win = make_window()
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    col = win.columns[1]
+    before = [v.geometry().getRect() for v in col.views()]
+    for text in ("", "reconstruction error: 874.9", "", "relative error: 12.00 %"):
+        col.error_label.setText(text)
+        col.iteration_label.setText(text and "iteration 10 · ✓ converged at iteration 5")
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        assert [v.geometry().getRect() for v in col.views()] == before, text
