@@ -40,7 +40,7 @@ from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from . import help as app_help, memory
 from .views import configure_pyqtgraph
-from .worker import DataJobs
+from .worker import DataJobs, lower_helper_threads_priority
 
 __all__ = ["MainWindow", "ABOUT_PAPERS", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB",
            "WORKSPACES", "COLUMN_MIN_WIDTH"]
@@ -124,6 +124,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # 63–90 ms to 42–48 ms (benchmarks/bench_gui.py --only faces, three runs each).
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
+        lower_helper_threads_priority()   # OpenBLAS's threads yield to this one too
         self._collector = memory.collect_in_gui_thread()   # never in a solver thread (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
         self.resize(*DEFAULT_SIZE)

@@ -3,6 +3,7 @@
 releases the GIL, so the GUI thread runs while it computes; the results are the same."""
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -44,3 +45,39 @@ def test_the_eigensolver_lets_another_thread_run_and_agrees(gil_policy):
     evals, V = out[0]
     np.testing.assert_allclose(evals, held[0], rtol=1e-10)
     np.testing.assert_allclose(np.abs(V.T @ held[1]), np.eye(10), atol=1e-8)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are set on Linux")
+def test_helper_threads_yield_to_the_gui_thread(make_window):
+    """OpenBLAS's worker threads (created when numpy loads, nice 0) share the solvers' matrix
+    products: the window gives them the pool threads' lower priority, and leaves its own
+    thread's alone."""
+    import os
+    import threading
+
+    from robust_subspace_lab.app.worker import lower_helper_threads_priority
+
+    def nice(tid):
+        return os.getpriority(os.PRIO_PROCESS, tid)
+
+    gui = threading.get_native_id()
+    gui_nice = nice(gui)
+    ready, stop = threading.Event(), threading.Event()
+    helper = {}
+
+    def run():                        # an unnamed thread, like OpenBLAS's
+        helper["tid"] = threading.get_native_id()
+        ready.set()
+        stop.wait(30)
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        ready.wait(10)
+        assert nice(helper["tid"]) == gui_nice
+        make_window()
+        assert nice(helper["tid"]) >= 10 and nice(gui) == gui_nice
+        assert lower_helper_threads_priority() == 0          # nothing left to change
+    finally:
+        stop.set()
+        t.join()
