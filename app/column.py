@@ -18,20 +18,11 @@ from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
 from .snapshot_text import ERROR_TIP, METRICS_TIP, NMF_ERROR_TIP, NMF_METRICS_TIP, metrics_html
 from .export import add_view_actions
+from .layout import share_by_stretch
 from .views import for_task
 
 #: minimum height of a view, per area (the window's 768 px leave about 400 px for the views)
 VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
-
-
-def _share_by_stretch(widget: QtWidgets.QWidget, cls) -> None:
-    """A view (or the place kept for it) of class ``cls`` gets its area's space by its stretch,
-    at least its area's minimum height, whatever its size hint: a pyqtgraph view's hint differs
-    from its place's, and the column's other views were resized and repainted when it came
-    (156 -> 172 px wide while a preset built its columns)."""
-    widget.setMinimumHeight(VIEW_MIN_HEIGHT.get(cls.area, 100))
-    widget.setMinimumWidth(0)
-    widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Ignored)
 
 
 def view_classes() -> list:
@@ -92,13 +83,14 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     close_requested = QtCore.Signal(object)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
-                 delay=None, index: int = 0, parent=None, build_queue=None, ui_queue=None):
+                 delay=None, index: int = 0, parent=None, build_queue=None, ui_queue=None, view_pool=None):
         super().__init__(parent)
         # ``build_queue`` (an app.ui_queue.UiQueue): the views are built there, one job each,
         # after the constructor returns (a column added to a shown window: building all its views
         # at once holds the GUI thread 100–250 ms); reading ``column.<view name>`` builds that
         # view at once. None: all built in the constructor.
         self._build_queue = build_queue
+        self._view_pool = view_pool       # an app.view_pool.ViewPool: views built ahead, or None
         # ``ui_queue``: the queue of the later GUI jobs (repaints in parts), the build queue if None
         self._ui_queue = ui_queue if ui_queue is not None else build_queue
         self.setFrameShape(QtWidgets.QFrame.StyledPanel)
@@ -264,7 +256,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                _share_by_stretch(place, cls)
+                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100))
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -311,10 +303,10 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self._pending_views.remove(cls)
         if cls in self._deferred_views:
             self._deferred_views.remove(cls)
-        view = cls()
+        view = (self._view_pool.take(cls) if self._view_pool is not None else None) or cls()
         if cls.name:
             setattr(self, cls.name, view)
-        _share_by_stretch(view, cls)
+        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100))
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]

@@ -20,9 +20,11 @@ from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, Session, prepare,
                                               share_clean)
 
-from .column import VIEWS_PER_TICK, MethodColumn
+from .column import VIEWS_PER_TICK, MethodColumn, view_classes
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
+from .layout import share_width_equally
 from .ui_queue import UiQueue
+from .view_pool import ViewPool
 from .worker import DataJobs, error_message
 from .workspace import Workspace
 
@@ -45,12 +47,6 @@ class _Columns(QtWidgets.QWidget):
 
     def heightForWidth(self, width: int) -> int:
         return -1
-
-
-def _column_width_policy(widget: QtWidgets.QWidget) -> None:
-    """Columns (and places for them) share the width equally whatever their size hints."""
-    widget.setMinimumWidth(COLUMN_MIN_WIDTH)
-    widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, widget.sizePolicy().verticalPolicy())
 
 
 def _load_error(exc: BaseException) -> str:
@@ -93,10 +89,13 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self._skipped_box: QtWidgets.QMessageBox | None = None
         self._next_column = 0
         self._closed = False
-        # widgets built a few milliseconds per event-loop turn (new columns and their views)
+        # widgets built a few milliseconds per event-loop turn (new columns and their views), and
+        # views built ahead while nothing runs (app.view_pool)
         self.build_queue = UiQueue(self)
-        # what Step/Run asked while a preset's columns are still being added: ("step", n),
-        # ("run",) or None; each column added then does the same
+        self.view_pool = ViewPool([c for c in view_classes() if c.default_visible], parent=self, idle=lambda: not (
+            self.build_queue.pending or self.data_jobs.busy or any(c.runner.busy for c in self.columns)))
+        # what Step/Run asked while a preset's columns are being added: ("step", n), ("run",) or
+        # None; each column added then does the same
         self._then: tuple | None = None
         self._slots: list[QtWidgets.QWidget] = []     # places of a preset's columns still to add
 
@@ -187,8 +186,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         # in a shown window the new column's views are built one per job of the build queue
         col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns),
                            build_queue=self.build_queue if self.isVisible() else None,
-                           ui_queue=self.build_queue)
-        _column_width_policy(col)
+                           ui_queue=self.build_queue, view_pool=self.view_pool)
+        share_width_equally(col, COLUMN_MIN_WIDTH)
         col.status.connect(lambda c, text: self.status.emit(text))
         col.close_requested.connect(self.remove_column)
         col.runner.activity.connect(self.activity)
@@ -377,7 +376,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 # here, not once per column added
                 slot = QtWidgets.QFrame()
                 slot.setFrameShape(QtWidgets.QFrame.StyledPanel)
-                _column_width_policy(slot)
+                share_width_equally(slot, COLUMN_MIN_WIDTH)
                 self.columns_layout.addWidget(slot, 1)
                 if self.columns_widget.isVisible():
                     slot.show()                                       # now (see add_column)

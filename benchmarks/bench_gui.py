@@ -301,8 +301,10 @@ def corruption_scenario(repeats) -> dict:
 def preset_scenario() -> dict:
     """Presets ▸ paper000-fig4: six method columns built on the faces, then run to convergence
     (the gap includes building the four new columns)."""
-    sc = Scenario("Preset paper000-fig4 (6 columns on the faces): build the columns and run")
+    sc = Scenario("Preset paper000-fig4 (6 columns on the faces, after 3 s with the window open): build the "
+                  "columns and run")
     win = sc.open()
+    QTest.qWait(3000)           # a user looks at the window before choosing a preset (app.view_pool)
     sc.data_step(win, "apply the preset (columns built, run to the end)",
                  lambda: win.apply_preset("paper000-fig4") and win.wait_idle(600)
                  and win.wait_for(lambda: not win.subspace.build_queue.pending, 60))   # every view built

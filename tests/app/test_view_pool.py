@@ -1,0 +1,50 @@
+"""Views built ahead while the window is idle (app.view_pool): a preset's new columns take them
+instead of building twenty pyqtgraph views while six columns run."""
+from __future__ import annotations
+
+from PySide6 import QtWidgets
+
+from robust_subspace_lab.app.view_pool import ViewPool
+
+WAIT = 60000
+
+
+class _Cheap(QtWidgets.QWidget):
+    built = 0
+
+    def __init__(self):
+        super().__init__()
+        type(self).built += 1
+
+
+def test_the_pool_fills_only_while_idle_and_refills_after_a_take(qtbot):
+    owner = QtWidgets.QWidget()
+    qtbot.addWidget(owner)
+    idle = {"now": False}
+    pool = ViewPool([_Cheap], idle=lambda: idle["now"], parent=owner, per_class=2)
+    owner.show()
+    qtbot.wait(300)
+    assert pool.spares == {_Cheap: 0}                    # busy: nothing built
+    idle["now"] = True
+    qtbot.waitUntil(lambda: pool.spares == {_Cheap: 2}, timeout=WAIT)
+    view = pool.take(_Cheap)
+    assert isinstance(view, _Cheap) and view.isHidden() and view.parent() is owner
+    assert pool.spares == {_Cheap: 1} and pool.take(QtWidgets.QLabel) is None
+    qtbot.waitUntil(lambda: pool.spares == {_Cheap: 2}, timeout=WAIT)
+    assert _Cheap.built == 3
+
+
+def test_a_presets_new_columns_take_their_views_from_the_pool(qtbot, make_window):
+    win = make_window()
+    pool = win.subspace.view_pool
+    qtbot.waitUntil(lambda: all(n == pool.per_class for n in pool.spares.values()), timeout=WAIT)
+    spares = {id(v) for views in pool._spares.values() for v in views}
+    assert win.apply_preset("paper000-fig4")
+    queue = win.subspace.build_queue
+    qtbot.waitUntil(lambda: len(win.columns) == 6 and not queue.pending, timeout=WAIT)
+    new = [v for col in win.columns[2:] for v in col.view_list if type(v) in pool.spares]
+    assert len(new) == 4 * len(pool.spares)
+    assert all(id(v) in spares for v in new)             # none built during the preset
+    assert all(v.isVisible() for col in win.columns[2:] for v in col.views())
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: all(n == pool.per_class for n in pool.spares.values()), timeout=WAIT)
