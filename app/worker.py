@@ -46,8 +46,8 @@ from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.session import solver_input
 
-__all__ = ["Relay", "SolverJob", "error_message", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay", "SNAPSHOT_PERIOD_S",
-           "CHEAP_SNAPSHOT_S"]
+__all__ = ["Relay", "SolverJob", "error_message", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay",
+           "SNAPSHOT_PERIOD_S", "CHEAP_SNAPSHOT_S"]
 
 #: Seconds of steps batched under one snapshot (see the module docstring): a frame (app.main_window.FRAME_MS)
 SNAPSHOT_PERIOD_S = 0.033
@@ -67,12 +67,23 @@ def lower_thread_priority(nice: int = 10) -> None:
     if getattr(_lowered, "done", False):
         return
     _lowered.done = True
-    if sys.platform.startswith("linux") and hasattr(os, "setpriority"):
-        try:
-            tid = threading.get_native_id()
-            os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), nice))
-        except OSError:
-            pass
+    if _CAN_RENICE:
+        _renice(threading.get_native_id(), nice)
+
+
+#: threads' nice values can be raised (Linux: per thread, without privileges)
+_CAN_RENICE = sys.platform.startswith("linux") and hasattr(os, "setpriority")
+
+
+def _renice(tid: int, nice: int) -> bool:
+    """Raise thread ``tid``'s nice value to ``nice`` if it is lower; True if it changed."""
+    try:
+        if os.getpriority(os.PRIO_PROCESS, tid) >= nice:
+            return False
+        os.setpriority(os.PRIO_PROCESS, tid, nice)
+        return True
+    except OSError:               # the thread ended meanwhile, or not allowed
+        return False
 
 
 def lower_helper_threads_priority(nice: int = 10) -> int:
@@ -82,7 +93,7 @@ def lower_helper_threads_priority(nice: int = 10) -> int:
     two cores they took the GUI thread's core (opening a folder of 2,000 PNGs, longest event-loop
     gap 38–89 ms; 22–52 ms with one BLAS thread). Qt's threads have names and are left alone.
     Linux only (elsewhere nothing); returns the number of threads changed."""
-    if not (sys.platform.startswith("linux") and hasattr(os, "setpriority")):
+    if not _CAN_RENICE:
         return 0
     me = threading.get_native_id()
     changed = 0
@@ -96,11 +107,10 @@ def lower_helper_threads_priority(nice: int = 10) -> int:
         try:
             with open(f"/proc/self/task/{tid}/comm") as f:
                 name = f.read().strip()
-            if tid != me and name == unnamed and os.getpriority(os.PRIO_PROCESS, tid) < nice:
-                os.setpriority(os.PRIO_PROCESS, tid, nice)
-                changed += 1
         except OSError:           # the thread ended meanwhile
-            pass
+            continue
+        if tid != me and name == unnamed:
+            changed += _renice(tid, nice)
     return changed
 
 

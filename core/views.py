@@ -397,8 +397,8 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     (``estimator.finished(state)``) pass True.
 
     ``known``: an earlier snapshot of the same state (or any object with its ``error``,
-    ``relative_error`` and ``metrics``), whose values are taken as they are (they cost passes over the data: ~70 ms each at 5,000 ×
-    9,216) while the arrays are made anew (a few ms)."""
+    ``relative_error`` and ``metrics``), whose values are taken as they are (they cost passes over
+    the data: ~70 ms each at 5,000 × 9,216) while the arrays are made anew (a few ms)."""
     h, w = data.shape
     samples = default_samples(data) if samples is None else np.asarray(samples, dtype=int)
     comps = state.components[:n_basis]

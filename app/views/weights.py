@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View, plot_widget_kwargs
+from ._common import (COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View,
+                      plot_widget_kwargs)
 
 __all__ = ["WeightsView"]
 

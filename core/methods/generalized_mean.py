@@ -99,8 +99,8 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     * ``δ = 0.01 · min_i e_i(W_PCA)`` (paper §5.1), 1e-12 if every e_i is 0. The eigenvalue shift
       δ/n·Σβ of the paper's perturbed scatter does not change the eigenvectors and is omitted.
     * The eigenvectors of eq. (12) are computed by :func:`core.linalg.weighted_top_eigenspace`:
-      exactly when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
-      (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from
+      exactly when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the
+      exact route is cheaper (:func:`core.linalg.subspace_route`), else by block subspace iteration warm-started from
       the previous iteration's whole Ritz block (W and the oversampling rows, which already
       approximate the next eigenvectors: 4–6 iterations instead of 6–10 per step on 10,000 real
       digits), to a principal angle of 1e-5 between successive iterates. The warm start keeps F

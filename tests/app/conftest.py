@@ -18,12 +18,12 @@ def data():
 
 @pytest.fixture
 def pool():
-    """A thread pool of the test's own, waited for at the end."""
+    """A thread pool of the test's own, waited for at the end (returns as soon as its jobs end)."""
     from PySide6 import QtCore
 
     p = QtCore.QThreadPool()
     yield p
-    p.waitForDone(5000)
+    p.waitForDone(30000)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import contextlib
 import threading
 
 import pytest
-from PySide6 import QtCore
 
 from robust_subspace_lab.app.runner import ColumnRunner
 from robust_subspace_lab.core import corruption, datasets, interrupt
@@ -20,18 +19,6 @@ WAIT = 60000
 def digits():
     """2,000 real digits (classes 0–3) with the default corruption: steps of 0.1–1 s."""
     return corruption.corrupt(datasets.mnist_digits(digits=[0, 1, 2, 3]), "rectangles")
-
-
-@pytest.fixture(scope="module")
-def faces():
-    return corruption.corrupt(datasets.lfw_faces(), "rectangles")
-
-
-@pytest.fixture
-def pool():
-    p = QtCore.QThreadPool()
-    yield p
-    p.waitForDone(30000)
 
 
 def started(qtbot, pool, data, key, **params) -> ColumnRunner:
@@ -72,7 +59,7 @@ def test_pause_abandons_the_step_in_flight(qtbot, pool, digits, key, monkeypatch
     r.shutdown()
 
 
-def test_a_column_never_runs_two_jobs_at_once(qtbot, pool, faces, monkeypatch):
+def test_a_column_never_runs_two_jobs_at_once(qtbot, pool, data, monkeypatch):
     """Requests that cancel a job mid-step (new parameters, Reset, Pause then Step) while the
     step is inside a call no checkpoint can interrupt: the replacement starts only once the
     cancelled job has ended, so at most one job of the column is ever in the pool."""
@@ -112,7 +99,7 @@ def test_a_column_never_runs_two_jobs_at_once(qtbot, pool, faces, monkeypatch):
 
     monkeypatch.setattr(PCAGM, "_start", start)
     monkeypatch.setattr(PCAGM, "_step", slow_step)
-    r = started(qtbot, pool, faces, "pca-gm", n_components=5, tol=1e-12, max_iter=1000)
+    r = started(qtbot, pool, data, "pca-gm", n_components=5, tol=1e-12, max_iter=1000)
     requests = [lambda i: r.set_params({"p": 0.35 + 0.05 * i}), lambda i: r.reset(),
                 lambda i: (r.pause(), r.step(2))]
     for i in range(9):

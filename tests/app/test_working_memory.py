@@ -42,7 +42,8 @@ def budget_of_one_step(monkeypatch):
 def test_columns_beyond_the_budget_step_one_at_a_time_and_all_finish(qtbot, pool, data, budget_of_one_step):
     wm, most = budget_of_one_step
     pool.setMaxThreadCount(4)                 # the three columns' jobs in the pool at once
-    runners = [ColumnRunner(pool, key, {"max_iter": 200}, delay=lambda: 0.0) for key in ("tc-nmf", "cauchy-nmf", "l1-nmf")]
+    runners = [ColumnRunner(pool, key, {"max_iter": 200}, delay=lambda: 0.0)
+               for key in ("tc-nmf", "cauchy-nmf", "l1-nmf")]
     for r in runners:
         r.set_data(data)
         r.step(4)
