@@ -31,7 +31,8 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
 
-from . import threads
+from . import block_krylov, threads
+from .block_krylov import BLOCK_OVERSAMPLES
 
 
 def one_blas_thread():
@@ -166,20 +167,6 @@ def leading_eigvecs(M, k: int = 1, d: int | None = None, tol: float = 1e-10
 #: flop rule of :func:`subspace_route`. Was 1000: the 5,000 digits (5,000 × 784) took 156–169 ms per PCA-GM step on
 #: one thread (scatter 72 ms, ``eigh`` 101 ms), 42–60 ms by the block route (same objective to 6 digits).
 EXACT_MAX = GIL_HOLD_MAX
-#: Extra rows of a block beyond k (real images have no gap after k). 5,000 digits of 96 × 96,
-#: k = 10, PCA start then three PCA-GM steps: p = 20 took 6 + 4 + 3 + 3 block Krylov iterations
-#: (float32 5 + 3 + 3 + 3), p = 10 7 + 5 + 4 + 4 (6 + 4 + 3 + 3), at about the same CPU time.
-BLOCK_OVERSAMPLES = 20
-#: Blocks of b rows in the block route's Krylov basis before a restart ((n + d) × 6b floats of memory).
-BLOCK_KRYLOV_BLOCKS = 6
-#: Default stopping threshold of the block iteration: on the estimated sine of the largest principal
-#: angle between its top-k subspace and the exact one (see :func:`weighted_top_eigenspace`;
-#: float64 data; float32: ``BLOCK_TOL_32``).
-BLOCK_TOL = 1e-5
-#: The same for float32 data, whose round-off (≈ 6e-8 relative) puts a floor under the angle
-#: that two iterates can agree to.
-BLOCK_TOL_32 = 1e-4
-
 ROUTES = ("auto", "gram", "scatter", "block")
 
 
@@ -331,10 +318,12 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     if route == "auto":
         route = subspace_route(n, d, k)
     if route == "block":
-        out = _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype,
-                                checkpoint or _no_checkpoint)
+        out = block_krylov.block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype,
+                                            checkpoint or _no_checkpoint)
         if out is not None:
-            return out
+            comps, evals, proj, n_iter, angle, block = out
+            signs = orientation(comps).astype(dtype)
+            return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", n_iter, angle, block)
         route = "gram" if n <= d else "scatter"
     comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype,
                                            checkpoint or _no_checkpoint)
@@ -417,113 +406,8 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype, checkpoint):
     return comps * signs[:, None], np.maximum(evals, 0.0), proj * signs[None, :]
 
 
-def _sin_largest_angle(A: np.ndarray, B: np.ndarray) -> float:
-    """Sine of the largest principal angle between the row spaces of A (k, d) and B (k', d), both
-    with orthonormal rows: the 2-norm of ``B − (B Aᵀ) A`` (accurate for tiny angles, unlike
-    ``√(1 − cos²)``)."""
-    R = B - (B @ A.T) @ A
-    return float(np.linalg.norm(R, 2)) if R.size else 0.0
-
-
 def _no_checkpoint() -> None:
     pass
-
-
-def _block_converged(angles: list[float], tol: float) -> bool:
-    """Rule (1) of the block route (:func:`weighted_top_eigenspace`) on the successive angles after
-    expansions: ``a_t <= tol`` or, with ``r = a_t / a_{t−1} < 1``, ``a_t r/(1 − r) <= tol``."""
-    a = angles[-1]
-    if a <= tol:
-        return True
-    r = a / angles[-2] if len(angles) >= 2 and angles[-2] > 0 else np.inf
-    return r < 1.0 and a * r / (1.0 - r) <= tol
-
-
-def _orthonormal_rows_against(Z: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """Orthonormal rows spanning Z's rows without the span of ``basis`` (block Gram–Schmidt, QR;
-    twice), on one BLAS thread (two made the QR of 9216 × 30 twice as slow, 8.8 vs 4.6 ms)."""
-    with one_blas_thread():
-        for _ in range(2):
-            Z = Z - (Z @ basis.T) @ basis
-            Z = np.linalg.qr(Z.T, mode="reduced")[0].T
-    return Z
-
-
-def _block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype, checkpoint):
-    """The ``"block"`` route of :func:`weighted_top_eigenspace`; None if it did not converge within
-    ``max_iter`` iterations (the caller then takes the exact route)."""
-    n, d = X.shape
-    m = min(n, d)
-    b = min(k + BLOCK_OVERSAMPLES, m)
-    if tol is None:
-        tol = BLOCK_TOL_32 if dtype == np.float32 else BLOCK_TOL
-    if max_iter is None:
-        exact_flops = (n * d * d if n > d else n * n * d) + 4 * m ** 3
-        max_iter = max(10, int(np.ceil(exact_flops / (4 * n * d * b))))
-    w = np.asarray(weights, dtype=float)
-    c = None if center is None else np.asarray(center, dtype=dtype)
-    rng = np.random.default_rng(random_state)
-    prev = None
-    warm = init is not None and init.shape[0] > 0
-    if warm:
-        prev = np.asarray(init, dtype=dtype)[:k]
-        k0 = min(init.shape[0], b)
-        Q = np.empty((d, b), dtype=dtype)
-        Q[:, :k0] = np.asarray(init[:k0], dtype=dtype).T
-        Q[:, k0:] = rng.standard_normal((d, b - k0))
-    else:
-        Q = rng.standard_normal((d, b)).astype(dtype)
-    with one_blas_thread():         # numpy's QR and eigh release the GIL (the GUI thread runs meanwhile)
-        Qt = np.linalg.qr(Q, mode="reduced")[0].T  # (b, d): the newest block of the basis
-    rows = BLOCK_KRYLOV_BLOCKS * b
-    B = np.empty((rows, d), dtype=dtype)            # B[:j]: orthonormal rows spanning the Krylov space
-    XB = np.empty((n, rows))                        # X̃ Bᵀ (float64), unweighted
-    M = np.empty((rows, rows))                      # lower triangle of B S_w Bᵀ = XBᵀ diag(w) XB
-    j = 0
-    angles: list[float] = []
-    for it in range(1, int(max_iter) + 1):
-        checkpoint()
-        q = len(Qt)
-        # X̃ Q as (Qᵀ Xᵀ)ᵀ: 1.3–2× faster in OpenBLAS for C-ordered X (10,000 × 4096, b = 25–40)
-        A = (Qt @ X.T).T
-        if c is not None:
-            A -= Qt @ c                             # X̃ Q = X Q − 1 (cᵀQ)
-        B[j:j + q], XB[:, j:j + q] = Qt, A
-        WA = XB[:, j:j + q] * w[:, None]
-        M[j:j + q, :j + q] = (XB[:, :j + q].T @ WA).T
-        j += q
-        # Rayleigh–Ritz on span(B): Ritz values θ (decreasing), coefficients C
-        theta, C = np.linalg.eigh(M[:j, :j], UPLO="L")
-        theta, C = theta[::-1], C[:, ::-1]
-        Wk = C[:, :k].T.astype(dtype) @ B[:j]
-        if prev is not None:
-            angles.append(_sin_largest_angle(prev, Wk))
-            if it >= 2 and _block_converged(angles[1:] if warm else angles, tol):
-                break
-        prev = Wk
-        checkpoint()
-        if j + b > rows:
-            # restart from the top b Ritz vectors (their products with X̃ known: no pass)
-            Cb = C[:, :b]
-            B[:b], XB[:, :b], M[:b, :b], j = Cb.T.astype(dtype) @ B[:j], XB[:, :j] @ Cb, np.diag(theta[:b]), b
-            WA = XB[:, :b] * w[:, None]
-        # S_w Q = X̃ᵀ diag(w) X̃ Q of the newest block (or of the restarted basis)
-        WQ = WA.astype(dtype)
-        Z = WQ.T @ X
-        if c is not None:
-            Z -= np.outer(WQ.sum(axis=0), c)
-        if it == 1 and np.linalg.norm(C[:, :k].T @ Z - theta[:k, None] * Wk, 2) <= tol * (theta[k - 1] - theta[k]):
-            break                                   # Davis–Kahan: sin θ <= ‖R‖ / gap
-        # next block: orthogonalised against B (block Lanczos)
-        Qt = _orthonormal_rows_against(Z, B[:j])[:d - j]
-    else:
-        return None
-    comps = np.ascontiguousarray(Wk)
-    proj = (XB[:, :j] @ C[:, :k]).astype(dtype)     # X̃ W_kᵀ from the last products: no extra pass
-    signs = orientation(comps).astype(dtype)
-    evals = np.maximum(theta[:k], 0.0)
-    return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", it,
-                      float(angles[-1]) if angles else float("inf"), C[:, :b].T.astype(dtype) @ B[:j])
 
 
 #: Rows per block in :func:`sq_distances` (a few MB of temporaries at a time, not a copy of X).

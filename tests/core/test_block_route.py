@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
+import robust_subspace_lab.core.block_krylov as K
 import robust_subspace_lab.core.linalg as L
 from robust_subspace_lab.core import datasets
 from robust_subspace_lab.core.linalg import weighted_top_eigenspace
@@ -24,7 +25,7 @@ def exact(X, w, k, c):
 
 def sin_to(ref, W):
     """Sine of the largest principal angle between the row spaces (orthonormal rows)."""
-    return L._sin_largest_angle(np.asarray(ref, float), np.asarray(W, float))
+    return K._sin_largest_angle(np.asarray(ref, float), np.asarray(W, float))
 
 
 def synthetic(n=600, d=1024, rank=20, seed=0):
@@ -40,15 +41,16 @@ def synthetic(n=600, d=1024, rank=20, seed=0):
 def block_calls(monkeypatch):
     """Send every weighted eigenproblem to the block route and record (weights, centre, k, result)."""
     calls = []
-    orig = L._block_eigenspace
+    orig = K.block_eigenspace
 
     def spy(X, w, k, c, init, *rest):
         out = orig(X, w, k, c, init, *rest)
-        calls.append((np.array(w, dtype=float), None if c is None else np.array(c, dtype=float), k, out))
+        got = None if out is None else L.Eigenspace(*out[:3], "block", *out[3:])   # before the sign fix
+        calls.append((np.array(w, dtype=float), None if c is None else np.array(c, dtype=float), k, got))
         return out
 
     monkeypatch.setattr(L, "subspace_route", lambda *a: "block")
-    monkeypatch.setattr(L, "_block_eigenspace", spy)
+    monkeypatch.setattr(K, "block_eigenspace", spy)
     return calls
 
 
@@ -70,7 +72,7 @@ def test_every_step_is_within_tol_of_the_exact_step(data, cls, k, steps, dtype, 
         warnings.simplefilter("ignore")            # max_iter reached: on purpose
         list(est.iterate(X))
     assert len(calls) == steps + 1
-    tol = L.BLOCK_TOL if dtype == "float64" else L.BLOCK_TOL_32
+    tol = K.BLOCK_TOL if dtype == "float64" else K.BLOCK_TOL_32
     for w, c, kk, got in calls:
         ref = exact(X, w, kk, c)
         assert got.route == "block" and got.components.dtype == X.dtype
@@ -93,7 +95,7 @@ def test_projections_with_zero_weights(dtype, centred, rng):
     c = (w @ X.astype(float) / w.sum()) if centred else None
     got = weighted_top_eigenspace(X, w, 8, c, route="block")
     ref = exact(X, w, 8, c)
-    tol = L.BLOCK_TOL if dtype == "float64" else L.BLOCK_TOL_32
+    tol = K.BLOCK_TOL if dtype == "float64" else K.BLOCK_TOL_32
     assert sin_to(ref.components, got.components) <= tol
     Xc = X.astype(float) - (0 if c is None else c)
     P = Xc @ np.asarray(got.components, float).T
@@ -105,12 +107,12 @@ def test_projections_with_zero_weights(dtype, centred, rng):
 def test_stopping_rule_estimates_the_remaining_error():
     """Rule (1) on the angles after expansions: stop when a_t <= tol, or when a_t·r/(1 − r) <= tol
     with r = a_t/a_{t−1} < 1 (never on a rate from one angle)."""
-    assert L._block_converged([1e-3, 1e-4], tol=2e-5)          # r = 0.1: estimate 1.1e-5
-    assert not L._block_converged([1e-3, 1e-4], tol=1e-5)
-    assert not L._block_converged([1e-4, 2e-4], tol=1e-4)      # not converging: only a_t itself
-    assert L._block_converged([1e-4, 9e-5], tol=1e-4)
-    assert not L._block_converged([0.0, 1e-3], tol=1e-4)
-    assert not L._block_converged([2e-4], tol=1e-4) and L._block_converged([1e-4], tol=1e-4)
+    assert K._block_converged([1e-3, 1e-4], tol=2e-5)          # r = 0.1: estimate 1.1e-5
+    assert not K._block_converged([1e-3, 1e-4], tol=1e-5)
+    assert not K._block_converged([1e-4, 2e-4], tol=1e-4)      # not converging: only a_t itself
+    assert K._block_converged([1e-4, 9e-5], tol=1e-4)
+    assert not K._block_converged([0.0, 1e-3], tol=1e-4)
+    assert not K._block_converged([2e-4], tol=1e-4) and K._block_converged([1e-4], tol=1e-4)
 
 
 def test_converged_start_stops_after_one_iteration_by_the_residual_bound(rng):
@@ -122,10 +124,10 @@ def test_converged_start_stops_after_one_iteration_by_the_residual_bound(rng):
     w = rng.uniform(0.1, 1.0, len(X))
     first = weighted_top_eigenspace(X, w, 10, c, route="block", tol=1e-12, max_iter=100)
     again = weighted_top_eigenspace(X, w, 10, c, route="block", init=first.block)
-    assert again.n_iter == 1 and sin_to(exact(X, w, 10, c).components, again.components) <= L.BLOCK_TOL
+    assert again.n_iter == 1 and sin_to(exact(X, w, 10, c).components, again.components) <= K.BLOCK_TOL
     w2 = w * rng.uniform(0.9, 1.1, len(w))
     moved = weighted_top_eigenspace(X, w2, 10, c, route="block", init=first.block)
-    assert moved.n_iter >= 2 and sin_to(exact(X, w2, 10, c).components, moved.components) <= L.BLOCK_TOL
+    assert moved.n_iter >= 2 and sin_to(exact(X, w2, 10, c).components, moved.components) <= K.BLOCK_TOL
 
 
 def test_restarts_keep_converging_and_the_ritz_block_is_orthonormal(rng, monkeypatch):
@@ -134,12 +136,12 @@ def test_restarts_keep_converging_and_the_ritz_block_is_orthonormal(rng, monkeyp
     X = datasets.mnist_digits().X[::5]
     w = rng.uniform(0.1, 1.0, len(X))
     c = X.mean(axis=0)
-    monkeypatch.setattr(L, "BLOCK_KRYLOV_BLOCKS", 2)
+    monkeypatch.setattr(K, "BLOCK_KRYLOV_BLOCKS", 2)
     got = weighted_top_eigenspace(X, w, 10, c, route="block", tol=1e-9, max_iter=200)
     ref = exact(X, w, 10, c)
     assert got.route == "block" and got.n_iter > 2
     assert sin_to(ref.components, got.components) < 1e-7
     B = got.block
-    assert B.shape == (10 + L.BLOCK_OVERSAMPLES, X.shape[1])
+    assert B.shape == (10 + K.BLOCK_OVERSAMPLES, X.shape[1])
     np.testing.assert_allclose(B @ B.T, np.eye(len(B)), atol=1e-10)
     np.testing.assert_allclose(np.abs(np.sum(B[:10] * got.components, axis=1)), 1.0, atol=1e-10)
