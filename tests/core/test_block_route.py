@@ -145,3 +145,28 @@ def test_restarts_keep_converging_and_the_ritz_block_is_orthonormal(rng, monkeyp
     assert B.shape == (10 + K.BLOCK_OVERSAMPLES, X.shape[1])
     np.testing.assert_allclose(B @ B.T, np.eye(len(B)), atol=1e-10)
     np.testing.assert_allclose(np.abs(np.sum(B[:10] * got.components, axis=1)), 1.0, atol=1e-10)
+
+
+def test_cholesky_qr_orthonormalises_nearly_orthonormal_rows_and_declines_the_others(rng):
+    """The Cholesky QR of the second Gram–Schmidt round: rows orthonormal to 1e-3 come out
+    orthonormal to round-off with the same span; dependent or badly scaled rows are declined
+    (None: the caller takes Householder QR), as is a zero row."""
+    Q = np.linalg.qr(rng.standard_normal((500, 12)))[0].T
+    for dtype, eps in ((np.float64, 1e-12), (np.float32, 1e-5)):
+        near = (Q + 1e-3 * rng.standard_normal(Q.shape)).astype(dtype)
+        R = K._cholesky_rows(near)
+        assert R is not None and R.dtype == dtype
+        np.testing.assert_allclose(R.astype(float) @ R.T.astype(float), np.eye(12), atol=eps)
+        assert sin_to(R.astype(float), np.linalg.qr(near.T.astype(float))[0].T) <= 100 * eps
+    dependent = Q.copy()
+    dependent[5] = dependent[4]
+    assert K._cholesky_rows(dependent) is None
+    assert K._cholesky_rows(10.0 * Q) is None
+    zero = Q.copy()
+    zero[0] = 0.0
+    assert K._cholesky_rows(zero) is None
+    # the orthonormalisation against a basis ends orthonormal and orthogonal to it either way
+    basis, Z = Q[:6], rng.standard_normal((6, 500))
+    out = K._orthonormal_rows_against(Z, basis)
+    np.testing.assert_allclose(out @ out.T, np.eye(6), atol=1e-12)
+    assert np.abs(out @ basis.T).max() <= 1e-12
