@@ -219,6 +219,8 @@ class Eigenspace(NamedTuple):
     block : (b, n_features) the block route's last orthonormal Ritz block (its first k rows are the
         components before the sign fix), the best ``init`` for the next weighted step (its extra
         rows already approximate the next eigenvectors); None on the exact routes.
+    block_products : (n_samples, b) ``X @ blockᵀ`` (uncentred), from the last Rayleigh–Ritz step's
+        products (no pass over X); None on the exact routes.
     """
 
     components: np.ndarray
@@ -228,10 +230,26 @@ class Eigenspace(NamedTuple):
     n_iter: int
     angle: float
     block: np.ndarray | None = None
+    block_products: np.ndarray | None = None
+
+    @property
+    def warm(self) -> "WarmStart | None":
+        """The ``init`` for the next weighted step on the same X: the Ritz block with its
+        products (the step's first pass over X is then saved), or None on the exact routes."""
+        return None if self.block is None else WarmStart(self.block, self.block_products)
+
+
+class WarmStart(NamedTuple):
+    """A start for :func:`weighted_top_eigenspace`'s block route (``init``): the previous call's
+    Ritz block (b, n_features) and ``X @ blockᵀ`` (n_samples, b), valid for that call's X only
+    (``Eigenspace.warm``)."""
+
+    block: np.ndarray
+    products: np.ndarray | None
 
 
 def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
-                            *, gram: np.ndarray | None = None, init: np.ndarray | None = None,
+                            *, gram: np.ndarray | None = None, init: "np.ndarray | WarmStart | None" = None,
                             route: str = "auto", tol: float | None = None, max_iter: int | None = None,
                             random_state: int = 0, checkpoint: Callable[[], None] | None = None
                             ) -> Eigenspace:
@@ -250,7 +268,9 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
         (then required exact). Callers that iterate compute it once per run when
         :func:`subspace_route` says ``"gram"``.
     init : optional (k', n_features) orthonormal rows (k' <= k + BLOCK_OVERSAMPLES) to start the
-        block iteration from: the previous iteration's components. Ignored by the exact routes.
+        block iteration from: the previous iteration's components; or the previous call's
+        ``Eigenspace.warm`` on the same X (its Ritz block and the block's products with X, which
+        save the first pass over X: one of the five of a typical step). Ignored by the exact routes.
     route : ``"auto"`` (the rule of :func:`subspace_route`), or force ``"gram"``, ``"scatter"``
         or ``"block"``.
     tol : block iteration's stopping threshold (default :data:`BLOCK_TOL`, float32
@@ -306,7 +326,8 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
 
     Returns
     -------
-    :class:`Eigenspace` (components, eigenvalues, projections, route, n_iter, angle, block).
+    :class:`Eigenspace` (components, eigenvalues, projections, route, n_iter, angle, block,
+    block_products).
 
     Raises ValueError for an unknown ``route``; whatever ``checkpoint`` raises.
     """
@@ -318,12 +339,14 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     if route == "auto":
         route = subspace_route(n, d, k)
     if route == "block":
+        init, products = (init.block, init.products) if isinstance(init, WarmStart) else (init, None)
         out = block_krylov.block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype,
-                                            checkpoint or _no_checkpoint)
+                                            checkpoint or _no_checkpoint, init_products=products)
         if out is not None:
-            comps, evals, proj, n_iter, angle, block = out
+            comps, evals, proj, n_iter, angle, block, products = out
             signs = orientation(comps).astype(dtype)
-            return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", n_iter, angle, block)
+            return Eigenspace(comps * signs[:, None], evals, proj * signs[None, :], "block", n_iter, angle,
+                              block, products)
         route = "gram" if n <= d else "scatter"
     comps, evals, proj = _exact_eigenspace(X, weights, k, center, gram, route, dtype,
                                            checkpoint or _no_checkpoint)

@@ -168,7 +168,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=comps, mean=m, sample_weights=beta,
                      scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
-                     _ctx=(X, sq, gram, delta, pca.block))
+                     _ctx=(X, sq, gram, delta, pca.warm))
 
     def _step(self, state: State) -> State:
         X, sq, gram, delta, block = state._ctx
@@ -178,4 +178,4 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
                                       checkpoint=interrupt.checkpoint)
         beta, J = self._weights(residual_sq(sq, out.projections).astype(float), delta)
         return self._next_state(state, objective=J, components=out.components, sample_weights=beta,
-                                _ctx=(X, sq, gram, delta, out.block))
+                                _ctx=(X, sq, gram, delta, out.warm))

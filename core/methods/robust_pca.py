@@ -82,7 +82,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
                      objective_history=(_huber_objective(r, c),), components=pca.components, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram, pca.block))
+                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram, pca.warm))
 
     def _step(self, state: State) -> State:
         X, sq, gram, block = state._ctx
@@ -92,7 +92,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
         r = np.sqrt(residual_sq(sq, out.projections).astype(float))
         w_new, c = self._weights(r)
         return self._next_state(state, objective=_huber_objective(r, c), components=out.components,
-                                sample_weights=w_new, scalars={"c": c}, _ctx=(X, sq, gram, out.block))
+                                sample_weights=w_new, scalars={"c": c}, _ctx=(X, sq, gram, out.warm))
 
 
 @register(
@@ -161,11 +161,11 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
         out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=m, sample_weights=w, scalars={"σ": sigma},
-                     _ctx=(X, G0, sq0, out.block))
+                     _ctx=(X, G0, sq0, out.warm))
 
     def _step(self, state: State) -> State:
         X, G0, sq0, block = state._ctx      # warm start: the previous whole Ritz block, else W
         out, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights,
                                         init=state.components if block is None else block)
         return self._next_state(state, objective=J, components=out.components, mean=m, sample_weights=w,
-                                scalars={"σ": sigma}, _ctx=(X, G0, sq0, out.block))
+                                scalars={"σ": sigma}, _ctx=(X, G0, sq0, out.warm))

@@ -113,14 +113,14 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=b, sample_weights=d, scalars={"ε": eps},
-                     _ctx=(X, G0, sq0, eps, out.block))
+                     _ctx=(X, G0, sq0, eps, out.warm))
 
     def _step(self, state: State) -> State:
         X, G0, sq0, eps, block = state._ctx     # warm start: the previous whole Ritz block, else W
         out, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps,
                                           init=state.components if block is None else block)
         return self._next_state(state, objective=J, components=out.components, mean=b, sample_weights=d,
-                                _ctx=(X, G0, sq0, eps, out.block))
+                                _ctx=(X, G0, sq0, eps, out.warm))
 
 
 @register(

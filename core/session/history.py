@@ -46,9 +46,10 @@ _EMPTY = np.zeros((0, 0))
 _EMPTY.flags.writeable = False
 
 
-def _arrays(obj: Any, depth: int = 0, max_depth: int = 2) -> Iterator[np.ndarray]:
+def _arrays(obj: Any, depth: int = 0, max_depth: int = 3) -> Iterator[np.ndarray]:
     """The numpy arrays held by a state or by its private context (fields, tuples, mappings
-    such as ``details``, attributes), ``max_depth`` levels deep."""
+    such as ``details``, attributes), ``max_depth`` levels deep (a context's warm start, a tuple
+    in a tuple, is counted)."""
     if isinstance(obj, np.ndarray):
         yield obj
     elif depth < max_depth and isinstance(obj, (tuple, list)):

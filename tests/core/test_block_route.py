@@ -43,8 +43,8 @@ def block_calls(monkeypatch):
     calls = []
     orig = K.block_eigenspace
 
-    def spy(X, w, k, c, init, *rest):
-        out = orig(X, w, k, c, init, *rest)
+    def spy(X, w, k, c, init, *rest, **kw):
+        out = orig(X, w, k, c, init, *rest, **kw)
         got = None if out is None else L.Eigenspace(*out[:3], "block", *out[3:])   # before the sign fix
         calls.append((np.array(w, dtype=float), None if c is None else np.array(c, dtype=float), k, got))
         return out
@@ -170,3 +170,30 @@ def test_cholesky_qr_orthonormalises_nearly_orthonormal_rows_and_declines_the_ot
     out = K._orthonormal_rows_against(Z, basis)
     np.testing.assert_allclose(out @ out.T, np.eye(6), atol=1e-12)
     assert np.abs(out @ basis.T).max() <= 1e-12
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_warm_start_with_products_saves_the_first_pass_and_changes_nothing(rng, monkeypatch, dtype):
+    """``Eigenspace.warm`` carries the Ritz block's products with X (uncentred: valid for any next
+    centre): the next step's first iteration takes them instead of a pass over X, and ends where
+    the same step warm-started from the block alone ends (to round-off), within tol of the exact
+    step; the products returned are X @ blockᵀ."""
+    X = datasets.mnist_digits().X[::5].astype(dtype)
+    c1, c2 = X.mean(axis=0), np.median(X, axis=0)          # the centre moves (RPCA-OM, HQ-PCA)
+    w1, w2 = rng.uniform(0.1, 1.0, len(X)), rng.uniform(0.1, 1.0, len(X))
+    first = weighted_top_eigenspace(X, w1, 10, c1, route="block")
+    scale = np.abs(X.astype(float) @ first.block.astype(float).T).max()
+    np.testing.assert_allclose(first.block_products, X.astype(float) @ first.block.astype(float).T,
+                               atol=(1e-9 if dtype == "float64" else 1e-5) * scale)
+    passes = []
+    orig = K._times_rows
+    monkeypatch.setattr(K, "_times_rows", lambda X, Q: passes.append(len(Q)) or orig(X, Q))
+    plain = weighted_top_eigenspace(X, w2, 10, c2, route="block", init=first.block)
+    n_plain = len(passes)
+    passes.clear()
+    warm = weighted_top_eigenspace(X, w2, 10, c2, route="block", init=first.warm)
+    assert len(passes) == n_plain - 1 and warm.n_iter == plain.n_iter
+    tol = K.BLOCK_TOL if dtype == "float64" else K.BLOCK_TOL_32
+    assert sin_to(plain.components, warm.components) <= (1e-9 if dtype == "float64" else 1e-5)
+    assert sin_to(exact(X, w2, 10, c2).components, warm.components) <= tol
+    np.testing.assert_allclose(warm.eigenvalues, plain.eigenvalues, rtol=1e-9 if dtype == "float64" else 1e-5)
