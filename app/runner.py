@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from types import SimpleNamespace
 from typing import Any, Callable
 
 from PySide6 import QtCore
@@ -35,7 +34,7 @@ from robust_subspace_lab.core.session import History, Run, fit_to_data, validate
 from robust_subspace_lab.core.session import history as _history
 from robust_subspace_lab.core.session.run import DATA_LIMITS, as_wanted, resolve_auto
 
-from .worker import Relay, SolverJob, error_message
+from .worker import MeasureJob, Relay, SolverJob, error_message
 
 __all__ = ["ColumnRunner", "DATA_LIMITS"]
 
@@ -58,12 +57,6 @@ STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met)
               "data's range; the history is kept up to the last good iteration).")
 
 
-def _metrics_only(snap) -> SimpleNamespace:
-    """What :func:`core.views.snapshot` takes as ``known`` from ``snap``: its error, relative
-    error and metrics (a few numbers; no arrays)."""
-    return SimpleNamespace(error=snap.error, relative_error=snap.relative_error, metrics=dict(snap.metrics))
-
-
 class ColumnRunner(QtCore.QObject):
     """State machine of one column. See the module docstring."""
 
@@ -77,6 +70,8 @@ class ColumnRunner(QtCore.QObject):
     activity = QtCore.Signal()
     #: parameters were lowered to what the new data allows (text: "k = 1, ...")
     adjusted = QtCore.Signal(str)
+    #: the measures of the snapshot of this iteration arrived (app.worker, 5.): its numbers can be shown
+    measured = QtCore.Signal(int)
 
     def __init__(self, pool: QtCore.QThreadPool, key: str, params: dict | None = None,
                  delay: Callable[[], float] | None = None, parent=None):
@@ -88,6 +83,7 @@ class ColumnRunner(QtCore.QObject):
         self.relay.started.connect(self._on_started, q)
         self.relay.stepped.connect(self._on_stepped, q)
         self.relay.failed.connect(self._on_failed, q)
+        self.relay.measured.connect(self._on_measured, q)
         self.relay.done.connect(self._on_done, q)
 
         self.info = catalogue.get(key)
@@ -108,10 +104,13 @@ class ColumnRunner(QtCore.QObject):
         self._evicted: dict[int, Any] = {}
         #: snapshots of thinned states (they can no longer be recomputed), never evicted
         self._pinned: dict[int, Any] = {}
+        #: iteration -> state, for the cached snapshots still without their measures (they follow
+        #: from the job, or from a MeasureJob when the job was cancelled first)
+        self._unmeasured: dict[int, Any] = {}
         self._cache_bytes = 0
         self._pending = None             # (info, params, estimator) being tried
-        # the job in flight: (id, cancel flag, is a run, does steps)
-        self._job: tuple[int, threading.Event, bool, bool] | None = None
+        # the job in flight: (id, cancel flag, is a run, does steps, only measures)
+        self._job: tuple[int, threading.Event, bool, bool, bool] | None = None
         #: ids of cancelled jobs still ending in the pool: no new job starts before they end, so
         #: a column never computes two jobs at once (a cancelled one stops at its next checkpoint)
         self._draining: set[int] = set()
@@ -184,14 +183,20 @@ class ColumnRunner(QtCore.QObject):
         if snap is None:
             snap = self._compute_snapshot(state)
             self._remember(state.iteration, snap)
+        elif not getattr(snap, "measured", True) and state is not self.states[-1]:
+            # an older state whose measures will not come (its job went on or was cancelled)
+            snap = self._add_measures(state, views.measure(state, self.data, clustering=self._clustering(state)))
         elif state.iteration in self._snapshots:        # pinned ones are not in the LRU cache
             self._snapshots.move_to_end(state.iteration)
         return snap
 
+    def _clustering(self, state) -> bool | None:
+        return True if self.estimator.finished(state) else None
+
     def _compute_snapshot(self, state):
         """core.views.snapshot of ``state``, with the costly metrics at a finished state (as the
         worker computes it)."""
-        return views.snapshot(state, self.data, clustering=True if self.estimator.finished(state) else None,
+        return views.snapshot(state, self.data, clustering=self._clustering(state),
                               known=self._evicted.get(state.iteration))
 
     @staticmethod
@@ -200,28 +205,52 @@ class ColumnRunner(QtCore.QObject):
                   snap.weight_maps, snap.truncated_maps, snap.mean_weights)
         return sum(a.nbytes for a in arrays if a is not None) + 1024
 
-    def _remember(self, iteration: int, snap) -> None:
+    def _remember(self, iteration: int, snap, state=None) -> None:
+        """Cache ``snap`` (of ``state``, needed when it comes without its measures)."""
         old = self._snapshots.pop(iteration, None)
         if old is not None:
             self._cache_bytes -= self._nbytes(old)
         self._snapshots[iteration] = snap
         self._cache_bytes += self._nbytes(snap)
+        if getattr(snap, "measured", True):
+            self._unmeasured.pop(iteration, None)
+        else:
+            self._unmeasured[iteration] = state
         while self._cache_bytes > SNAPSHOT_CACHE_BYTES and len(self._snapshots) > 2:
             it, dropped = self._snapshots.popitem(last=False)
-            self._evicted[it] = _metrics_only(dropped)
+            if getattr(dropped, "measured", False):         # (a regression snapshot has none)
+                self._evicted[it] = dropped.measures
+            self._unmeasured.pop(it, None)
             self._cache_bytes -= self._nbytes(dropped)
+
+    def _add_measures(self, state, measures):
+        """The cached snapshot of ``state`` with its measures (cached so, and ``measured`` emitted)."""
+        it = state.iteration
+        self._unmeasured.pop(it, None)
+        snap = None
+        if it in self._pinned:
+            snap = self._pinned[it] = self._pinned[it].with_measures(measures)
+        if it in self._snapshots:
+            snap = self._snapshots[it] = self._snapshots[it].with_measures(measures)
+        self.measured.emit(it)
+        return snap
 
     def _clear_cache(self) -> None:
         self._snapshots.clear()
         self._evicted.clear()
         self._pinned.clear()
+        self._unmeasured.clear()
         self._cache_bytes = 0
 
     def _pin(self, state) -> None:
         """Before the history thins ``state``, keep its snapshot (it can no longer be recomputed)."""
         if state.iteration not in self._pinned:
-            self._pinned[state.iteration] = self._snapshots.get(state.iteration) \
-                or self._compute_snapshot(state)
+            snap = self._snapshots.get(state.iteration)
+            if snap is None:
+                snap = self._compute_snapshot(state)
+            elif not getattr(snap, "measured", True):     # measured while the state is whole
+                snap = self._add_measures(state, views.measure(state, self.data, clustering=self._clustering(state)))
+            self._pinned[state.iteration] = snap
         self._evicted.pop(state.iteration, None)
 
     # ------------------------------------------------------------------ data-dependent sizes
@@ -321,6 +350,7 @@ class ColumnRunner(QtCore.QObject):
         if self._closed or n <= 0:
             return
         self._queued_steps += int(n)
+        self._end_measuring()
         self._kick()
         self.activity.emit()
 
@@ -329,6 +359,7 @@ class ColumnRunner(QtCore.QObject):
         if self._closed or self.running or self.finished:
             return
         self._run_requested = True
+        self._end_measuring()
         self._kick()
         self.activity.emit()
 
@@ -357,6 +388,7 @@ class ColumnRunner(QtCore.QObject):
         for it in [i for i in self._snapshots if i > 0]:
             self._cache_bytes -= self._nbytes(self._snapshots.pop(it))
         self._evicted = {it: s for it, s in self._evicted.items() if it == 0}
+        self._unmeasured = {it: s for it, s in self._unmeasured.items() if it == 0}
         self._set_error("")
         self._bump()
         self._kick()
@@ -399,12 +431,26 @@ class ColumnRunner(QtCore.QObject):
             self._queued_steps = 0
             self._run_requested = False
 
+    def _end_measuring(self) -> None:
+        """Cancel a :class:`MeasureJob` in flight: steps asked for start without waiting for it
+        (the state it measured is then measured on demand if it is shown again)."""
+        if self._job is not None and self._job[4]:
+            self._invalidate(keep_queue=True)
+
     def _kick(self) -> None:
-        """Submit the next job if none is in flight and there is something to do."""
+        """Submit the next job if none is in flight and there is something to do: a start or
+        steps, else the measures of the newest state if its snapshot still lacks them."""
         if self._closed or self._held or self._job is not None or self._draining or self.data is None:
             return
         need_start = self._pending is not None or not self.states
         if not (need_start or self._queued_steps or self._run_requested):
+            newest = self.states[-1]
+            if self._unmeasured.get(newest.iteration) is newest:
+                self._job_counter += 1
+                cancel = threading.Event()
+                self._job = (self._job_counter, cancel, False, False, True)
+                self._pool.start(MeasureJob(self.relay, self.gen, self._job_counter, cancel, self.estimator,
+                                            self.data, start_from=newest))
             return
         if need_start and self._pending is None and self.error and not self.states \
                 and not self._retry_current:
@@ -420,7 +466,7 @@ class ColumnRunner(QtCore.QObject):
         job = self._new_job(self.relay, self.gen, self._job_counter, cancel, est, self.data,
                             start_from=start_from, n_steps=self._queued_steps, until_finished=is_run,
                             delay=self._delay)
-        self._job = (self._job_counter, cancel, is_run, is_run or self._queued_steps > 0)
+        self._job = (self._job_counter, cancel, is_run, is_run or self._queued_steps > 0, False)
         self._queued_steps = 0
         self._run_requested = False
         self._pool.start(job)
@@ -443,7 +489,7 @@ class ColumnRunner(QtCore.QObject):
         # the same Run (the session lists it) now holds the setting that started
         self.model.method, self.model.params = self.info.key, dict(self.params)
         self.model.record_start(state, self.estimator)
-        self._remember(state.iteration, snap)
+        self._remember(state.iteration, snap, state)
         if not self._retry_current:     # else keep saying why the tried setting was refused
             self._set_error("")
         self._retry_current = False
@@ -455,11 +501,18 @@ class ColumnRunner(QtCore.QObject):
         the others have theirs made on demand (:meth:`snapshot`)."""
         if not self._current(gen, job_id):
             return
-        self._remember(states[-1].iteration, snap)
+        self._remember(states[-1].iteration, snap, states[-1])
         HISTORY_POOL.total = STATE_BYTES_BUDGET
         for state in states:
             self.model.record_step(state)      # thins older states beyond the budget
         self._bump()
+
+    @QtCore.Slot(int, int, object, object)
+    def _on_measured(self, gen, job_id, state, measures) -> None:
+        """The measures of a snapshot that went without them: taken for as long as that state's
+        snapshot is cached without them, whichever job (or generation) sent them."""
+        if self._unmeasured.get(state.iteration) is state:
+            self._add_measures(state, measures)
 
     @QtCore.Slot(int, int, str, bool)
     def _on_failed(self, gen, job_id, text, diverged) -> None:

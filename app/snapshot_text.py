@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import math
 
-__all__ = ["metrics_html", "METRICS_TIP", "NMF_METRICS_TIP", "ERROR_TIP", "NMF_ERROR_TIP", "RESTARTS"]
+__all__ = ["metrics_html", "error_line", "MeasuresText", "MEASURING_TIP", "METRICS_TIP", "NMF_METRICS_TIP", "ERROR_TIP", "NMF_ERROR_TIP", "RESTARTS"]
 
 #: the snapshot's detail holding every restart's objective, one tuple per committed component
 RESTARTS = "restart objectives"
@@ -90,3 +90,49 @@ def metrics_html(snap) -> tuple[str, str]:
         text += f"<span style='color:#555'>{html.escape(last)}</span>"
         tip = "\n".join(lines)
     return text, tip
+
+
+#: added to the tooltips while the snapshot shown is still being measured (app.worker, 5.)
+MEASURING_TIP = ("Iteration {new}'s errors and metrics are being measured (a pass over the data); the greyed\n"
+                 "numbers are those of iteration {old}.")
+
+
+def error_line(snap) -> tuple[str, str, str]:
+    """(the error line, its tooltip, the metrics block's tooltip) of a measured snapshot: the
+    relative error of NMF, else paper 000's eq. 14 error ("" when there is none)."""
+    if snap.relative_error is not None:
+        return f"relative error: {100.0 * snap.relative_error:.2f} %", NMF_ERROR_TIP, NMF_METRICS_TIP
+    if snap.error is None or not math.isfinite(snap.error):
+        return "", ERROR_TIP, METRICS_TIP
+    return f"reconstruction error: {snap.error:.4g}", ERROR_TIP, METRICS_TIP
+
+
+class MeasuresText:
+    """Draws a snapshot's error line and metrics block into two labels (a method column's). While
+    the snapshot is being measured (``snap.measured`` False: app.worker, 5.) the numbers of the
+    last measured iteration stay, greyed, and the tooltips say which iteration they are of."""
+
+    def __init__(self, error_label, metrics_label):
+        self.error_label, self.metrics_label = error_label, metrics_label
+        self.measured_at = -1             # iteration of the numbers shown
+
+    def draw(self, snap) -> None:
+        stale = not snap.measured
+        for label in (self.error_label, self.metrics_label):
+            label.setEnabled(not stale)
+        if stale:
+            note = MEASURING_TIP.format(new=snap.iteration, old=self.measured_at)
+            if not 0 <= self.measured_at < snap.iteration or not self.error_label.text():   # (another run's)
+                self.error_label.setText("measuring…")
+                self.metrics_label.setText("")
+                note = note.split("; ")[0] + "."
+            self.error_label.setToolTip(ERROR_TIP + "\n\n" + note)
+            return
+        line, error_tip, metrics_tip = error_line(snap)
+        self.error_label.setText(line)
+        if self.error_label.toolTip() != error_tip:
+            self.error_label.setToolTip(error_tip)
+        text, tip = metrics_html(snap)
+        self.metrics_label.setText(text)
+        self.metrics_label.setToolTip(metrics_tip + (("\n\n" + tip) if tip else ""))
+        self.measured_at = snap.iteration

@@ -71,6 +71,7 @@ class SweepDialog(QtWidgets.QDialog):
         self.setWindowTitle("Sweep")
         self.data, self.corruption = data, corruption
         self.thread: SweepThread | None = None
+        self._active = False      # from start() until the thread's end reached the GUI thread
         self.progress_info: core_sweep.Progress | None = None
         self.last_error = ""
         self.cancelled = False
@@ -218,7 +219,9 @@ class SweepDialog(QtWidgets.QDialog):
 
     @property
     def running(self) -> bool:
-        return self.thread is not None and self.thread.isRunning()
+        """A sweep started and its end (its rows, the status line) not handled yet: the thread's
+        ``finished`` reaches the GUI thread after its ``done``, which it emitted before ending."""
+        return self._active
 
     def start(self) -> bool:
         """Run the sweep of the fields; False (with the reason in the status line) if they are bad."""
@@ -246,6 +249,7 @@ class SweepDialog(QtWidgets.QDialog):
         self.thread.finished.connect(self._on_thread_finished)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        self._active = True
         self.thread.start()
         return True
 
@@ -277,6 +281,7 @@ class SweepDialog(QtWidgets.QDialog):
         self._show_error(message)
 
     def _on_thread_finished(self) -> None:
+        self._active = False
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 

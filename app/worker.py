@@ -21,6 +21,11 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
    state). On the faces at full speed snapshots were more than half of the solvers' work, mostly
    for states never drawn, and the solver threads' Python held the interpreter lock the GUI
    thread waited for. The first and the last state of a job always have theirs.
+5. On large data (:data:`MEASURE_APART_ENTRIES`) the snapshot goes to the GUI thread without its
+   measures (:class:`core.views.Measures`: the errors and metrics, one or two passes over the
+   data, 50–150 ms at 5,000 × 9,216), which follow in ``measured`` once computed: the frame is
+   drawn that much sooner, and the column shows the numbers when they come. A job cancelled in
+   between leaves them to a :class:`MeasureJob`, which the runner starts when it is idle.
 
 BLAS threads: every job runs as one of :data:`core.threads.RUNNING`'s solvers, which applies the
 thread policy (all cores for one running job, shared when several run, one thread on small data:
@@ -47,7 +52,7 @@ from robust_subspace_lab.core.errors import DataError, ParameterError, SolverErr
 from robust_subspace_lab.core.session import solver_input
 
 __all__ = ["Relay", "SolverJob", "error_message", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay",
-           "SNAPSHOT_PERIOD_S", "CHEAP_SNAPSHOT_S"]
+           "MeasureJob", "SNAPSHOT_PERIOD_S", "CHEAP_SNAPSHOT_S", "MEASURE_APART_ENTRIES"]
 
 #: Seconds of steps batched under one snapshot (see the module docstring): a frame (app.main_window.FRAME_MS)
 SNAPSHOT_PERIOD_S = 0.033
@@ -55,6 +60,12 @@ SNAPSHOT_PERIOD_S = 0.033
 #: runner then makes one on the GUI thread if asked: the faces take 1.4–2.6 ms, the 5,000 digits
 #: at 96 × 96 60–150 ms, never skipped)
 CHEAP_SNAPSHOT_S = 0.01
+#: Data (entries of X) from which a job's snapshots go without their measures, which follow in
+#: ``Relay.measured``; after the first, only while measuring takes at least
+#: :data:`MEASURE_APART_S` thread seconds. The 5,000 digits at 28 × 28 (3.9 million entries)
+#: measure in a few ms; at 96 × 96 (46 million) in 50–150 ms.
+MEASURE_APART_ENTRIES = 2 ** 22
+MEASURE_APART_S = 0.01
 
 
 _lowered = threading.local()
@@ -134,6 +145,8 @@ class Relay(QtCore.QObject):
     #: gen, job id, states, snapshot: one or more iterations (a tuple of states, oldest first),
     #: the snapshot that of the newest
     stepped = QtCore.Signal(int, int, object, object)
+    #: gen, job id, state, core.views.Measures: the measures of a state whose snapshot went without them
+    measured = QtCore.Signal(int, int, object, object)
     #: gen, job id, message, diverged (a SolverError: the run stopped at its last good iteration)
     failed = QtCore.Signal(int, int, str, bool)
     #: gen, job id, cancelled: the job ended (always emitted last)
@@ -160,6 +173,10 @@ class SolverJob(QtCore.QRunnable):
         self.delay = delay or (lambda: 0.0)
         self.samples = samples
         self.n_basis = n_basis
+        X = getattr(data, "X", None)
+        #: snapshots go without their measures (module docstring, 5.); refined by their cost
+        self._apart = self.measures_apart and X is not None and X.size >= MEASURE_APART_ENTRIES
+        self._measure_cost = 0.0             # thread seconds of the last measures made apart
 
     def _emit(self, name: str, *args) -> bool:
         """Emit the relay's signal ``name``; False when the relay is gone (window closed)."""
@@ -181,21 +198,41 @@ class SolverJob(QtCore.QRunnable):
         X = getattr(self.data, "X", None)
         return 0 if X is None else working.work_bytes(self.estimator, X.size * 8, "step")
 
-    def _snapshot(self, state):
+    #: whether this kind of job may send snapshots without their measures (module docstring, 5.)
+    measures_apart = True
+
+    def _snapshot(self, state, measured: bool = True):
         # the costly metrics (k-means on H for NMF) at least once the run is over
         return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis,
-                              clustering=True if self.estimator.finished(state) else None)
+                              clustering=True if self.estimator.finished(state) else None, measured=measured)
+
+    def _measure(self, state):
+        """The :class:`core.views.Measures` of ``state`` (as :meth:`_snapshot` would have them)."""
+        return views.measure(state, self.data, clustering=True if self.estimator.finished(state) else None)
+
+    def _emit_frame(self, signal: str, payload, state) -> float:
+        """Emit ``signal`` (``started`` or ``stepped``) with ``payload`` and the snapshot of
+        ``state``; when measures go apart, that snapshot without them and then ``measured``.
+        Returns the snapshot's thread seconds."""
+        apart = self._apart
+        t = time.thread_time()
+        snap = self._snapshot(state, measured=False) if apart else self._snapshot(state)
+        cost = time.thread_time() - t
+        self._emit(signal, payload, snap)
+        if apart and not self.cancel.is_set():
+            t = time.thread_time()
+            measures = self._measure(state)
+            self._measure_cost = time.thread_time() - t
+            self._apart = self._measure_cost >= MEASURE_APART_S
+            self._emit("measured", state, measures)
+        return cost
 
     def _emit_batch(self, batch: list) -> float:
         """Emit ``stepped`` with the states of ``batch`` (emptied) and the snapshot of the newest;
         returns the snapshot's thread seconds."""
-        t = time.thread_time()
-        snap = self._snapshot(batch[-1])
-        cost = time.thread_time() - t
         states = tuple(batch)
         batch.clear()
-        self._emit("stepped", states, snap)
-        return cost
+        return self._emit_frame("stepped", states, states[-1])
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         lower_thread_priority()
@@ -226,7 +263,7 @@ class SolverJob(QtCore.QRunnable):
                 state = self._start_state()
                 if self.cancel.is_set():
                     return
-                self._emit("started", state, self._snapshot(state))
+                self._emit_frame("started", state, state)
             steps = 0
             last = None
             step_bytes = self._step_bytes()
@@ -255,8 +292,9 @@ class SolverJob(QtCore.QRunnable):
                     break
                 batch.append(state)
                 ends = est.finished(state) if self.until_finished else steps >= self.n_steps
+                # (measures made apart take at most about half of the job's time)
                 if not ends and snap_cost < CHEAP_SNAPSHOT_S \
-                        and time.perf_counter() - emitted < SNAPSHOT_PERIOD_S:
+                        and time.perf_counter() - emitted < max(SNAPSHOT_PERIOD_S, self._measure_cost):
                     continue         # drawn with the next batch
                 snap_cost = self._emit_batch(batch)
                 emitted = time.perf_counter()
@@ -274,6 +312,26 @@ class SolverJob(QtCore.QRunnable):
                     except Exception:  # noqa: BLE001 - the failure below says what went wrong
                         pass
                 self._emit("failed", error_message(exc), isinstance(exc, SolverError))
+        finally:
+            self._release()
+            self._emit("done", int(self.cancel.is_set()))
+
+
+class MeasureJob(SolverJob):
+    """The measures of ``start_from``, whose snapshot went to the GUI thread without them and
+    whose job was cancelled before it measured it (the runner starts one when it is idle)."""
+
+    def _run(self) -> None:
+        try:
+            if not self.cancel.is_set():
+                measures = self._measure(self.start_from)
+                if not self.cancel.is_set():
+                    self._emit("measured", self.start_from, measures)
+        except interrupt.Cancelled:
+            pass
+        except Exception:  # noqa: BLE001 - a bug: reported, and the column shows no numbers rather than wait
+            traceback.print_exc(file=sys.stderr)
+            self._emit("measured", self.start_from, views.Measures(None, None, {}))
         finally:
             self._release()
             self._emit("done", int(self.cancel.is_set()))

@@ -381,7 +381,7 @@ SCENARIOS = {
     "digits": lambda r: simple("MNIST digits (5,000 x 28 x 28), PCA-GM | PCP, max_iter 10, speed max", 2,
                                methods=("pca-gm", "pcp"), params={"max_iter": 10}, builtin="digits"),
     "folder": lambda r: folder_scenario(2),
-    "resize96": lambda r: resize_scenario(1),
+    "resize96": lambda r: resize_scenario(r),
     "corruptions": lambda r: corruption_scenario(1),
     "preset": lambda r: preset_scenario(),
     "quit": lambda r: quit_scenario(),

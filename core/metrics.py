@@ -22,6 +22,7 @@ from scipy.cluster.vq import kmeans2
 from scipy.optimize import linear_sum_assignment
 
 from .errors import DataError, ParameterError
+from .interrupt import checkpoint
 
 
 def reconstruction_error(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray,
@@ -138,6 +139,7 @@ def _times(X: np.ndarray, M: np.ndarray) -> np.ndarray:
         return X @ M
     out = np.empty((X.shape[0], M.shape[1]), dtype=np.result_type(X.dtype, M.dtype))
     for b in row_blocks(*X.shape):
+        checkpoint()          # a cancelled run (core.interrupt) stops within a block
         out[b] = X[b] @ M
     return out
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -77,6 +78,9 @@ class Snapshot:
         outlier score: low = mostly rejected), or None without per-entry weights.
     relative_error : NMF only: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4) as a fraction,
         added outlier images excluded; else None.
+    measured : False for a snapshot made without its measures (``snapshot(..., measure=False)``:
+        ``error`` and ``relative_error`` None, ``metrics`` empty) until :meth:`with_measures` adds
+        them; True otherwise.
     """
 
     method: str
@@ -106,6 +110,27 @@ class Snapshot:
     truncated_share: np.ndarray | None = None
     mean_weights: np.ndarray | None = None
     relative_error: float | None = None
+    measured: bool = True
+
+    @property
+    def measures(self) -> "Measures":
+        """The snapshot's :class:`Measures` (error, relative error, metrics)."""
+        return Measures(self.error, self.relative_error, dict(self.metrics))
+
+    def with_measures(self, measures: "Measures") -> "Snapshot":
+        """This snapshot with ``measures`` (of the same state: :func:`measure`) filled in."""
+        return replace(self, error=measures.error, relative_error=measures.relative_error,
+                       metrics=dict(measures.metrics), measured=True)
+
+
+class Measures(NamedTuple):
+    """The numbers of a snapshot that cost passes over the data (~50–150 ms each at 5,000 × 9,216):
+    ``error`` (paper 000 eq. 14, None for NMF), ``relative_error`` (NMF, else None) and the
+    ``metrics`` dict (see :class:`Snapshot`)."""
+
+    error: float | None
+    relative_error: float | None
+    metrics: dict
 
 
 def default_samples(data: Corrupted, count: int = 3) -> np.ndarray:
@@ -387,8 +412,21 @@ def _weight_arrays(state: State, samples: np.ndarray, shape) -> dict:
     return out
 
 
+def measure(state: State, data: Corrupted, clustering: bool | None = None) -> Measures:
+    """The :class:`Measures` of ``state`` on ``data`` (one or two passes over X and X_clean);
+    ``clustering`` as in :func:`snapshot`. Raises :class:`core.interrupt.Cancelled` when the
+    caller's run is cancelled (checked between blocks of rows)."""
+    interrupt.checkpoint()
+    if is_nmf(state):      # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
+        rel = relative_error(state, data)
+        return Measures(None, rel, nmf_metrics(state, data, rel, clustering=bool(
+            clustering if clustering is not None else state.converged or clustering_cheap(state, data))))
+    err, total = subspace_errors(state, data)
+    return Measures(err, None, _metrics(state, data, err, total))
+
+
 def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
-             clustering: bool | None = None, known=None) -> Snapshot:
+             clustering: bool | None = None, known=None, measured: bool = True) -> Snapshot:
     """Everything a method column shows for ``state``; see :class:`Snapshot`.
 
     ``clustering``: compute ACC and NMI of NMF states on labelled data (k-means on H, the one
@@ -396,9 +434,10 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     (:func:`clustering_cheap`) or the state has converged. Callers that know the run is over
     (``estimator.finished(state)``) pass True.
 
-    ``known``: an earlier snapshot of the same state (or any object with its ``error``,
-    ``relative_error`` and ``metrics``), whose values are taken as they are (they cost passes over
-    the data: ~70 ms each at 5,000 × 9,216) while the arrays are made anew (a few ms)."""
+    ``known``: the :class:`Measures` of the same state (or an earlier snapshot of it), taken as
+    they are while the arrays are made anew (a few ms). ``measured=False`` (and no ``known``): the
+    snapshot without its measures (``measured`` False), for a caller that shows the frame first
+    and adds them with :meth:`Snapshot.with_measures` (:func:`measure`)."""
     h, w = data.shape
     samples = default_samples(data) if samples is None else np.asarray(samples, dtype=int)
     comps = state.components[:n_basis]
@@ -406,15 +445,10 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
     rec = _fitted_rows(state, data, samples)
     rows = np.stack([data.X_clean[samples], Xs, rec, Xs - rec], axis=1).reshape(len(samples), 4, h, w)
     nmf = is_nmf(state)
-    # eq. 14 projects onto mean + span(W) with W orthonormal: undefined for NMF parts
-    if known is not None:
-        err, rel, metrics = known.error, known.relative_error, dict(known.metrics)
-    else:
-        err, total = (None, None) if nmf else subspace_errors(state, data)
-        rel = relative_error(state, data) if nmf else None
-        metrics = nmf_metrics(state, data, rel, clustering=bool(
-            clustering if clustering is not None else state.converged or clustering_cheap(state, data))) \
-            if nmf else _metrics(state, data, err, total)
+    measured = known is not None or measured
+    if known is None and measured:
+        known = measure(state, data, clustering)
+    err, rel, metrics = (known.error, known.relative_error, dict(known.metrics)) if measured else (None, None, {})
     zero = comps == 0 if not nmf else np.zeros(comps.shape, dtype=bool)   # parts: 0 is ordinary
     two_d = data.X.shape[1] == 2
     # per-entry details (TC-NMF's "truncated") reach the views as the chosen samples' maps only
@@ -434,5 +468,5 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
                     details=details,
                     points=data.X if two_d else None,
                     directions=state.components if two_d else None,
-                    mean=state.mean, nmf=nmf, relative_error=rel,
+                    mean=state.mean, nmf=nmf, relative_error=rel, measured=measured,
                     **_weight_arrays(state, samples, (h, w)))

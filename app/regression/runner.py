@@ -42,6 +42,8 @@ training_targets = _core_run.training_targets
 class RegressionJob(SolverJob):
     """A :class:`~app.worker.SolverJob` for a regression estimator and a RegressionData."""
 
+    measures_apart = False          # regression snapshots come whole
+
     def _start_state(self):
         return self.estimator.start(self.data.X_train, training_targets(self.estimator, self.data))
 

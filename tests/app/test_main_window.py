@@ -103,6 +103,26 @@ def test_scrubber_goes_back_and_follows_live_again(qtbot, make_window):
     assert col.scrubber.value() == 4
 
 
+def test_run_on_a_column_showing_its_newest_state_redraws_its_texts_not_its_views(qtbot, make_window):
+    """Run and Step make every column follow the solver: one that shows the newest state already
+    only redraws its texts (a whole frame took the core the first step needed); one scrubbed
+    back draws the newest state."""
+    win = make_window()
+    col = win.columns[1]
+    win.redraw_now()
+    col.iteration_label.setText("stale")
+    col.follow_live()
+    assert col.iteration_label.text().startswith("iteration 0") and not col.refresh()
+    win.step_all(2)
+    qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=WAIT)
+    wait_drawn(qtbot, col, 2)
+    col.scrubber.setValue(0)
+    wait_drawn(qtbot, col, 0)
+    col.follow_live()
+    assert col.refresh(force=False) and col.scrubber.value() == 2
+    wait_drawn(qtbot, col, 2)
+
+
 def test_run_pause_then_run_to_convergence(qtbot, make_window):
     win = make_window(speed="10 it/s")
     col = win.columns[1]                           # PCA-GM: iterates (PCA is done at iteration 0)
