@@ -94,27 +94,55 @@ class WorkspaceDrawing:
     # ================================================================== drawing
     def refresh(self, force: bool = False) -> bool:
         """Redraw if the solver, the scrubber or the Test section changed since the last frame
-        (the window's frame timer calls this ~30 times a second). True if drawn."""
+        (the window's frame timer calls this ~30 times a second). True if drawn.
+
+        A frame is drawn in parts, one per call (:meth:`_frame_parts`; the window's timer calls
+        again at once while :attr:`drawing`), so that no event-loop turn repaints every view: on the
+        digits a whole frame was 150-170 ms of GUI time in one turn, most of it the views' repaint.
+        ``force`` draws the frame (or the rest of it) at once."""
+        if self._parts and not force:
+            self._parts.pop(0)()
+            return True
         states = self.runner.states
         n = len(states)
         index = self._sync_scrubber()
         key = (self.runner.version, index, self._test_version, self.test_clean)
         if key == self._drawn_key and not force:
+            if self._parts:                        # forced: the frame being drawn, at once
+                while self._parts:
+                    self._parts.pop(0)()
+                return True
             return False
         self._drawn_key = key
         snap = self.runner.snapshot(index) if n else None
-        self.shown_index = index
-        self.shown_snapshot = snap
-        self.shown_state = states[index] if n else None
-        self._draw(snap)
-        if self.test_clean and self.shown_state is not None:
-            self._want_test(self.shown_state)
-        self._draw_test(snap)
-        self.frames += 1
-        self.drawn.emit(-1 if snap is None else snap.iteration)
+        state = states[index] if n else None
+        self._parts = self._frame_parts(snap, index, state)
+        while self._parts:
+            self._parts.pop(0)()
+            if not force:
+                break
         return True
 
-    def _draw(self, snap) -> None:
+    @property
+    def drawing(self) -> bool:
+        """A frame is partly drawn: :meth:`refresh` draws its next part."""
+        return bool(self._parts)
+
+    def _frame_parts(self, snap, index: int, state) -> list:
+        """The frame of ``snap`` as calls of a few views each; the texts, the Test section and the
+        ``drawn`` signal come with the last."""
+        def last():
+            self.shown_index, self.shown_snapshot, self.shown_state = index, snap, state
+            self._draw_text(snap)
+            if self.test_clean and state is not None:
+                self._want_test(state)
+            self._draw_test(snap)
+            self.frames += 1
+            self.drawn.emit(-1 if snap is None else snap.iteration)
+        return [lambda: self._draw_inputs(snap), lambda: self._draw_curves(snap),
+                lambda: self._draw_spectrum(snap), lambda: self._draw_T(snap), last]
+
+    def _draw_inputs(self, snap) -> None:
         images = snap is not None and snap.rows is not None
         points = snap is not None and snap.points is not None
         if snap is not None:
@@ -132,8 +160,12 @@ class WorkspaceDrawing:
                 self.points_legend.setText(legend)
         else:
             self.inputs_view.show_snapshot(snap)
+
+    def _draw_curves(self, snap) -> None:
         self.objective_view.show_snapshot(snap)
         self.residual_view.show_snapshot(snap)
+
+    def _draw_spectrum(self, snap) -> None:
         ref = None
         if self.runner.states:
             first = self.runner.snapshot(0)
@@ -146,12 +178,13 @@ class WorkspaceDrawing:
                 self.scalar_view.choose("rank")
             second = "nnz(E)" if "nnz(E)" in snap.scalar_history else None
             self.scalar_view.choose_second(second)
+
+    def _draw_T(self, snap) -> None:
         if self.T_stack.currentWidget() is self.weights_view:
             self.weights_view.show_snapshot(snap)
         else:
             self.coef_view.show_snapshot(snap, None if self.data is None else self.data.T_true,
                                          None if self.data is None else self.data.scored_columns)
-        self._draw_text(snap)
 
     def _draw_text(self, snap) -> None:
         n = len(self.runner.states)

@@ -124,6 +124,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self.shown_snapshot = None
         self.shown_state = None
         self.frames = 0
+        self._parts: list = []            # the rest of a frame drawn in parts (refresh)
         # test-time cleaning
         self.test_clean = False
         self.test_mode_shown = "plain"          # what the Test section draws now

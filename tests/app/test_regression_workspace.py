@@ -138,6 +138,32 @@ def test_synthetic_rr_steps_and_draws_the_snapshot(qtbot, regression):
 
 
 # ----------------------------------------------------------------------------- digits + RLDA
+def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, regression):
+    """A new frame is drawn a few views per event-loop turn (a whole frame repainted every view in
+    one turn: 150-170 ms of GUI time on the digits); the shown snapshot, the texts and ``drawn``
+    come with the last part; ``refresh(force=True)`` draws the rest at once."""
+    win, ws = regression
+    win._frame_timer.stop()                         # the test calls refresh itself
+    ws.runner.step(1)
+    qtbot.waitUntil(lambda: ws.runner.iteration == 1 and not ws.runner.busy, timeout=WAIT)
+    drawn = []
+    ws.drawn.connect(drawn.append)
+    assert ws.refresh() and ws.drawing
+    assert ws.shown_snapshot.iteration == 0 and drawn == []
+    parts = 1
+    while ws.drawing:
+        assert ws.refresh()
+        parts += 1
+    assert parts >= 4 and drawn == [1] and ws.shown_snapshot.iteration == 1
+    assert ws.iteration_label.text().endswith("iteration 1")
+    assert not ws.refresh()                         # nothing new
+    ws.runner.step(1)
+    qtbot.waitUntil(lambda: ws.runner.iteration == 2 and not ws.runner.busy, timeout=WAIT)
+    assert ws.refresh() and ws.drawing
+    assert ws.refresh(force=True) and not ws.drawing and drawn == [1, 2]
+    win._frame_timer.start()
+
+
 def test_digits_rlda_black_squares_weight_images_and_test_cleaning(qtbot, regression):
     win, ws = regression
     small_digits(qtbot, ws)
