@@ -46,8 +46,14 @@ class WorkspaceDrawing:
         self._test_error = ""
         self._test_version += 1
 
+    def _of_this_run(self, state) -> bool:
+        """``state`` is one of the current run's (a frame drawn in parts, or a test finishing,
+        may come after the method or the data changed: its state is then another estimator's)."""
+        states = self.runner.states
+        return state is not None and 0 <= state.iteration < len(states) and states[state.iteration] is state
+
     def _want_test(self, state) -> None:
-        if not self.test_clean or state is None or self._closed:
+        if not self.test_clean or not self._of_this_run(state) or self._closed:
             return
         if self._test_done is state:         # done (or failed) for this state already
             return
@@ -87,7 +93,7 @@ class WorkspaceDrawing:
 
     def _next_test(self, done_state) -> None:
         target = self._test_target
-        if self.test_clean and target is not None and target is not done_state and not self._closed:
+        if self.test_clean and target is not done_state and self._of_this_run(target) and not self._closed:
             self._submit_test(target)
         self.activity.emit()
 
@@ -99,14 +105,17 @@ class WorkspaceDrawing:
         A frame is drawn in parts, one per call (:meth:`_frame_parts`; the window's timer calls
         again at once while :attr:`drawing`), so that no event-loop turn repaints every view: on the
         digits a whole frame was 150-170 ms of GUI time in one turn, most of it the views' repaint.
-        ``force`` draws the frame (or the rest of it) at once."""
-        if self._parts and not force:
-            self._parts.pop(0)()
-            return True
+        ``force`` draws the frame (or the rest of it) at once. A frame whose data, run, iteration
+        or Test section changed before its last part is dropped for the new one."""
         states = self.runner.states
         n = len(states)
         index = self._sync_scrubber()
-        key = (self.runner.version, index, self._test_version, self.test_clean)
+        key = (self.runner.version, index, self._test_version, self.test_clean, id(self.data))
+        if self._parts and key != self._drawn_key:
+            self._parts = []                       # stale: drawn anew below
+        if self._parts and not force:
+            self._parts.pop(0)()
+            return True
         if key == self._drawn_key and not force:
             if self._parts:                        # forced: the frame being drawn, at once
                 while self._parts:

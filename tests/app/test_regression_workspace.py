@@ -161,7 +161,45 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, regression):
     qtbot.waitUntil(lambda: ws.runner.iteration == 2 and not ws.runner.busy, timeout=WAIT)
     assert ws.refresh() and ws.drawing
     assert ws.refresh(force=True) and not ws.drawing and drawn == [1, 2]
+    # test-time cleaning on, and the method changed while a frame is drawn in parts: the frame's
+    # last part must not send the old method's state to the new estimator's cleaning
+    submitted = []
+    original = ws._submit_test
+    ws._submit_test = lambda state: submitted.append((state.method, ws.runner.info.name)) or original(state)
+    ws.test_checkbox.setChecked(True)
+    qtbot.waitUntil(lambda: ws._test_job is None, timeout=WAIT)
+    ws.runner.step(1)
+    qtbot.waitUntil(lambda: ws.runner.iteration == 3 and not ws.runner.busy, timeout=WAIT)
+    assert ws.refresh() and ws.drawing
+    other = next(ws.method_combo.itemData(i) for i in range(ws.method_combo.count())
+                 if ws.method_combo.itemData(i) not in (None, ws.runner.info.key))
+    choose(ws.method_combo, other)
+    qtbot.waitUntil(lambda: ws.runner.info.key == other and ws.runner.states and not ws.runner.busy, timeout=WAIT)
+    while ws.drawing:
+        ws.refresh()
     win._frame_timer.start()
+    settle(qtbot, ws)
+    qtbot.waitUntil(lambda: ws._test_job is None, timeout=WAIT)
+    assert submitted and all(method == current for method, current in submitted)
+    assert ws._test_error == ""
+
+
+def test_a_frame_left_half_drawn_by_new_data_is_dropped(qtbot, regression):
+    """New data arriving between a frame's parts: the rest of the old frame (whose Test section
+    would have scored the old predictions against the new labels) is dropped for the new one."""
+    win, ws = regression
+    win._frame_timer.stop()
+    ws.runner.step(1)
+    qtbot.waitUntil(lambda: ws.runner.iteration == 1 and not ws.runner.busy, timeout=WAIT)
+    assert ws.refresh() and ws.drawing
+    with qtbot.capture_exceptions() as raised:
+        small_digits(qtbot, ws)
+        qtbot.waitUntil(lambda: ws.runner.states and not ws.runner.busy, timeout=WAIT)
+        while ws.refresh():
+            pass
+    win._frame_timer.start()
+    assert not raised
+    assert ws.data.is_classification and ws.shown_snapshot is ws.runner.snapshot(-1)
 
 
 def test_digits_rlda_black_squares_weight_images_and_test_cleaning(qtbot, regression):
