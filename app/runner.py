@@ -34,7 +34,7 @@ from robust_subspace_lab.core.session import History, Run, fit_to_data, validate
 from robust_subspace_lab.core.session import history as _history
 from robust_subspace_lab.core.session.run import DATA_LIMITS, as_wanted, resolve_auto
 
-from .worker import MeasureJob, Relay, SolverJob, error_message
+from .worker import MeasureJob, Relay, SolverJob, clustering_for, error_message
 
 __all__ = ["ColumnRunner", "DATA_LIMITS"]
 
@@ -55,6 +55,12 @@ STATUS_MARKS = {convergence.CONVERGED: "✓ ", convergence.MAX_ITER: "⚠ ", con
 STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met), stopped at max_iter\n"
               "(the rule was not met: raise max iter), or diverged (the solver met NaN or left the\n"
               "data's range; the history is kept up to the last good iteration).")
+
+
+def _lacks_measures(snap) -> bool:
+    """``snap`` went to the GUI thread without its measures (app.worker, 5.; a regression
+    snapshot always comes whole and has no such flag)."""
+    return getattr(snap, "measured", True) is False
 
 
 class ColumnRunner(QtCore.QObject):
@@ -183,20 +189,22 @@ class ColumnRunner(QtCore.QObject):
         if snap is None:
             snap = self._compute_snapshot(state)
             self._remember(state.iteration, snap)
-        elif not getattr(snap, "measured", True) and state is not self.states[-1]:
+        elif _lacks_measures(snap) and state is not self.states[-1]:
             # an older state whose measures will not come (its job went on or was cancelled)
-            snap = self._add_measures(state, views.measure(state, self.data, clustering=self._clustering(state)))
+            snap = self._measure_now(state)
         elif state.iteration in self._snapshots:        # pinned ones are not in the LRU cache
             self._snapshots.move_to_end(state.iteration)
         return snap
 
-    def _clustering(self, state) -> bool | None:
-        return True if self.estimator.finished(state) else None
+    def _measure_now(self, state):
+        """The cached snapshot of ``state``, measured now on the GUI thread (one or two passes over
+        the data: only for a state whose measures no job will send)."""
+        return self._add_measures(state, views.measure(state, self.data, clustering_for(self.estimator, state)))
 
     def _compute_snapshot(self, state):
         """core.views.snapshot of ``state``, with the costly metrics at a finished state (as the
         worker computes it)."""
-        return views.snapshot(state, self.data, clustering=self._clustering(state),
+        return views.snapshot(state, self.data, clustering=clustering_for(self.estimator, state),
                               known=self._evicted.get(state.iteration))
 
     @staticmethod
@@ -212,13 +220,13 @@ class ColumnRunner(QtCore.QObject):
             self._cache_bytes -= self._nbytes(old)
         self._snapshots[iteration] = snap
         self._cache_bytes += self._nbytes(snap)
-        if getattr(snap, "measured", True):
-            self._unmeasured.pop(iteration, None)
-        else:
+        if _lacks_measures(snap):
             self._unmeasured[iteration] = state
+        else:
+            self._unmeasured.pop(iteration, None)
         while self._cache_bytes > SNAPSHOT_CACHE_BYTES and len(self._snapshots) > 2:
             it, dropped = self._snapshots.popitem(last=False)
-            if getattr(dropped, "measured", False):         # (a regression snapshot has none)
+            if not _lacks_measures(dropped) and hasattr(dropped, "measures"):   # (a regression one has none)
                 self._evicted[it] = dropped.measures
             self._unmeasured.pop(it, None)
             self._cache_bytes -= self._nbytes(dropped)
@@ -248,8 +256,8 @@ class ColumnRunner(QtCore.QObject):
             snap = self._snapshots.get(state.iteration)
             if snap is None:
                 snap = self._compute_snapshot(state)
-            elif not getattr(snap, "measured", True):     # measured while the state is whole
-                snap = self._add_measures(state, views.measure(state, self.data, clustering=self._clustering(state)))
+            elif _lacks_measures(snap):                   # measured while the state is whole
+                snap = self._measure_now(state)
             self._pinned[state.iteration] = snap
         self._evicted.pop(state.iteration, None)
 

@@ -51,7 +51,7 @@ from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.session import solver_input
 
-__all__ = ["Relay", "SolverJob", "error_message", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay",
+__all__ = ["Relay", "SolverJob", "error_message", "clustering_for", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay",
            "MeasureJob", "SNAPSHOT_PERIOD_S", "CHEAP_SNAPSHOT_S", "MEASURE_APART_ENTRIES"]
 
 #: Seconds of steps batched under one snapshot (see the module docstring): a frame (app.main_window.FRAME_MS)
@@ -123,6 +123,12 @@ def lower_helper_threads_priority(nice: int = 10) -> int:
         if tid != me and name == unnamed:
             changed += _renice(tid, nice)
     return changed
+
+
+def clustering_for(estimator, state) -> bool | None:
+    """The ``clustering`` argument of :func:`core.views.snapshot` / :func:`core.views.measure`:
+    the costly metrics (k-means on H for NMF) always once the run is over, else when cheap."""
+    return True if estimator.finished(state) else None
 
 
 def error_message(exc: BaseException) -> str:
@@ -202,13 +208,12 @@ class SolverJob(QtCore.QRunnable):
     measures_apart = True
 
     def _snapshot(self, state, measured: bool = True):
-        # the costly metrics (k-means on H for NMF) at least once the run is over
         return views.snapshot(state, self.data, samples=self.samples, n_basis=self.n_basis,
-                              clustering=True if self.estimator.finished(state) else None, measured=measured)
+                              clustering=clustering_for(self.estimator, state), measured=measured)
 
     def _measure(self, state):
         """The :class:`core.views.Measures` of ``state`` (as :meth:`_snapshot` would have them)."""
-        return views.measure(state, self.data, clustering=True if self.estimator.finished(state) else None)
+        return views.measure(state, self.data, clustering=clustering_for(self.estimator, state))
 
     def _emit_frame(self, signal: str, payload, state) -> float:
         """Emit ``signal`` (``started`` or ``stepped``) with ``payload`` and the snapshot of

@@ -50,11 +50,11 @@ def _block_converged(angles: list[float], tol: float) -> bool:
     return r < 1.0 and a * r / (1.0 - r) <= tol
 
 
-def _cholesky_rows(Z: np.ndarray, factor: bool = False):
-    """Z's rows made orthonormal by a Cholesky QR in float64 (``L Lᵀ = Z Zᵀ``, ``L⁻¹ Z``): for rows
-    that are nearly orthonormal already, where it is as accurate as Householder QR at a fraction
-    of its cost (9216 × 25: 0.4 vs 3.2 ms); None when Z Zᵀ is far from well conditioned (the
-    caller then takes QR). ``factor=True``: ``(rows, L⁻¹)`` (or None)."""
+def _cholesky_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(L⁻¹ Z, L⁻¹)``: Z's rows made orthonormal by a Cholesky QR in float64 (``L Lᵀ = Z Zᵀ``), for
+    rows that are nearly orthonormal already, where it is as accurate as Householder QR at a
+    fraction of its cost (9216 × 25: 0.4 vs 3.2 ms); None when Z Zᵀ is far from well conditioned
+    (the caller then takes QR)."""
     Z64 = Z.astype(np.float64, copy=False)
     G = Z64 @ Z64.T
     diag = np.diag(G)
@@ -67,8 +67,7 @@ def _cholesky_rows(Z: np.ndarray, factor: bool = False):
     if np.diag(L).min() < 0.5:      # far from orthonormal: Cholesky QR would lose orthogonality
         return None
     Linv = np.linalg.inv(L)
-    rows = (Linv @ Z64).astype(Z.dtype, copy=False)
-    return (rows, Linv) if factor else rows
+    return (Linv @ Z64).astype(Z.dtype, copy=False), Linv
 
 
 def _orthonormal_rows_against(Z: np.ndarray, basis: np.ndarray) -> np.ndarray:
@@ -81,8 +80,8 @@ def _orthonormal_rows_against(Z: np.ndarray, basis: np.ndarray) -> np.ndarray:
         Z = Z - (Z @ basis.T) @ basis
         Z = np.linalg.qr(Z.T, mode="reduced")[0].T
         Z = Z - (Z @ basis.T) @ basis
-        R = _cholesky_rows(Z)
-        return np.linalg.qr(Z.T, mode="reduced")[0].T if R is None else R
+        chol = _cholesky_rows(Z)
+        return np.linalg.qr(Z.T, mode="reduced")[0].T if chol is None else chol[0]
 
 
 def _times_rows(X: np.ndarray, Qt: np.ndarray) -> np.ndarray:
@@ -96,8 +95,8 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
                      init_products=None):
     """The block Krylov iteration (see the module docstring) for the top-k eigenvectors of
     ``S_w = X̃ᵀ diag(w) X̃``, ``X̃ = X − center`` never formed. Returns ``(components (k, d),
-    eigenvalues (k,), projections (n, k), n_iter, angle, block (b, d))`` with the components in
-    the Ritz order and unoriented, or None if it did not converge within ``max_iter`` iterations
+    eigenvalues (k,), projections (n, k), n_iter, angle, block (b, d), products (n, b))`` with
+    the components in the Ritz order and unoriented, or None if it did not converge within ``max_iter`` iterations
     (the caller then takes an exact route). ``tol`` None: :data:`BLOCK_TOL` (float64) or
     :data:`BLOCK_TOL_32`; ``max_iter`` None: as many iterations as cost about what the exact
     route costs, at least 10.
@@ -105,7 +104,7 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
     ``init_products``: ``X @ initᵀ`` (n, b), uncentred, when ``init`` is the block a previous call
     on the same X returned (with its products, the last element returned): the first iteration
     then takes them instead of a pass over X (the previous Rayleigh–Ritz step had them already).
-    The products returned are those of the block returned, in X's dtype (None if there is none)."""
+    The products returned are ``X @ blockᵀ`` of the block returned (uncentred), in X's dtype."""
     n, d = X.shape
     m = min(n, d)
     b = min(k + BLOCK_OVERSAMPLES, m)
@@ -131,7 +130,7 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
     # round-off already (the previous Ritz block), and a Cholesky QR is enough
     A0 = None                       # X Qᵀ of the first block, when known
     with one_blas_thread():         # numpy's QR and eigh release the GIL (the GUI thread runs meanwhile)
-        chol = _cholesky_rows(Q.T, factor=True) if warm and k0 == b else None
+        chol = _cholesky_rows(Q.T) if warm and k0 == b else None
         if chol is None:
             Qt = np.linalg.qr(Q, mode="reduced")[0].T
         else:

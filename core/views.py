@@ -78,7 +78,7 @@ class Snapshot:
         outlier score: low = mostly rejected), or None without per-entry weights.
     relative_error : NMF only: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4) as a fraction,
         added outlier images excluded; else None.
-    measured : False for a snapshot made without its measures (``snapshot(..., measure=False)``:
+    measured : False for a snapshot made without its measures (``snapshot(..., measured=False)``:
         ``error`` and ``relative_error`` None, ``metrics`` empty) until :meth:`with_measures` adds
         them; True otherwise.
     """

@@ -117,10 +117,6 @@ class WorkspaceDrawing:
             self._parts.pop(0)()
             return True
         if key == self._drawn_key and not force:
-            if self._parts:                        # forced: the frame being drawn, at once
-                while self._parts:
-                    self._parts.pop(0)()
-                return True
             return False
         self._drawn_key = key
         snap = self.runner.snapshot(index) if n else None

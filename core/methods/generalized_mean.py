@@ -171,10 +171,10 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
                      _ctx=(X, sq, gram, delta, pca.warm))
 
     def _step(self, state: State) -> State:
-        X, sq, gram, delta, block = state._ctx
-        # warm start: the previous block route's whole Ritz block (k + oversampling rows), else W
+        X, sq, gram, delta, warm = state._ctx
+        # warm start: the previous block route's Ritz block (k + oversampling rows) and its products, else W
         out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
-                                      init=state.components if block is None else block,
+                                      init=state.components if warm is None else warm,
                                       checkpoint=interrupt.checkpoint)
         beta, J = self._weights(residual_sq(sq, out.projections).astype(float), delta)
         return self._next_state(state, objective=J, components=out.components, sample_weights=beta,

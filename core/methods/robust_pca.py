@@ -85,9 +85,9 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
                      sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram, pca.warm))
 
     def _step(self, state: State) -> State:
-        X, sq, gram, block = state._ctx
+        X, sq, gram, warm = state._ctx
         out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
-                                      init=state.components if block is None else block,
+                                      init=state.components if warm is None else warm,
                                       checkpoint=interrupt.checkpoint)
         r = np.sqrt(residual_sq(sq, out.projections).astype(float))
         w_new, c = self._weights(r)
@@ -164,8 +164,8 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
                      _ctx=(X, G0, sq0, out.warm))
 
     def _step(self, state: State) -> State:
-        X, G0, sq0, block = state._ctx      # warm start: the previous whole Ritz block, else W
+        X, G0, sq0, warm = state._ctx      # warm start: the previous Ritz block and its products, else W
         out, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights,
-                                        init=state.components if block is None else block)
+                                        init=state.components if warm is None else warm)
         return self._next_state(state, objective=J, components=out.components, mean=m, sample_weights=w,
                                 scalars={"σ": sigma}, _ctx=(X, G0, sq0, out.warm))

@@ -116,9 +116,9 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
                      _ctx=(X, G0, sq0, eps, out.warm))
 
     def _step(self, state: State) -> State:
-        X, G0, sq0, eps, block = state._ctx     # warm start: the previous whole Ritz block, else W
+        X, G0, sq0, eps, warm = state._ctx     # warm start: the previous Ritz block and its products, else W
         out, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps,
-                                          init=state.components if block is None else block)
+                                          init=state.components if warm is None else warm)
         return self._next_state(state, objective=J, components=out.components, mean=b, sample_weights=d,
                                 _ctx=(X, G0, sq0, eps, out.warm))
 
