@@ -33,6 +33,7 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator
 
 from . import block_krylov, threads
 from .block_krylov import BLOCK_OVERSAMPLES
+from .lapack import orthonormal_columns
 
 
 def one_blas_thread():
@@ -105,7 +106,7 @@ def _completion(d: int, k: int, avoid: np.ndarray | None = None) -> np.ndarray:
     eigenvectors of a zero (or rank-exhausted) matrix are any orthonormal set; this picks one
     deterministically (QR of ``[avoid, I]``)."""
     basis = np.eye(d) if avoid is None or avoid.size == 0 else np.hstack([avoid, np.eye(d)])
-    Q = linalg.qr(basis, mode="economic")[0]
+    Q = orthonormal_columns(basis)
     start = 0 if avoid is None or avoid.size == 0 else avoid.shape[1]
     return Q[:, start:start + k]
 
@@ -410,7 +411,7 @@ def _exact_eigenspace(X, weights, k, center, gram, route, dtype, checkpoint):
             norms = np.linalg.norm(comps, axis=1)
             if np.any(norms <= 1e-12 * max(norms.max(), 1e-300)):
                 # k exceeds the rank of the weighted data: complete to an orthonormal basis.
-                comps = linalg.qr(comps.T, mode="economic")[0].T
+                comps = orthonormal_columns(comps.T).T
                 Xc = (X if center is None else X - center) if Xc is None else Xc
                 proj = Xc @ comps.T
             else:

@@ -21,6 +21,7 @@ import numpy as np
 from scipy import linalg
 
 from . import interrupt
+from .lapack import orthonormal_columns
 from .linalg import one_blas_thread, orientation
 from .threads import ONE_THREAD_MAX_ENTRIES   # (the convex solvers import it from here)
 
@@ -193,7 +194,7 @@ def _orthonormal_block(d: int, k: int, start: np.ndarray | None, dtype, seed: in
     have = cols[0].shape[1] if cols else 0
     if have < k:
         cols.append(np.random.default_rng(seed).standard_normal((d, k - have)).astype(dtype, copy=False))
-    return np.linalg.qr(np.hstack(cols) if len(cols) > 1 else cols[0])[0]
+    return orthonormal_columns(np.hstack(cols) if len(cols) > 1 else cols[0])
 
 
 def _block_too_small(above: int, k: int, cap: int | None, m: int) -> bool:
@@ -288,7 +289,7 @@ def _block_svd(A, k, start, *, tau, cap, tol, max_iter):
                             bulk = m == above + 1 and not np.any(hopeless[:above])
                             return (*prev, "bulk" if bulk else "max_iter")
                     last = (m, q)
-            Uq = np.linalg.qr(W)[0]
+            Uq = orthonormal_columns(W)
             Ub, s, Vt = np.linalg.svd(Uq.T @ A, full_matrices=False)
             if not np.all(np.isfinite(s)):
                 return None

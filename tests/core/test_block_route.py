@@ -199,3 +199,23 @@ def test_warm_start_with_products_saves_the_first_pass_and_changes_nothing(rng, 
     assert sin_to(plain.components, warm.components) <= (1e-9 if dtype == "float64" else 1e-5)
     assert sin_to(exact(X, w2, 10, c2).components, warm.components) <= tol
     np.testing.assert_allclose(warm.eigenvalues, plain.eigenvalues, rtol=1e-9 if dtype == "float64" else 1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(300, 12), (12, 300), (40, 40)])
+def test_orthonormal_columns_is_a_thin_qr(rng, dtype, shape):
+    """core.lapack.orthonormal_columns (scipy's QR, which lets the GUI thread run) is the thin Q
+    of A: orthonormal columns, A = Q (QᵀA) with QᵀA upper triangular, A's dtype and A untouched,
+    for C- and Fortran-ordered A."""
+    from robust_subspace_lab.core.lapack import orthonormal_columns
+    eps = float(np.finfo(dtype).eps)
+    for A in (rng.standard_normal(shape).astype(dtype), np.asfortranarray(rng.standard_normal(shape).astype(dtype))):
+        before = A.copy()
+        Q = orthonormal_columns(A)
+        m = min(shape)
+        assert Q.dtype == dtype and Q.shape == (shape[0], m)
+        assert np.abs(Q.T @ Q - np.eye(m)).max() <= 50 * eps
+        R = Q.T @ A
+        assert np.abs(np.tril(R, -1)).max() <= 50 * eps * np.abs(A).max() * shape[0]
+        assert np.abs(Q @ R - A).max() <= 50 * eps * np.abs(A).max() * shape[0]
+        np.testing.assert_array_equal(A, before)
