@@ -38,7 +38,17 @@ def _sin_largest_angle(A: np.ndarray, B: np.ndarray) -> float:
     with orthonormal rows: the 2-norm of ``B − (B Aᵀ) A`` (accurate for tiny angles, unlike
     ``√(1 − cos²)``)."""
     R = B - (B @ A.T) @ A
-    return float(np.linalg.norm(R, 2)) if R.size else 0.0
+    return _norm2_rows(R)
+
+
+def _norm2_rows(R: np.ndarray) -> float:
+    """The 2-norm of R (m, d) with few rows, ``√λ_max(R Rᵀ)``: as accurate as ``np.linalg.norm(R, 2)``
+    for the largest singular value, and the GIL is released throughout (numpy's SVD without
+    vectors, which that norm calls, holds it: :mod:`core.lapack`)."""
+    if not R.size:
+        return 0.0
+    R64 = R.astype(np.float64, copy=False)
+    return float(np.sqrt(max(np.linalg.eigvalsh(R64 @ R64.T)[-1], 0.0)))
 
 
 def _block_converged(angles: list[float], tol: float) -> bool:
@@ -176,7 +186,7 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
         Z = WQ.T @ X
         if c is not None:
             Z -= np.outer(WQ.sum(axis=0), c)
-        if it == 1 and np.linalg.norm(C[:, :k].T @ Z - theta[:k, None] * Wk, 2) <= tol * (theta[k - 1] - theta[k]):
+        if it == 1 and _norm2_rows(C[:, :k].T @ Z - theta[:k, None] * Wk) <= tol * (theta[k - 1] - theta[k]):
             break                                   # Davis–Kahan: sin θ <= ‖R‖ / gap
         # next block: orthogonalised against B (block Lanczos)
         Qt = _orthonormal_rows_against(Z, B[:j])[:d - j]

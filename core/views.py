@@ -139,8 +139,12 @@ def default_samples(data: Corrupted, count: int = 3) -> np.ndarray:
     touched = np.flatnonzero(data.outliers & ~data.added)
     clean = np.flatnonzero(~data.outliers)
     added = np.flatnonzero(data.added)
-    pick = list(touched[: max(count - 1, 1)]) + list(clean[:1]) + list(added[:1])
-    pick += [i for i in range(data.n_samples) if i not in pick]
+    pick = [int(i) for i in (*touched[: max(count - 1, 1)], *clean[:1], *added[:1])]
+    for i in range(data.n_samples):     # the rest in index order, only as many as needed
+        if len(pick) >= count:
+            break
+        if i not in pick:
+            pick.append(i)
     return np.array(pick[:count], dtype=int)
 
 

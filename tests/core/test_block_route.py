@@ -219,3 +219,16 @@ def test_orthonormal_columns_is_a_thin_qr(rng, dtype, shape):
         assert np.abs(np.tril(R, -1)).max() <= 50 * eps * np.abs(A).max() * shape[0]
         assert np.abs(Q @ R - A).max() <= 50 * eps * np.abs(A).max() * shape[0]
         np.testing.assert_array_equal(A, before)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-6, 1e-12])
+def test_norm2_rows_is_the_spectral_norm(rng, scale):
+    """The block route's 2-norm of a few-row matrix (√λmax(R Rᵀ), which lets the GUI thread run)
+    equals numpy's spectral norm to round-off, at any scale, for float64 and float32 R."""
+    from robust_subspace_lab.core.block_krylov import _norm2_rows
+    for rows in (1, 5, 25):
+        R = scale * rng.standard_normal((rows, 2000)) * np.logspace(0, -3, 2000)
+        assert _norm2_rows(R) == pytest.approx(np.linalg.norm(R, 2), rel=1e-12)
+        R32 = R.astype(np.float32)
+        assert _norm2_rows(R32) == pytest.approx(np.linalg.norm(R32.astype(float), 2), rel=1e-6)
+    assert _norm2_rows(np.zeros((0, 10))) == 0.0
