@@ -89,11 +89,11 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         self._skipped_box: QtWidgets.QMessageBox | None = None
         self._next_column = 0
         self._closed = False
-        # widgets built a few milliseconds per event-loop turn (new columns and their views), and
-        # views built ahead while nothing runs (app.view_pool)
+        # widgets built a few ms per event-loop turn (new columns, their views); views built ahead while idle
         self.build_queue = UiQueue(self)
         self.view_pool = ViewPool([c for c in view_classes() if c.default_visible], parent=self, idle=lambda: not (
-            self.build_queue.pending or self.data_jobs.busy or any(c.runner.busy for c in self.columns)))
+            self.build_queue.pending or self.data_jobs.busy or self.drawing
+            or any(c.runner.busy for c in self.columns)))
         # what Step/Run asked while a preset's columns are being added: ("step", n), ("run",) or
         # None; each column added then does the same
         self._then: tuple | None = None

@@ -48,3 +48,28 @@ def test_a_presets_new_columns_take_their_views_from_the_pool(qtbot, make_window
     assert all(v.isVisible() for col in win.columns[2:] for v in col.views())
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
     qtbot.waitUntil(lambda: all(n == pool.per_class for n in pool.spares.values()), timeout=WAIT)
+
+
+def test_the_pool_waits_until_the_window_has_been_idle_for_a_while(qtbot):
+    """A view is built only once idle() has held for QUIET_S: not in the frames and first paints
+    that follow a data change (any busy moment starts the wait again). A fake clock; the pool's
+    own timer is not let run."""
+    from robust_subspace_lab.app.view_pool import QUIET_S
+    owner = QtWidgets.QWidget()
+    qtbot.addWidget(owner)
+    owner.show()
+    state = {"idle": True, "t": 100.0}
+    pool = ViewPool([_Cheap], idle=lambda: state["idle"], parent=owner, per_class=3, clock=lambda: state["t"])
+
+    def tick(t, idle=True):
+        state["t"], state["idle"] = t, idle
+        pool._fill_one()
+        return pool.spares[_Cheap]
+
+    assert tick(100.0) == 0                        # idle from now on
+    assert tick(100.0 + 0.9 * QUIET_S) == 0        # not long enough
+    assert tick(100.0 + 1.01 * QUIET_S) == 1       # quiet for QUIET_S: one view
+    assert tick(100.0 + 1.1 * QUIET_S) == 2
+    assert tick(101.0, idle=False) == 2            # busy: the wait starts again
+    assert tick(101.1) == 2 and tick(101.1 + 0.9 * QUIET_S) == 2
+    assert tick(101.1 + 1.01 * QUIET_S) == 3
