@@ -31,6 +31,7 @@ from robust_subspace_lab.core import catalogue, corruption, linalg, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
+from .frame_clock import FRAME_MS, FrameClock
 from .help_menu import ABOUT_PAPERS, HelpActions
 from .session_io import SessionActions
 from .undo import UndoRecorder
@@ -38,7 +39,7 @@ from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
-from . import help as app_help, memory
+from . import give_way, help as app_help, memory
 from .views import configure_pyqtgraph
 from .worker import DataJobs, lower_helper_threads_priority
 
@@ -55,10 +56,6 @@ PAPER_MENU_TITLES = {
     "paper004": "Robust regression (Huang, Cabral && De la Torre 2016)",
 }
 DEFAULT_SIZE = (1600, 1000)
-#: frame timer period: at most ~30 redraws a second
-FRAME_MS = 33
-#: frame timer period while a frame is drawn in parts (``Workspace.drawing``)
-PART_MS = 1
 #: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
 GIL_SWITCH_INTERVAL_S = 0.001
 #: threads of the data jobs' pool (one job at a time; a superseded one may still be ending)
@@ -127,6 +124,11 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         lower_helper_threads_priority()   # OpenBLAS's threads yield to this one too
         self._collector = memory.collect_in_gui_thread()   # never in a solver thread (app.memory)
         self.setWindowTitle("Robust Subspace Lab")
+        # the workers wait while this thread's event loop is late (app.give_way)
+        self._heartbeat = give_way.Heartbeat(self)
+        give_way.install(self._heartbeat)
+        # draws the tab shown (app.frame_clock); started once the window is built
+        self.frame_clock = FrameClock(lambda: self.current_workspace, self._update_buttons, parent=self)
         self.resize(*DEFAULT_SIZE)
 
         self.pool = QtCore.QThreadPool(self)
@@ -162,10 +164,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             if failed:
                 self.subspace.show_error(failed + " — showing the built-in faces instead")
 
-        self._frame_timer = QtCore.QTimer(self)
-        self._frame_timer.setInterval(FRAME_MS)
-        self._frame_timer.timeout.connect(self._frame)
-        self._frame_timer.start()
+        self.frame_clock.start()
         # The window's ~10⁵ Python objects (widgets, pyqtgraph items) live as long as it does. A
         # full pass of the cyclic garbage collector over them held the event loop for 50–75 ms
         # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.
@@ -340,6 +339,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             self.tabs.setTabToolTip(i, ws.tooltip)
             ws.status.connect(self._on_workspace_status)
             ws.activity.connect(self._update_buttons)
+            if hasattr(ws, "frame_due"):
+                ws.frame_due.connect(lambda ws=ws: self.frame_clock.wake(ws))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.setCentralWidget(self.tabs)
 
@@ -491,19 +492,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         else:
             self.activity_label.setText("")
 
-    def _frame(self) -> None:
-        """Frame timer: the workspace shown draws what changed (at most one part per tick: the
-        timer ticks ``frame_share()`` times per frame period, so each part is drawn at most ~30
-        times a second and the event loop is never held for more than one part's redraw). The
-        other tabs catch up when shown again."""
-        ws = self.current_workspace
-        ws.refresh()
-        # a frame drawn in parts: its next part in the next event-loop turn, after this one's repaint
-        interval = PART_MS if ws.drawing else max(FRAME_MS // max(ws.frame_share(), 1), 5)
-        if self._frame_timer.interval() != interval:
-            self._frame_timer.setInterval(interval)
-        self._update_buttons()
-
     def redraw_now(self) -> None:
         self.current_workspace.refresh(force=True)
         self._update_buttons()
@@ -585,7 +573,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
         memory.stop_collecting(self._collector)
-        self._frame_timer.stop()
+        self.frame_clock.stop()
+        give_way.uninstall(self._heartbeat)     # nobody waits for a closing window
         self._stop_autosave()
         self.data_jobs.shutdown()
         for ws in self.workspaces:

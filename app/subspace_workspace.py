@@ -72,8 +72,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
 
     status = QtCore.Signal(str)
     activity = QtCore.Signal()
-    #: a column was added (the undo recorder tracks its changes)
-    column_added = QtCore.Signal(object)
+    frame_due = QtCore.Signal()             # a column has something new to draw (app.frame_clock)
+    column_added = QtCore.Signal(object)    # a column was added (the undo recorder tracks its changes)
 
     def __init__(self, pool: QtCore.QThreadPool, session: Session | None = None,
                  data_jobs: DataJobs | None = None, delay: Callable[[], float] | None = None, parent=None):
@@ -191,6 +191,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
         col.status.connect(lambda c, text: self.status.emit(text))
         col.close_requested.connect(self.remove_column)
         col.runner.activity.connect(self.activity)
+        col.runner.changed.connect(self.frame_due)
         self.columns.append(col)
         if placeholder is not None:
             self.columns_layout.replaceWidget(placeholder, col)

@@ -51,6 +51,8 @@ from robust_subspace_lab.core import interrupt, threads, views, working
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.session import solver_input
 
+from . import give_way
+
 __all__ = ["Relay", "SolverJob", "error_message", "clustering_for", "lower_helper_threads_priority", "DataJob", "DataJobs", "DataRelay",
            "MeasureJob", "SNAPSHOT_PERIOD_S", "CHEAP_SNAPSHOT_S", "MEASURE_APART_ENTRIES"]
 
@@ -220,11 +222,13 @@ class SolverJob(QtCore.QRunnable):
         ``state``; when measures go apart, that snapshot without them and then ``measured``.
         Returns the snapshot's thread seconds."""
         apart = self._apart
+        interrupt.checkpoint()          # the snapshot and measures are mostly Python: give way first
         t = time.thread_time()
         snap = self._snapshot(state, measured=False) if apart else self._snapshot(state)
         cost = time.thread_time() - t
         self._emit(signal, payload, snap)
         if apart and not self.cancel.is_set():
+            interrupt.checkpoint()
             t = time.thread_time()
             measures = self._measure(state)
             self._measure_cost = time.thread_time() - t
@@ -243,7 +247,8 @@ class SolverJob(QtCore.QRunnable):
         lower_thread_priority()
         # solvers check the cancel flag inside their inner loops (core.interrupt.checkpoint):
         # Pause, a new setting or Quit abandon the iteration in flight, not just the next one
-        with interrupt.cancellable(self.cancel), threads.RUNNING.solver(self._entries()):
+        with interrupt.cancellable(self.cancel, give_way=give_way.current()), \
+                threads.RUNNING.solver(self._entries()):
             self._run()
 
     def _release(self) -> None:
@@ -286,6 +291,7 @@ class SolverJob(QtCore.QRunnable):
                     if pause > 0 and self.cancel.wait(pause):
                         break
                 last = time.perf_counter()
+                interrupt.checkpoint()       # (gives way to a late GUI thread: app.give_way)
                 threads.RUNNING.apply()      # in case a one-thread block restored a stale count
                 with working.WORKING.admit(step_bytes):   # within the temporaries' budget
                     new = est.step(state)
@@ -383,7 +389,8 @@ class DataJob(QtCore.QRunnable):
         lower_thread_priority()
         outcome: tuple = ("cancelled", None)
         try:
-            with interrupt.cancellable(self.cancel), datasets.reporting(self._progress):
+            with interrupt.cancellable(self.cancel, give_way=give_way.current()), \
+                    datasets.reporting(self._progress):
                 if not self.cancel.is_set():
                     value = self.fn()
                     outcome = ("cancelled", None) if self.cancel.is_set() else ("ok", value)

@@ -23,7 +23,8 @@ task a tab holds. A workspace is a ``QWidget`` that also provides:
 * ``run_target``: words for the tooltips ("every column", "the regression solver");
 * ``shutdown()``: cancel every job (the window is closing);
 * the signals ``status(str)`` (a message for the status bar) and ``activity()`` (busy/running
-  changed).
+  changed); one whose runs compute off the GUI thread also has ``frame_due()`` (a run has
+  something new to draw: the window draws it at once instead of at its timer's next tick).
 
 :class:`Workspace` gives the defaults; a workspace subclasses it together with its Qt widget
 class (``class RegressionWorkspace(Workspace, QtWidgets.QWidget)`` is not possible with two

@@ -6,6 +6,11 @@ in their inner loops (every sub-iteration, every sample block, between the costl
 algebra calls). Once the event is set, the next checkpoint raises :class:`Cancelled`, and the
 iteration is abandoned: the caller keeps the last finished state, so nothing is lost.
 
+The same checkpoints let a caller pause the thread for a moment: ``cancellable(event,
+give_way=fn)`` makes each checkpoint call ``fn(event)`` after the flag is checked. The app passes
+one that sleeps (releasing the GIL) while its GUI thread is late, so that the solvers' Python
+never competes with a redraw (``app.give_way``).
+
 Outside :func:`cancellable` (a script, a notebook, ``fit``), :func:`checkpoint` costs one
 context-variable lookup and never raises. The flag lives in a :class:`contextvars.ContextVar`,
 so each thread has its own: a worker cancelling its run never stops another thread's.
@@ -21,11 +26,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import threading
-from typing import Iterator
+from typing import Callable, Iterator
 
 __all__ = ["Cancelled", "cancellable", "checkpoint", "cancel_requested"]
 
-_FLAG: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("rsl_cancel", default=None)
+#: the calling thread's (cancel event, give_way) of the innermost cancellable block, or None
+_FLAG: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("rsl_cancel", default=None)
 
 
 class Cancelled(Exception):
@@ -34,10 +40,12 @@ class Cancelled(Exception):
 
 
 @contextlib.contextmanager
-def cancellable(event: threading.Event | None) -> Iterator[None]:
+def cancellable(event: threading.Event | None,
+                give_way: Callable[[threading.Event | None], None] | None = None) -> Iterator[None]:
     """Within this block, :func:`checkpoint` raises :class:`Cancelled` once ``event`` is set
-    (``None``: never). Blocks nest; the innermost event applies."""
-    token = _FLAG.set(event)
+    (``None``: never), and otherwise calls ``give_way(event)`` if given (it may pause the thread
+    and must return soon after ``event`` is set). Blocks nest; the innermost block applies."""
+    token = _FLAG.set((event, give_way))
     try:
         yield
     finally:
@@ -46,12 +54,20 @@ def cancellable(event: threading.Event | None) -> Iterator[None]:
 
 def cancel_requested() -> bool:
     """The current thread's run has been asked to stop."""
-    event = _FLAG.get()
-    return event is not None and event.is_set()
+    flag = _FLAG.get()
+    return flag is not None and flag[0] is not None and flag[0].is_set()
 
 
 def checkpoint() -> None:
-    """Raise :class:`Cancelled` if the current thread's run has been asked to stop."""
-    event = _FLAG.get()
+    """Raise :class:`Cancelled` if the current thread's run has been asked to stop; else give way
+    if the caller asked for it (:func:`cancellable`)."""
+    flag = _FLAG.get()
+    if flag is None:
+        return
+    event, give_way = flag
     if event is not None and event.is_set():
         raise Cancelled()
+    if give_way is not None:
+        give_way(event)
+        if event is not None and event.is_set():
+            raise Cancelled()

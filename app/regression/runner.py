@@ -24,10 +24,12 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore
 
+from robust_subspace_lab.core import interrupt
 from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.regression.views import regression_snapshot
 from robust_subspace_lab.core.session import run as _core_run
 
+from .. import give_way
 from ..runner import ColumnRunner
 from ..worker import SolverJob, error_message, lower_thread_priority
 
@@ -152,9 +154,12 @@ class TestJob(QtCore.QRunnable):
                                 "no longer kept): test-time cleaning is available for the recent iterations")
             rec = CleaningRecorder(self.estimator, should_stop=self.cancel.is_set)
             t0 = time.perf_counter()
-            snap = regression_snapshot(self.state, self.data, self.samples, test="clean", estimator=rec)
+            with interrupt.cancellable(self.cancel, give_way=give_way.current()):   # (app.give_way)
+                snap = regression_snapshot(self.state, self.data, self.samples, test="clean", estimator=rec)
             outcome = TestOutcome(snapshot=snap, cleaning=rec.cleaning, cleaned=rec.cleaned,
                                   seconds=time.perf_counter() - t0, iteration=self.state.iteration)
+        except interrupt.Cancelled:
+            return                       # asked for: nothing to show
         except Exception as exc:  # every failure becomes a message
             if not isinstance(exc, (ParameterError, SolverError, DataError)):
                 traceback.print_exc(file=sys.stderr)

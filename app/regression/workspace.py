@@ -78,6 +78,8 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
     activity = QtCore.Signal()
     #: (iteration) after a redraw
     drawn = QtCore.Signal(int)
+    #: the run has something new to draw (the window draws it without waiting for a tick)
+    frame_due = QtCore.Signal()
 
     title = REGRESSION_TAB
     tooltip = ("Robust regression and RLDA (Huang et al. 2016): inputs with targets, cleaned inputs D, "
@@ -96,6 +98,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self.runner.message.connect(self._on_runner_message)
         self.runner.reverted.connect(self._sync_method_controls)
         self.runner.activity.connect(self.activity)
+        self.runner.changed.connect(self.frame_due)
         self.test_relay = TestRelay(self)
         q = QtCore.Qt.QueuedConnection
         self.test_relay.finished.connect(self._on_test_finished, q)

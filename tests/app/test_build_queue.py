@@ -162,12 +162,12 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, make_window):
     ``shown_snapshot`` and ``drawn`` come with the last part, and every view got the new snapshot
     exactly once."""
     from robust_subspace_lab.app.column import VIEWS_PER_TICK
-    from robust_subspace_lab.app.main_window import PART_MS
+    from robust_subspace_lab.app.frame_clock import PART_MS
 
     win = make_window(methods=("pca-gm",))
     col = win.columns[0]
     qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)
-    win._frame_timer.stop()                    # the test plays the frame timer
+    win.frame_clock.stop()                    # the test plays the frame timer
     drew = []
     for view in col.views():
         original = view.show_snapshot
@@ -186,17 +186,44 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, make_window):
         if not col.drawing:
             break
         assert col.shown_snapshot.iteration == 0 and emitted == []      # not shown before the last part
-        win._frame()                               # what the timer calls
+        win.frame_clock.tick()                             # what the timer calls
         calls += 1
         assert len(drew) == min(calls * VIEWS_PER_TICK, n_views)
         if not col.drawing:
             break
-        assert win._frame_timer.interval() == PART_MS                      # the next part comes at once
+        assert win.frame_clock.timer.interval() == PART_MS                      # the next part comes at once
     assert calls == -(-n_views // VIEWS_PER_TICK)
     assert sorted(id(v) for v, _ in drew) == sorted(id(v) for v in col.views())
     assert {it for _, it in drew} == {1} and emitted == [1]
     assert col.shown_snapshot.iteration == 1 and "iteration 1" in col.iteration_label.text()
     assert not win.subspace.refresh()           # nothing more to draw
+
+
+def test_a_new_iteration_is_drawn_at_once_not_at_the_next_tick_and_the_frame_cap_holds(
+        qtbot, make_window, monkeypatch):
+    """A run's new iteration wakes the frame timer (app.frame_clock.FrameClock.wake): it is drawn as soon
+    as the frame cap allows, not at the timer's next tick (here a minute away; up to 16 ms with
+    two columns in use); a wake less than one tick period after a tick that drew makes the timer
+    fire when that period ends, one a period later or more at once."""
+    from robust_subspace_lab.app import frame_clock
+
+    win = make_window(methods=("pca-gm",))
+    col = win.columns[0]
+    qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)
+    win.frame_clock.timer.start(60_000)             # the next tick a minute away
+    win.step_all(1)
+    qtbot.waitUntil(lambda: col.shown_snapshot.iteration == 1 and not col.drawing, timeout=10_000)
+    now = [1000.0]
+    monkeypatch.setattr(frame_clock, "_clock", lambda: now[0])
+    tick = win.frame_clock.tick_ms(win.subspace)
+    win.frame_clock.drew_at = now[0] - 0.002             # a tick drew 2 ms ago
+    win.frame_clock.timer.start(60_000)
+    win.subspace.frame_due.emit()
+    assert win.frame_clock.timer.interval() == tick - 2
+    win.frame_clock.drew_at = now[0] - 1.0               # ... a second ago
+    win.frame_clock.timer.start(60_000)
+    win.subspace.frame_due.emit()
+    assert win.frame_clock.timer.interval() == 0
 
 
 def test_a_message_shown_or_hidden_repaints_the_views_in_parts(qtbot, make_window):

@@ -143,7 +143,7 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, regression):
     one turn: 150-170 ms of GUI time on the digits); the shown snapshot, the texts and ``drawn``
     come with the last part; ``refresh(force=True)`` draws the rest at once."""
     win, ws = regression
-    win._frame_timer.stop()                         # the test calls refresh itself
+    win.frame_clock.stop()                         # the test calls refresh itself
     ws.runner.step(1)
     qtbot.waitUntil(lambda: ws.runner.iteration == 1 and not ws.runner.busy, timeout=WAIT)
     drawn = []
@@ -177,7 +177,7 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, regression):
     qtbot.waitUntil(lambda: ws.runner.info.key == other and ws.runner.states and not ws.runner.busy, timeout=WAIT)
     while ws.drawing:
         ws.refresh()
-    win._frame_timer.start()
+    win.frame_clock.start()
     settle(qtbot, ws)
     qtbot.waitUntil(lambda: ws._test_job is None, timeout=WAIT)
     assert submitted and all(method == current for method, current in submitted)
@@ -188,7 +188,7 @@ def test_a_frame_left_half_drawn_by_new_data_is_dropped(qtbot, regression):
     """New data arriving between a frame's parts: the rest of the old frame (whose Test section
     would have scored the old predictions against the new labels) is dropped for the new one."""
     win, ws = regression
-    win._frame_timer.stop()
+    win.frame_clock.stop()
     ws.runner.step(1)
     qtbot.waitUntil(lambda: ws.runner.iteration == 1 and not ws.runner.busy, timeout=WAIT)
     assert ws.refresh() and ws.drawing
@@ -197,7 +197,7 @@ def test_a_frame_left_half_drawn_by_new_data_is_dropped(qtbot, regression):
         qtbot.waitUntil(lambda: ws.runner.states and not ws.runner.busy, timeout=WAIT)
         while ws.refresh():
             pass
-    win._frame_timer.start()
+    win.frame_clock.start()
     assert not raised
     assert ws.data.is_classification and ws.shown_snapshot is ws.runner.snapshot(-1)
 

@@ -49,3 +49,22 @@ def test_blocks_nest_and_restore():
             interrupt.checkpoint()
         with pytest.raises(interrupt.Cancelled):
             interrupt.checkpoint()
+
+
+def test_checkpoint_gives_way_when_asked_and_a_cancel_set_meanwhile_raises():
+    stop = threading.Event()
+    calls = []
+    with interrupt.cancellable(stop, give_way=calls.append):
+        interrupt.checkpoint()
+        assert calls == [stop]               # called with the block's event
+        with interrupt.cancellable(None):     # an inner block without give_way: not called
+            interrupt.checkpoint()
+        assert calls == [stop]
+    with interrupt.cancellable(stop, give_way=lambda ev: ev.set()):   # cancelled while giving way
+        with pytest.raises(interrupt.Cancelled):
+            interrupt.checkpoint()
+    stop.set()
+    calls.clear()
+    with interrupt.cancellable(stop, give_way=calls.append), pytest.raises(interrupt.Cancelled):
+        interrupt.checkpoint()
+    assert calls == []                       # cancelled: no waiting first

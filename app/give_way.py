@@ -1,0 +1,102 @@
+"""Worker threads give way to the GUI thread while it is late.
+
+The solvers and loaders run in worker threads of the same interpreter as the GUI thread, and
+pyqtgraph draws in Python (its items' ``paint`` methods, axes, colour bars): while a redraw runs,
+each worker thread running Python takes the GIL in turn with it, every switch interval
+(:data:`app.main_window.GIL_SWITCH_INTERVAL_S`), so beside k busy workers a redraw runs at about
+1/(k+1) of its speed. Six method columns on the faces (a preset) or a loader reading PNGs held
+the event loop 60-80 ms where the GUI thread itself needed 25-35 ms (benchmarks/bench_gui.py:
+"GUI thread busy" against the longest gap).
+
+:class:`Heartbeat` is a timer of the GUI thread that notes each turn of its event loop
+(every :data:`BEAT_MS` when idle). Its :meth:`Heartbeat.give_way` is what the workers' cancel
+checkpoints call (``core.interrupt.cancellable(cancel, give_way=...)``, passed by
+:mod:`app.worker`'s jobs): while the event loop has not turned for :data:`LATE_S` (the GUI thread
+is drawing or building widgets), the worker waits, without the GIL, until it turns, at most
+:data:`WAIT_S` at a time, or until its job is cancelled. A loop that has not turned for
+:data:`STALLED_S` is not running (a blocking call in the GUI thread, a script or test driving the
+widgets without an event loop): the workers do not wait for it.
+
+One heartbeat per process is installed (:func:`install`, by the main window; :func:`current`
+gives its ``give_way`` or None). No numerics here; :mod:`core` knows only the callable.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6 import QtCore
+
+__all__ = ["Heartbeat", "install", "uninstall", "current", "BEAT_MS", "LATE_S", "WAIT_S", "STALLED_S"]
+
+#: period of the heartbeat timer (ms)
+BEAT_MS = 4
+#: the event loop is late when it has not turned for this long (s): two beats
+LATE_S = 0.008
+#: longest wait of a worker at one checkpoint (s)
+WAIT_S = 0.1
+#: a loop that has not turned for this long is not running (s): nobody to give way to
+STALLED_S = 1.0
+
+
+class Heartbeat(QtCore.QObject):
+    """A timer of the GUI thread noting each turn of its event loop (see the module docstring).
+    Create it in the GUI thread; :meth:`give_way` is called from worker threads."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.beat = time.monotonic()
+        self._turned = threading.Event()
+        self._timer = QtCore.QTimer(self)
+        self._timer.setTimerType(QtCore.Qt.PreciseTimer)
+        self._timer.setInterval(BEAT_MS)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        self.beat = time.monotonic()
+        turned, self._turned = self._turned, threading.Event()
+        turned.set()
+
+    def stop(self) -> None:
+        """No more beats; waiting workers go on at once."""
+        self._timer.stop()
+        self.beat = -1e9            # stalled from now on
+        self._turned.set()
+
+    def late(self) -> float:
+        """Seconds since the event loop last turned."""
+        return time.monotonic() - self.beat
+
+    def give_way(self, cancel: threading.Event | None = None) -> None:
+        """From a worker thread: if the GUI thread's event loop is late (:data:`LATE_S` to
+        :data:`STALLED_S` since its last turn), wait until it turns, :data:`WAIT_S` at most.
+        Returns at once otherwise. ``cancel``: the caller's cancel event (the wait ends soon after
+        it is set: the GUI thread that sets it turns its loop)."""
+        late = time.monotonic() - self.beat
+        if late < LATE_S or late > STALLED_S or (cancel is not None and cancel.is_set()):
+            return
+        self._turned.wait(WAIT_S)
+
+
+_current: Heartbeat | None = None
+
+
+def install(heartbeat: Heartbeat) -> None:
+    """Make ``heartbeat`` the one the workers give way to."""
+    global _current
+    _current = heartbeat
+
+
+def uninstall(heartbeat: Heartbeat) -> None:
+    """Stop ``heartbeat`` and, if it is the one installed, remove it."""
+    global _current
+    heartbeat.stop()
+    if _current is heartbeat:
+        _current = None
+
+
+def current():
+    """The installed heartbeat's ``give_way``, or None (no window: workers never wait)."""
+    hb = _current
+    return None if hb is None else hb.give_way
