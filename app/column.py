@@ -66,9 +66,10 @@ TREE_ROWS = 3
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
-#: views a frame-timer call draws (:meth:`MethodColumn.refresh`): a view's redraw and repaint
-#: take 2–6 ms of GUI time, a whole column's 25–45 ms after new data
-VIEWS_PER_TICK = 2
+#: views a frame-timer call draws (:meth:`MethodColumn.refresh`); a view's redraw and paint take 2–6 ms
+#: quiet, 10–20 ms while solvers run. One, not two: bench_gui's folder opening 36–39 instead of 51–53 ms
+#: longest gap (a part and its paints share an event-loop turn), the first frame at 96 × 96 no later.
+VIEWS_PER_TICK = 1
 
 
 class MethodColumn(FollowsIterations, QtWidgets.QFrame):

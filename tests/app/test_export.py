@@ -18,8 +18,9 @@ def column(qtbot, make_window):
     col = win.columns[0]
     win.step_all(2)
     qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=20000)
-    qtbot.waitUntil(lambda: col.refresh() or (col.shown_snapshot is not None
-                                               and col.shown_snapshot.iteration == 2), timeout=20000)
+    # (a refresh that draws may finish a frame begun before the steps came: wait for iteration 2's)
+    qtbot.waitUntil(lambda: col.shown_snapshot is not None and col.shown_snapshot.iteration == 2
+                    and not col.drawing, timeout=20000)
     return win, col
 
 
