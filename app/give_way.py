@@ -18,7 +18,7 @@ is drawing or building widgets), the worker waits, without the GIL, until it tur
 widgets without an event loop): the workers do not wait for it.
 
 One heartbeat per process is installed (:func:`install`, by the main window; :func:`current`
-gives its ``give_way`` or None). No numerics here; :mod:`core` knows only the callable.
+gives its ``give_way`` or None); the jobs run inside :func:`cancellable`. No numerics here; :mod:`core` knows only the callable.
 """
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ import time
 
 from PySide6 import QtCore
 
-__all__ = ["Heartbeat", "install", "uninstall", "current", "BEAT_MS", "LATE_S", "WAIT_S", "STALLED_S"]
+from robust_subspace_lab.core import interrupt
+
+__all__ = ["Heartbeat", "install", "uninstall", "current", "cancellable", "BEAT_MS", "LATE_S", "WAIT_S",
+           "STALLED_S"]
 
 #: period of the heartbeat timer (ms)
 BEAT_MS = 4
@@ -73,7 +76,7 @@ class Heartbeat(QtCore.QObject):
         :data:`STALLED_S` since its last turn), wait until it turns, :data:`WAIT_S` at most.
         Returns at once otherwise. ``cancel``: the caller's cancel event (the wait ends soon after
         it is set: the GUI thread that sets it turns its loop)."""
-        late = time.monotonic() - self.beat
+        late = self.late()
         if late < LATE_S or late > STALLED_S or (cancel is not None and cancel.is_set()):
             return
         self._turned.wait(WAIT_S)
@@ -100,3 +103,9 @@ def current():
     """The installed heartbeat's ``give_way``, or None (no window: workers never wait)."""
     hb = _current
     return None if hb is None else hb.give_way
+
+
+def cancellable(cancel: threading.Event):
+    """``core.interrupt.cancellable(cancel)`` whose checkpoints also give way to the installed
+    heartbeat (none installed: they only check ``cancel``). What every worker job runs inside."""
+    return interrupt.cancellable(cancel, give_way=current())

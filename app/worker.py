@@ -247,8 +247,7 @@ class SolverJob(QtCore.QRunnable):
         lower_thread_priority()
         # solvers check the cancel flag inside their inner loops (core.interrupt.checkpoint):
         # Pause, a new setting or Quit abandon the iteration in flight, not just the next one
-        with interrupt.cancellable(self.cancel, give_way=give_way.current()), \
-                threads.RUNNING.solver(self._entries()):
+        with give_way.cancellable(self.cancel), threads.RUNNING.solver(self._entries()):
             self._run()
 
     def _release(self) -> None:
@@ -389,8 +388,7 @@ class DataJob(QtCore.QRunnable):
         lower_thread_priority()
         outcome: tuple = ("cancelled", None)
         try:
-            with interrupt.cancellable(self.cancel, give_way=give_way.current()), \
-                    datasets.reporting(self._progress):
+            with give_way.cancellable(self.cancel), datasets.reporting(self._progress):
                 if not self.cancel.is_set():
                     value = self.fn()
                     outcome = ("cancelled", None) if self.cancel.is_set() else ("ok", value)

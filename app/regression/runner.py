@@ -154,7 +154,7 @@ class TestJob(QtCore.QRunnable):
                                 "no longer kept): test-time cleaning is available for the recent iterations")
             rec = CleaningRecorder(self.estimator, should_stop=self.cancel.is_set)
             t0 = time.perf_counter()
-            with interrupt.cancellable(self.cancel, give_way=give_way.current()):   # (app.give_way)
+            with give_way.cancellable(self.cancel):
                 snap = regression_snapshot(self.state, self.data, self.samples, test="clean", estimator=rec)
             outcome = TestOutcome(snapshot=snap, cleaning=rec.cleaning, cleaned=rec.cleaned,
                                   seconds=time.perf_counter() - t0, iteration=self.state.iteration)
