@@ -142,3 +142,26 @@ def test_three_columns_fit_1366_by_768(qtbot, make_window, monkeypatch):
             assert top_left.x() >= 0 and top_left.x() + view.width() <= right + 1, type(view).__name__
             assert top_left.y() + view.height() <= win.height(), type(view).__name__
             assert view.width() >= 100 and view.height() >= 80, (type(view).__name__, view.size())
+
+
+def test_plot_axes_widen_but_never_narrow(qtbot):
+    """An objective chart whose tick labels get shorter keeps its axis width (pyqtgraph's
+    autoReduceTextSpace off): narrowing re-laid out the plot after the paint that measured the
+    labels and painted it a second time, and after a data change the columns' charts repainted
+    one another within one turn of the event loop."""
+    from types import SimpleNamespace
+    from robust_subspace_lab.app.views.objective import ObjectiveView
+
+    view = ObjectiveView()
+    qtbot.addWidget(view)
+    view.resize(320, 220)
+    view.show()
+    axis = view.getPlotItem().getAxis("left")
+    widths = []
+    for values in ([123456.0, 98765.0, 91234.0], [2.5, 1.25, 1.0], [0.0125, 0.011, 0.0105]):
+        view.show_snapshot(SimpleNamespace(objective_history=tuple(values), iteration=2))
+        view.grab()                                   # paints: the labels are measured
+        QtWidgets.QApplication.processEvents()        # the relayout, if any
+        widths.append(axis.width())
+    assert widths[0] > 0
+    assert widths == sorted(widths), f"the axis narrowed: {widths}"
