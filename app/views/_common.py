@@ -54,13 +54,22 @@ def _unclamp_title(label: pg.LabelItem) -> None:
     label.opts["justify"] = "left"          # clipped at its end, its beginning readable
 
 
-def keep_text_space(axis: pg.AxisItem) -> None:
+#: the room a vertical axis keeps for its tick labels from the start (pyqtgraph: 30 px), enough for
+#: "-0.0025" or "80000" at the default font, so that the first frame of new data rarely widens it
+TICK_TEXT_PX = 40
+
+
+def keep_text_space(axis: pg.AxisItem, text_px: int = 0) -> None:
     """Let ``axis`` widen for longer tick labels but never narrow again (pyqtgraph's
     ``autoReduceTextSpace`` off). By default an axis narrows as soon as its labels are 10 px
     shorter, which re-lays out its plot after the paint that measured them and paints the whole
     plot a second time: an objective chart going from 10⁵ to 3 took 7.6 + 9.4 ms instead of
     6.8 ms, and after a data change the views of a column repainted each other in one turn of
-    the event loop (benchmarks/bench_gui.py, choosing the digits)."""
+    the event loop (benchmarks/bench_gui.py, choosing the digits). ``text_px``: room for the
+    labels of a vertical axis from the start (its first frame of new data then rarely widens it:
+    choosing the digits after the faces, 53-56 scene paints instead of 55-61)."""
+    if text_px and axis.orientation in ("left", "right"):
+        axis.textWidth = max(axis.textWidth, int(text_px))     # pyqtgraph's measured label width
     axis.setStyle(autoReduceTextSpace=False)
 
 
@@ -81,7 +90,7 @@ def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = N
     for name in ("left", "bottom", "top", "right"):
         ax = plot.getAxis(name)
         ax.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
-        keep_text_space(ax)
+        keep_text_space(ax, TICK_TEXT_PX)
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
 
 
