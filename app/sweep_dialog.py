@@ -28,7 +28,8 @@ from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec
 
 from .params import format_value, spec_tooltip
 from .results_browser import ResultsBrowser
-from .worker import error_message
+from . import give_way
+from .worker import error_message, lower_thread_priority
 
 __all__ = ["SweepThread", "SweepDialog"]
 
@@ -52,9 +53,13 @@ class SweepThread(QtCore.QThread):
         self.cancel_event.set()
 
     def run(self) -> None:  # noqa: D401 - QThread API
+        # the in-process runs (n_jobs = 1) compute in a thread started from this one, which keeps
+        # its priority: both yield to the window, and the runs give way while it is late
+        lower_thread_priority()
         try:
             rows = core_sweep.run_sweep(self.sweep, n_jobs=self.n_jobs, dask_address=self.dask_address,
-                                        on_result=self.result.emit, cancel=self.cancel_event)
+                                        on_result=self.result.emit, cancel=self.cancel_event,
+                                        give_way=give_way.current())
         except Exception as e:  # noqa: BLE001 - shown to the user, never raised in the thread
             self.failed.emit(error_message(e))
             return

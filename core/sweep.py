@@ -414,19 +414,20 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {(s % 3600) // 60:02d} min"
 
 
-def _in_thread(task: Task, cancel: threading.Event | None) -> dict:
-    with interrupt.cancellable(cancel):
+def _in_thread(task: Task, cancel: threading.Event | None, give_way=None) -> dict:
+    with interrupt.cancellable(cancel, give_way=give_way):
         return run_task(task)
 
 
 class _Local1:
     """n_jobs = 1: a thread of this process (Cancel reaches the running fit)."""
 
-    def __init__(self, cancel):
+    def __init__(self, cancel, give_way=None):
         self.pool, self.cancel, self.width = cf.ThreadPoolExecutor(1, thread_name_prefix="sweep"), cancel, 2
+        self.give_way = give_way
 
     def submit(self, task):
-        return self.pool.submit(_in_thread, task, self.cancel)
+        return self.pool.submit(_in_thread, task, self.cancel, self.give_way)
 
     def close(self, cancelled: bool):
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -474,7 +475,8 @@ class _Dask:
 
 def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
               on_result: Callable[[dict], None] | None = None,
-              cancel: threading.Event | None = None, poll: float = 0.1) -> list[dict]:
+              cancel: threading.Event | None = None, poll: float = 0.1,
+              give_way: Callable[[threading.Event | None], None] | None = None) -> list[dict]:
     """Run every task of ``sweep`` (validated first: ParameterError before any run) and return
     the rows in task order (:meth:`Sweep.tasks`: deterministic whatever order they finished in).
 
@@ -487,6 +489,9 @@ def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
     cancel : when set (from another thread, or by ``on_result``), no more task is submitted,
         the pending ones are dropped and the finished rows so far are returned.
     poll : seconds between looks at ``cancel`` while waiting.
+    give_way : with ``n_jobs = 1``, called at the runs' cancel checkpoints
+        (:func:`core.interrupt.cancellable`): the app passes one that pauses the run while its
+        window's event loop is late, as its own solver threads do.
 
     Raises ParameterError (a bad sweep, an unreachable scheduler) and whatever a run raises
     besides the errors recorded in its row.
@@ -498,7 +503,7 @@ def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
     else:
         import joblib
         n = int(joblib.effective_n_jobs(n_jobs))
-        ex = _Local1(cancel) if n <= 1 else _Loky(n)
+        ex = _Local1(cancel, give_way) if n <= 1 else _Loky(n)
     rows: dict[int, dict] = {}
     pending: dict[cf.Future, int] = {}
     queue = iter(tasks)

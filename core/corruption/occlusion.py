@@ -17,10 +17,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import interrupt
 from ..datasets import ImageSet
 from ..errors import ParameterError
 from .result import (Corrupted, _check_data, _check_int, _check_real, _check_seed, _check_size_range,
                      _check_unit, _choose, _images_word, _labels_copy, _n_hit)
+
+#: images placed between two :func:`core.interrupt.checkpoint` calls in the loops below: a cancel
+#: stops them, and the app's window, whose GUI thread needs the interpreter lock these loops hold
+#: in small pieces, is given way while it is late (a sweep on the 5,000 digits re-draws the
+#: rectangles for every run: 20–40 ms of such a loop)
+CHECK_EVERY = 64
 
 
 def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0.6),
@@ -87,7 +94,9 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
             raise ParameterError(f"size_px must be two positive integers (height, width), got {size_px!r}")
         fixed = (min(fixed[0], H), min(fixed[1], W))
 
-    for i in chosen:
+    for j, i in enumerate(chosen):
+        if j % CHECK_EVERY == 0:
+            interrupt.checkpoint()
         h, w = fixed if size_px is not None else (side(lo, hi, H), side(lo, hi, W))
         top = int(rng.integers(0, H - h + 1))
         left = int(rng.integers(0, W - w + 1))
@@ -113,7 +122,9 @@ def _place_square(images: np.ndarray, mask: np.ndarray, chosen: np.ndarray, side
     _, H, W = images.shape
     if side == 0:
         return
-    for i in chosen:
+    for j, i in enumerate(chosen):
+        if j % CHECK_EVERY == 0:
+            interrupt.checkpoint()
         top = int(rng.integers(0, H - side + 1))
         left = int(rng.integers(0, W - side + 1))
         images[i, top:top + side, left:left + side] = value
@@ -291,7 +302,9 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     rng = np.random.default_rng(seed)
     chosen = _choose(rng, n, _n_hit(fraction, n))
     mask = np.zeros((n, H, W), dtype=bool)
-    for i in chosen:
+    for j, i in enumerate(chosen):
+        if j % CHECK_EVERY == 0:
+            interrupt.checkpoint()
         oy, ox = (int(v) for v in rng.integers(0, block, size=2))
         ry, rx = _grid_edges(oy, block, H), _grid_edges(ox, block, W)
         hy, wx = np.diff(ry), np.diff(rx)

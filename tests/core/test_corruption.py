@@ -574,3 +574,27 @@ def test_package_keeps_the_public_import_path():
     direct = {spec.function.__name__ for spec in corruption.CORRUPTIONS.values()
               if not spec.function.__name__.startswith("_")}
     assert direct and direct <= public, direct - public
+
+
+@pytest.mark.parametrize("key", ["rectangles", "fixed_rectangle", "black_square", "value_block", "missing_blocks"])
+def test_per_image_loops_check_for_a_cancel(key):
+    """The corruptions that place a shape image by image call core.interrupt.checkpoint every
+    CHECK_EVERY images: a cancelled data job stops inside them, and the app's window gets the
+    interpreter lock they hold in small pieces (give_way)."""
+    import threading
+
+    from robust_subspace_lab.core import interrupt
+    from robust_subspace_lab.core.corruption import occlusion
+
+    data = ImageSet(images=np.random.default_rng(0).uniform(0, 255, (600, 16, 16)), labels=None,
+                    names=tuple(f"i{k}" for k in range(600)), source="t")
+    spec = CORRUPTIONS[key]
+    params = {**spec.defaults(), "fraction": 1.0} if "fraction" in spec.defaults() else spec.defaults()
+    calls = []
+    with interrupt.cancellable(None, give_way=calls.append):
+        corrupt(data, key, **params)
+    assert len(calls) >= 600 // occlusion.CHECK_EVERY
+    cancel = threading.Event()
+    cancel.set()
+    with interrupt.cancellable(cancel), pytest.raises(interrupt.Cancelled):
+        corrupt(data, key, **params)

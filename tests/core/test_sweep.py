@@ -183,3 +183,14 @@ def test_a_toy_is_redrawn_per_seed_and_the_method_seed_follows_the_run_seed():
     nmf = sw.Sweep(DataSpec(size=SIZE), CorruptionSpec(), (sw.MethodGrid("nmf", fixed={"max_iter": 2}),),
                    n_seeds=2)
     assert [t.params["random_state"] for t in nmf.tasks()] == nmf.seeds
+
+
+def test_in_process_runs_give_way_at_their_checkpoints():
+    """n_jobs = 1: the runs' checkpoints (the corruption's loop and the solver's) call the
+    ``give_way`` passed in, with the sweep's cancel event (the app pauses the runs while its
+    window is late); a sweep without one runs as before."""
+    cancel = threading.Event()
+    calls = []
+    rows = sw.run_sweep(_sweep(n_seeds=1), n_jobs=1, cancel=cancel, give_way=calls.append)
+    assert len(rows) == 3 and not any(r.get("error") for r in rows)
+    assert len(calls) >= 3 and all(c is cancel for c in calls)
