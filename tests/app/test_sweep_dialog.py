@@ -86,3 +86,34 @@ def test_browser_sorts_numbers_filters_and_opens_a_run(qtbot, tmp_path):
     b.export_csv(str(tmp_path / "out.csv"))
     back = sweep_io.read_csv(tmp_path / "out.csv")
     assert [r["reconstruction_error"] for r in back] == [10.0, 9.0, 100.0, 2.0]
+
+
+def test_a_new_run_updates_the_plot_in_place_until_its_lines_change(qtbot):
+    """Runs arriving one by one: the same line items take the new means (a new seed, a new p);
+    the items are built again only when a line appears or gains error bars, and then show
+    what a full redraw would."""
+    def row(m, p, s, e):
+        return {"method": m, "p": p, "seed": s, "n_iter": 3, "converged": True, "seconds": 0.1,
+                "reconstruction_error": float(e), "error": ""}
+
+    b = ResultsBrowser()
+    qtbot.addWidget(b)
+    b.set_rows([row("pca-gm", 0.5, 1, 10)], swept=["p"])
+    line = b.lines["pca-gm"]
+    b.add_row(row("pca-gm", 1.0, 1, 4))
+    b.redraw()
+    assert b.lines["pca-gm"] is line                          # updated, not rebuilt
+    assert list(line.getData()[0]) == [0.5, 1.0] and list(line.getData()[1]) == [10.0, 4.0]
+    b.add_row(row("pca-gm", 0.5, 2, 8))                       # a second seed: error bars appear
+    b.redraw()
+    assert b.lines["pca-gm"] is not line
+    assert list(b.lines["pca-gm"].getData()[1]) == [9.0, 4.0]
+    bars = b._errors["pca-gm"]
+    b.add_row(row("pca-gm", 1.0, 2, 6))
+    b.redraw()
+    assert b._errors["pca-gm"] is bars and list(b.lines["pca-gm"].getData()[1]) == [9.0, 5.0]
+    assert list(bars.opts["height"]) == [2.0, 2.0]            # 2 × sd of (10, 8) and of (4, 6)
+    b.add_row(row("rpca-om", None, 1, 100))                   # a baseline appears
+    b.redraw()
+    assert set(b.lines) == {"pca-gm", "rpca-om"}
+    assert list(b.lines["rpca-om"].getData()[1]) == [100.0, 100.0]
