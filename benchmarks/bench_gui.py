@@ -15,7 +15,8 @@ Scenarios (``--only`` picks some by name): ``default`` (PCA | PCA-GM at full spe
 same on the faces at 64 x 64 px); ``digits`` (the 5,000 MNIST digits chosen in the Data panel,
 PCA-GM | PCP); ``folder`` (opening a folder of 2,000 PNGs, made by make_image_folder.py);
 ``resize96`` (the digits resized to 96 x 96); ``corruptions`` (each corruption of the catalogue
-applied to the digits); ``preset`` (a paper preset that builds six columns); ``quit`` (File ▸
+applied to the digits); ``preset`` (a paper preset that builds six columns); ``sweep`` (a sweep of
+fifteen PCA-GM runs on the digits in the sweep dialog, the window open beside it); ``quit`` (File ▸
 Quit mid-step, in a process of its own, with and without a dialog open: the time from Quit to
 the process's end, target <= 1 s).
 
@@ -312,6 +313,27 @@ def preset_scenario() -> dict:
     return sc.result
 
 
+def sweep_scenario(repeats) -> dict:
+    """Tools ▸ Sweep… on the 5,000 digits: open the dialog, then sweeps of 15 PCA-GM runs (p = 0.1 …
+    0.9, max_iter 10, the dialog's 3 seeds) in the dialog's thread while the window shows its
+    columns; the gap is the window's (the dialog's event loop is the same)."""
+    sc = Scenario("A sweep in the sweep dialog (Tools ▸ Sweep…) on the 5,000 digits: 15 PCA-GM runs, max_iter 10")
+    win = sc.open()
+    sc.data_step(win, "choose the digits", lambda: win.data_panel.select_source("digits"))
+    opened = []
+    sc.data_step(win, "open the sweep dialog", lambda: opened.append(win.open_sweep()))
+    dlg = opened[0]
+    dlg.set_methods(["pca-gm"])
+    dlg.set_grid_text("p", "0.1, 0.3, 0.5, 0.7, 0.9")
+    dlg.set_grid_text("max_iter", "10")
+    for r in range(max(1, repeats // 2)):
+        sc.data_step(win, f"sweep {r + 1} (15 runs, the results browser filling in)",
+                     lambda: dlg.start() and win.wait_for(lambda: not dlg.running, 600))
+    dlg.close()
+    sc.close(win)
+    return sc.result
+
+
 def quit_scenario(sizes=(48, 96), dialogs=("none", "export", "message", "sweep")) -> dict:
     """File ▸ Quit mid-step in a process of its own (tests/app/quit_child.py): seconds from the
     Quit to the process's end."""
@@ -384,6 +406,7 @@ SCENARIOS = {
     "resize96": lambda r: resize_scenario(r),
     "corruptions": lambda r: corruption_scenario(1),
     "preset": lambda r: preset_scenario(),
+    "sweep": lambda r: sweep_scenario(r),
     "quit": lambda r: quit_scenario(),
 }
 
