@@ -307,20 +307,20 @@ class ResultsBrowser(QtWidgets.QWidget):
             return np.asarray(x, dtype=float) if numeric else np.array([categories.index(str(v)) for v in x],
                                                                       dtype=float)
         lo_hi = (min(map(float, position(xs_all))), max(map(float, position(xs_all)))) if xs_all else (0.0, 1.0)
-        # per method: (x, mean, std or None), x None for a baseline
+        # per method: (x, mean, std or None, baseline); a baseline spans the x range drawn
         curves = {}
         for method, a in agg.items():
             if a["x"].size == 0:
-                curves[method] = (np.asarray(lo_hi, dtype=float), np.full(2, a["mean"][0], dtype=float), None)
+                curves[method] = (np.asarray(lo_hi, dtype=float), np.full(2, a["mean"][0], dtype=float), None, True)
             else:
                 curves[method] = (position(a["x"]), np.asarray(a["mean"], dtype=float),
-                                  np.asarray(a["std"], dtype=float) if np.any(a["std"] > 0) else None)
-        layout = (param, metric, tuple((m, a["x"].size == 0, curves[m][2] is not None) for m, a in agg.items()))
+                                  np.asarray(a["std"], dtype=float) if np.any(a["std"] > 0) else None, False)
+        layout = (param, metric, tuple((m, c[3], c[2] is not None) for m, c in curves.items()))
         if layout != self._drawn:
-            self._build_lines(curves, agg, param)
+            self._build_lines(curves, param, metric)
             self._drawn = layout
         else:
-            for method, (x, mean, std) in curves.items():
+            for method, (x, mean, std, _) in curves.items():
                 self.lines[method].setData(x, mean)
                 if std is not None:
                     self._errors[method].setData(x=x, y=mean, height=2 * std)
@@ -329,12 +329,13 @@ class ResultsBrowser(QtWidgets.QWidget):
             self.plot.getAxis("bottom").setTicks(ticks)
             self._ticks = ticks
 
-    def _build_lines(self, curves: dict, agg: dict, param: str) -> None:
+    def _build_lines(self, curves: dict, param: str, metric: str) -> None:
+        """The plot's items for ``curves`` (see :meth:`redraw`), from scratch."""
         self.plot.clear()
         self.lines, self._errors = {}, {}
-        for i, (method, (x, mean, std)) in enumerate(curves.items()):
+        for i, (method, (x, mean, std, baseline)) in enumerate(curves.items()):
             color = PALETTE[i % len(PALETTE)]
-            if agg[method]["x"].size == 0:            # no such parameter: a baseline
+            if baseline:                              # no such parameter: a baseline
                 item = self.plot.plot(x, mean, name=f"{method} (no {param})",
                                       pen=pg.mkPen(color, width=2, style=QtCore.Qt.PenStyle.DashLine))
             else:
@@ -346,7 +347,7 @@ class ResultsBrowser(QtWidgets.QWidget):
                     self.plot.addItem(self._errors[method])
             self.lines[method] = item
         self.plot.setLabel("bottom", param)
-        self.plot.setLabel("left", self.metric_combo.currentText())
+        self.plot.setLabel("left", metric)
 
     # ------------------------------------------------------------------ actions
     def _double_clicked(self, index) -> None:
