@@ -30,6 +30,15 @@ from .result import (Corrupted, _check_data, _check_int, _check_real, _check_see
 CHECK_EVERY = 64
 
 
+def _checked(chosen):
+    """The indices of ``chosen`` in order, with :func:`core.interrupt.checkpoint` before every
+    :data:`CHECK_EVERY`-th (raises ``Cancelled`` when the caller's run is cancelled)."""
+    for j, i in enumerate(chosen):
+        if j % CHECK_EVERY == 0:
+            interrupt.checkpoint()
+        yield i
+
+
 def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0.6),
                        content: str = "dots", seed: int = 0, size_px=None) -> Corrupted:
     """Occlude one random rectangle in each of a random ``fraction`` of the images.
@@ -94,9 +103,7 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
             raise ParameterError(f"size_px must be two positive integers (height, width), got {size_px!r}")
         fixed = (min(fixed[0], H), min(fixed[1], W))
 
-    for j, i in enumerate(chosen):
-        if j % CHECK_EVERY == 0:
-            interrupt.checkpoint()
+    for i in _checked(chosen):
         h, w = fixed if size_px is not None else (side(lo, hi, H), side(lo, hi, W))
         top = int(rng.integers(0, H - h + 1))
         left = int(rng.integers(0, W - w + 1))
@@ -122,9 +129,7 @@ def _place_square(images: np.ndarray, mask: np.ndarray, chosen: np.ndarray, side
     _, H, W = images.shape
     if side == 0:
         return
-    for j, i in enumerate(chosen):
-        if j % CHECK_EVERY == 0:
-            interrupt.checkpoint()
+    for i in _checked(chosen):
         top = int(rng.integers(0, H - side + 1))
         left = int(rng.integers(0, W - side + 1))
         images[i, top:top + side, left:left + side] = value
@@ -302,9 +307,7 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     rng = np.random.default_rng(seed)
     chosen = _choose(rng, n, _n_hit(fraction, n))
     mask = np.zeros((n, H, W), dtype=bool)
-    for j, i in enumerate(chosen):
-        if j % CHECK_EVERY == 0:
-            interrupt.checkpoint()
+    for i in _checked(chosen):
         oy, ox = (int(v) for v in rng.integers(0, block, size=2))
         ry, rx = _grid_edges(oy, block, H), _grid_edges(ox, block, W)
         hy, wx = np.diff(ry), np.diff(rx)
