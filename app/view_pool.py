@@ -7,7 +7,9 @@ column shows by default, one per timer tick and only while ``idle()`` (nothing r
 being built, the window shown) and only once the window has been so for :data:`QUIET_S` (a data
 change's frames and their first paints follow its solvers' end: a view built then made one
 event-loop gap of both, 55–84 ms in ``benchmarks/bench_gui.py``), up to ``per_class`` of each;
-a new column takes its views from
+nor while another window of the app (a dialog: the sweep, an export) is the active one
+(the sweep dialog's opening and its runs met a spare view's 15-21 ms build in the same event-loop
+gap); a new column takes its views from
 the pool (:meth:`ViewPool.take`) and builds those it lacks itself. The spares are hidden children
 of the pool's parent widget, deleted with it.
 """
@@ -62,12 +64,18 @@ class ViewPool(QtCore.QObject):
             self._timer.start()             # built again later, when the window is idle
         return views.pop()
 
+    def _window_active_or_none(self) -> bool:
+        """The owner's window is the app's active window, or none of the app's is (the user is in
+        another program): not while a dialog of the app is active."""
+        active = QtWidgets.QApplication.activeWindow()
+        return active is None or active is self._owner.window()
+
     def _fill_one(self) -> None:
         short = [cls for cls, views in self._spares.items() if len(views) < self.per_class]
         if not short:
             self._idle_since = None
             return
-        if not (self._owner.isVisible() and self._idle()):
+        if not (self._owner.isVisible() and self._idle() and self._window_active_or_none()):
             self._idle_since = None
         elif self._idle_since is None:
             self._idle_since = self._clock()

@@ -73,3 +73,26 @@ def test_the_pool_waits_until_the_window_has_been_idle_for_a_while(qtbot):
     assert tick(101.0, idle=False) == 2            # busy: the wait starts again
     assert tick(101.1) == 2 and tick(101.1 + 0.9 * QUIET_S) == 2
     assert tick(101.1 + 1.01 * QUIET_S) == 3
+
+
+def test_the_pool_waits_while_a_dialog_of_the_app_is_the_active_window(qtbot):
+    """A dialog (the sweep dialog, an export) is active: no spare view is built until it closes
+    (its opening and its runs then have the event loop to themselves)."""
+    owner = QtWidgets.QWidget()
+    qtbot.addWidget(owner)
+    owner.show()
+    owner.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is owner, timeout=WAIT)
+    dialog = QtWidgets.QDialog(owner)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is dialog, timeout=WAIT)
+    pool = ViewPool([_Cheap], idle=lambda: True, parent=owner, per_class=2)
+    assert not pool._window_active_or_none()
+    for _ in range(20):                                  # 20 ticks of the pool's timer, idle meanwhile
+        with qtbot.waitSignal(pool._timer.timeout, timeout=WAIT):
+            pass
+    assert pool.spares == {_Cheap: 0}
+    dialog.close()
+    owner.activateWindow()
+    qtbot.waitUntil(lambda: pool.spares == {_Cheap: 2}, timeout=WAIT)
