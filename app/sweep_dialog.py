@@ -88,10 +88,7 @@ class SweepDialog(QtWidgets.QDialog):
 
     # ------------------------------------------------------------------ layout
     def _build(self, methods) -> None:
-        what = QtWidgets.QLabel(f"Data: <b>{self.data.name}</b>"
-                                + (f" ({self.data.size[0]}×{self.data.size[1]})" if self.data.size else "")
-                                + f" &nbsp; Corruption: <b>{self.corruption.key}</b> "
-                                  "(re-drawn with each seed)")
+        self.what_label = what = QtWidgets.QLabel(self._what_text())
         self.method_list = QtWidgets.QListWidget()
         for info in catalogue.methods("subspace"):
             item = QtWidgets.QListWidgetItem(info.name)
@@ -163,6 +160,22 @@ class SweepDialog(QtWidgets.QDialog):
         lay = QtWidgets.QVBoxLayout(self)
         lay.addWidget(what)
         lay.addLayout(body, 1)
+
+    def _what_text(self) -> str:
+        return (f"Data: <b>{self.data.name}</b>"
+                + (f" ({self.data.size[0]}×{self.data.size[1]})" if self.data.size else "")
+                + f" &nbsp; Corruption: <b>{self.corruption.key}</b> (re-drawn with each seed)")
+
+    def set_context(self, data: DataSpec, corruption: CorruptionSpec, methods) -> None:
+        """Sweep over ``data`` and ``corruption`` with ``methods`` checked: what the window's
+        Tools ▸ Sweep… does to a dialog it built ahead (before any sweep was started in it)."""
+        self.data, self.corruption = data, corruption
+        self.what_label.setText(self._what_text())
+        if set(self.checked_methods()) != set(methods):
+            self.method_list.blockSignals(True)         # one grid rebuild, not one per item
+            self.set_methods(methods)
+            self.method_list.blockSignals(False)
+            self._rebuild_grid()
 
     def checked_methods(self) -> list[str]:
         out = []
