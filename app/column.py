@@ -19,7 +19,7 @@ from .scrubbing import FollowsIterations
 from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
 from .export import add_view_actions
 from .layout import share_by_stretch
-from .views import for_task
+from .views import for_task, keep_scenes_active
 
 #: minimum height of a view, per area (the window's 768 px leave about 400 px for the views)
 VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
@@ -306,7 +306,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self._pending_views.remove(cls)
         if cls in self._deferred_views:
             self._deferred_views.remove(cls)
-        view = (self._view_pool.take(cls) if self._view_pool is not None else None) or cls()
+        view = keep_scenes_active(self._view_pool and self._view_pool.take(cls) or cls())
         if cls.name:
             setattr(self, cls.name, view)
         share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100))

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtWidgets
 from robust_subspace_lab.core import catalogue, corruption
 
 from .. import params as P
-from ..views import ObjectiveView, ScalarHistoryView
+from ..views import ObjectiveView, ScalarHistoryView, keep_scenes_active
 from . import sources as S
 from .common import METRICS_TIP, MESSAGE_STYLE, NOTE_STYLE, PANEL_WIDTH, TEST_ROWS, _label
 from .views import (CoefficientsView, ConfusionView, InputImagesView, PredictionView, ProjectionView,
@@ -236,6 +236,7 @@ class WorkspaceLayout:
         scrub = self._build_scrubber("0000 / 0000 (live)  ")
         right.addLayout(scrub)
         outer.addLayout(right, 1)
+        keep_scenes_active(self)
 
     def _build_test(self) -> QtWidgets.QGroupBox:
         box = QtWidgets.QGroupBox("Test set: the model applied to the held-out inputs")
