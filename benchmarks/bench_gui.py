@@ -248,8 +248,13 @@ class Scenario:
         r["frames"] += sum(c.frames for c in win.columns) - frames0
 
     def close(self, win):
+        """Close the window and delete it: a closed window is not destroyed (its signal
+        connections to its own methods hold it), and the scenarios that followed ran beside every
+        window before them, with their timers (the view pool's, the status bar's) still firing."""
         win.close()
+        win.deleteLater()
         QtWidgets.QApplication.processEvents()
+        QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
 
 
 def simple(name, repeats, builtin=None, **kw) -> dict:
