@@ -207,8 +207,11 @@ def prepare(data: DataSpec, corruption: CorruptionSpec, images: ImageSet | None 
     if isinstance(loaded, Corrupted):
         return in_precision(loaded, data.resolved(loaded.X.size))
     precision = data.resolved(loaded.images.size)
-    loaded = corruption.apply(_images_in(loaded, PRECISIONS[precision]))     # float32 images stay float32
-    return in_precision(loaded, precision)
+    loaded = _images_in(loaded, PRECISIONS[precision])     # float32 images stay float32
+    if images is None and loaded.images.flags.owndata:
+        # loaded here and let go after: read-only, the corruption takes them as X_clean (no copy)
+        loaded.images.flags.writeable = False
+    return in_precision(corruption.apply(loaded), precision)
 
 
 def _images_in(images: ImageSet, dtype) -> ImageSet:

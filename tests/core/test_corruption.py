@@ -1,6 +1,8 @@
 """Tests for core.corruption: reproducibility, masks, flags, counts, parameters and registry."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -598,3 +600,23 @@ def test_per_image_loops_check_for_a_cancel(key):
     cancel.set()
     with interrupt.cancellable(cancel), pytest.raises(interrupt.Cancelled):
         corrupt(data, key, **params)
+
+
+@pytest.mark.parametrize("key", ["none", "rectangles", "salt_pepper", "laplace"])
+def test_a_read_only_input_is_the_clean_data_and_a_writable_one_is_copied(key):
+    """The clean data a corruption returns never change with the caller's array: a writable one
+    is copied, a read-only one (which cannot change through it) is taken as it is, without a
+    third array of the data's size. (The corruptions that add images make a new, longer X_clean.)"""
+    faces = lfw_faces(size=(20, 20))
+    writable = dataclasses.replace(faces, images=faces.images.copy())
+    out = corrupt(writable, key)
+    assert not np.shares_memory(out.X_clean, writable.images)
+    before = out.X_clean.copy()
+    writable.images[:] = 0.0
+    assert np.array_equal(out.X_clean, before)
+    frozen = dataclasses.replace(faces, images=faces.images.copy())
+    frozen.images.flags.writeable = False
+    again = corrupt(frozen, key)
+    assert np.shares_memory(again.X_clean, frozen.images)
+    assert np.array_equal(again.X_clean, out.X_clean) and np.array_equal(again.X, out.X)
+    assert not np.shares_memory(again.X, frozen.images) or key == "none"
