@@ -57,3 +57,18 @@ def test_preparing_holds_no_third_copy_of_the_data():
     assert data.X.dtype == np.float64 and data.X.shape == (5000, 784)
     assert not np.shares_memory(data.X, data.X_clean)
     assert peak - held < 0.5 * data.X.nbytes
+
+
+def test_loaded_images_are_read_only_and_become_the_clean_data():
+    """What the window does on a data change (load, prepare with the loaded images, keep them
+    with share_clean): the images are read-only, so the corruption takes them as X_clean and
+    the images kept are that same array, one copy of the clean data in memory."""
+    from robust_subspace_lab.core.session import share_clean
+
+    spec = DataSpec(kind="builtin", name="digits", size=(20, 20), precision="double")
+    images = spec.load()
+    assert not images.images.flags.writeable
+    data = prepare(spec, CorruptionSpec("rectangles"), images)
+    assert np.shares_memory(data.X_clean, images.images) and not np.shares_memory(data.X, images.images)
+    assert np.array_equal(data.X_clean.reshape(images.images.shape), images.images)
+    assert np.shares_memory(share_clean(images, data).images, data.X_clean)
