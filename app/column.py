@@ -306,7 +306,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self._pending_views.remove(cls)
         if cls in self._deferred_views:
             self._deferred_views.remove(cls)
-        view = keep_scenes_active(self._view_pool and self._view_pool.take(cls) or cls())
+        view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
         share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100))

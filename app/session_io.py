@@ -301,9 +301,10 @@ class SessionActions:
     def _build_spare_sweep_dialog(self, now: bool = False) -> None:
         """Build the next Tools ▸ Sweep… dialog ahead, hidden, if none is: building it took
         12-20 ms of the event-loop turn that then shows and paints it, and its first show
-        16-30 ms more (benchmarks/bench_gui.py --only sweep: 35-57 ms to open). The window builds one with itself, and another once the
-        dialog taken has closed and the window is idle (:data:`SPARE_SWEEP_AFTER_MS`); ``now``:
-        whatever the window is doing (the window's construction)."""
+        16-30 ms more (benchmarks/bench_gui.py --only sweep: 35-57 ms to open). The window builds
+        one with itself, and another once the dialog taken has closed and the window is idle
+        (:data:`SPARE_SWEEP_AFTER_MS`); ``now``: whatever the window is doing (the window's
+        construction)."""
         if getattr(self, "_spare_sweep", None) is not None or getattr(self, "_closing", False):
             return
         if not now and (self.busy or QtWidgets.QApplication.activeModalWidget() is not None):

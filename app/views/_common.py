@@ -168,7 +168,7 @@ class _SceneStaysActive(QtCore.QObject):
         return event.type() == QtCore.QEvent.Type.WindowDeactivate
 
 
-_scene_filter: _SceneStaysActive | None = None
+_SCENE_FILTER = _SceneStaysActive()
 
 
 def keep_scenes_active(widget: QtWidgets.QWidget) -> QtWidgets.QWidget:
@@ -181,14 +181,11 @@ def keep_scenes_active(widget: QtWidgets.QWidget) -> QtWidgets.QWidget:
     in the event-loop gap that showed the dialog (its longest gap 40-42 ms; 23-26 ms without).
     Nothing in the views looks different when the window is inactive. The scene still counts
     activations, so later ones change nothing either."""
-    global _scene_filter
-    if _scene_filter is None:
-        _scene_filter = _SceneStaysActive()
     views = widget.findChildren(pg.GraphicsView)
     if isinstance(widget, pg.GraphicsView):
         views.append(widget)
     for view in views:
-        view.scene().installEventFilter(_scene_filter)
+        view.scene().installEventFilter(_SCENE_FILTER)
     return widget
 
 
