@@ -3,8 +3,9 @@
 A solver's start and steps allocate temporaries on top of the data and the states they keep: the
 NMF family's residuals and weights, the convex methods' low-rank and sparse parts (measured with
 tracemalloc on the 5,000 digits at 28 × 28 and at 64 × 64, as multiples of the solver's input X
-in bytes: PCA family 0.38 and 0.12 per start and step; PCA-L1 and sparse PCA 1.0–1.17 per start,
-their centred copy, and nothing per step; NMF 1.72 and 1.49 per start, up to 1.32 and 1.03 per
+in bytes: PCA family 0.38 and 0.12 per start and step; PCA-L1 and sparse PCA 1.0–1.17 per start
+when they copy the centred data (inputs up to 64 MB in float64; larger ones are centred block by
+block and not copied), and nothing per step; NMF 1.72 and 1.49 per start, up to 1.32 and 1.03 per
 step; PCP, Outlier Pursuit and CRPCA-OM 3.1–4.01 per start and 3.1 per step). Each class says its
 own, rounded up, as :attr:`core.base.SteppableEstimator.work_factors`.
 
@@ -41,14 +42,18 @@ POLL_SECONDS = 0.02
 def work_bytes(estimator: Any, input_bytes: int, phase: str) -> int:
     """The estimated temporaries of ``estimator``'s ``phase`` (``"start"`` or ``"step"``) on an
     input X of ``input_bytes`` bytes *in float64* (``X.size * 8``, the unit the factors were
-    measured in, whatever X's precision: PCA-L1 and sparse PCA centre float32 data into a float64
-    copy, the NMF family computes on one; for the methods that stay in float32 the estimate is
+    measured in, whatever X's precision: PCA-L1 and sparse PCA centre float32 data into float64,
+    the NMF family computes on a float64 copy; for the methods that stay in float32 the estimate is
     then twice their need), in bytes: the class's ``work_factors`` (start, step) times
-    ``input_bytes``; (1.0, 1.0) when the class says none.
+    ``input_bytes``; (1.0, 1.0) when the class says none. A class whose need is not proportional
+    to X defines ``work_estimate(input_bytes, phase)`` instead, which is then used.
 
     Raises ValueError for another phase."""
     if phase not in ("start", "step"):
         raise ValueError(f"phase must be 'start' or 'step', got {phase!r}")
+    own = getattr(estimator, "work_estimate", None)
+    if own is not None:            # a class whose need is not proportional to X (the greedy family)
+        return int(own(int(input_bytes), phase))
     start, step = getattr(estimator, "work_factors", (1.0, 1.0))
     return int((start if phase == "start" else step) * int(input_bytes))
 

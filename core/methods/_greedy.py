@@ -49,7 +49,9 @@ State fields (all four):
 
 Deflation is applied implicitly: ``X_j = X₀ M_j`` with ``M_j = P_1 ⋯ P_{j−1}``,
 ``P_i = I − w_i w_iᵀ``, so ``X_j v = X₀(M_j v)`` and ``X_jᵀ y = M_jᵀ(X₀ᵀ y)`` cost one product
-with ``X₀`` plus O(j·d); no deflated copy of the data is stored per component.
+with ``X₀`` plus O(j·d); no deflated copy of the data is stored per component. Centring is
+implicit too for large inputs (a centred float64 copy over 64 MB): ``X₀v = Xv − (m·v)1``, so a
+run holds no copy of the data (:class:`_Run`).
 
 Errors: every method stops with :class:`~core.errors.SolverError` (naming the method, the
 component and the iteration) when it meets a non-finite value, a zero update direction or an
@@ -58,10 +60,8 @@ empty support; parameters outside their ranges raise :class:`~core.errors.Parame
 """
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -92,6 +92,12 @@ PERTURBATION = 1e-6
 ZERO_PROJECTION = 1e-12
 #: Above this many features the PCA start multiplies by the data instead of forming XᵀX.
 _COV_MAX_FEATURES = 2000
+#: Inputs whose centred float64 copy would take more bytes than this are not copied: products are
+#: centred implicitly (:class:`_Run`). Below it the small copy keeps the products' arithmetic of
+#: the papers' examples exactly as it was, and cache-resident products fast.
+_COPY_MAX_BYTES = 64 * 2 ** 20
+#: Bytes of one float64 block of rows formed from an input that is not copied.
+_BLOCK_BYTES = 4 * 2 ** 20
 
 
 def _top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
@@ -137,21 +143,83 @@ def _left(W: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class _Run:
-    """Shared by every state of one run: the centred data and constants."""
+    """Shared by every state of one run: the data ``X₀`` (centred, or raw when ``center=False``)
+    and constants.
 
-    X: np.ndarray              # (n, d) centred (or raw) data X₀, read-only
+    ``X₀`` is held one of two ways:
+
+    * ``copied``: ``X`` is ``X₀`` itself, a read-only float64 array (inputs whose centred copy
+      takes at most :data:`_COPY_MAX_BYTES`, and float64 inputs that are not centred);
+    * otherwise ``X`` is the input as given (float32 or float64, not copied: the 5,000 digits at
+      96 × 96 would take 352 MB per copy). Products are taken with X in float64 (a float32 X
+      converted in row blocks of :data:`_BLOCK_BYTES`) and centred by the rank-one correction
+      ``X₀v = Xv − (m·v)1``, ``X₀ᵀy = Xᵀy − m Σ_i y_i``; norms and rows are formed from the
+      centred rows ``x_i − m`` (:meth:`blocks`). The correction adds round-off of order
+      ``ε‖x_i‖‖v‖`` where the copy has ``ε‖x_i − m‖‖v‖`` (the same order for images, whose mean is
+      within their range).
+    """
+
+    X: np.ndarray              # (n, d) X₀ when `copied`, else the input
     mean: np.ndarray           # (d,)
     cov: np.ndarray | None     # X₀ᵀX₀ when the PCA start needs it and d is small enough
     const: dict                # method constants (γ, ...)
     total: float = 0.0         # ‖X₀‖_F²
+    copied: bool = True
+
+    def blocks(self, centred: bool = True) -> Iterator[tuple[slice, np.ndarray]]:
+        """``(rows, block)`` over row blocks of X₀ (``centred``) or of X, in float64; a block is
+        valid until the next one is made (one buffer is reused)."""
+        n, d = self.X.shape
+        if self.copied or (not centred and self.X.dtype == np.float64):
+            yield slice(0, n), self.X
+            return
+        step = max(1, _BLOCK_BYTES // (8 * d))
+        buf = np.empty((min(step, n), d))
+        for i in range(0, n, step):
+            j = min(i + step, n)
+            block = buf[: j - i]
+            if centred:
+                np.subtract(self.X[i:j], self.mean, out=block)
+            else:
+                block[...] = self.X[i:j]
+            yield slice(i, j), block
+
+    def rows(self, index) -> np.ndarray:
+        """Rows of X₀ (float64; a fancy index or an integer)."""
+        return self.X[index] if self.copied else np.subtract(self.X[index], self.mean, dtype=np.float64)
+
+    def product(self, v: np.ndarray) -> np.ndarray:
+        """``X₀ v`` for v (d,) or (d, c)."""
+        if self.copied:
+            return self.X @ v
+        out = np.empty((self.X.shape[0],) + v.shape[1:])
+        for rows, B in self.blocks(centred=False):
+            out[rows] = B @ v
+        out -= self.mean @ v
+        return out
+
+    def t_product(self, y: np.ndarray) -> np.ndarray:
+        """``X₀ᵀ y`` for y (n,) or (n, c)."""
+        if self.copied:
+            return self.X.T @ y
+        acc = np.zeros((self.X.shape[1],) + y.shape[1:])
+        for rows, B in self.blocks(centred=False):
+            acc += B.T @ y[rows]
+        acc -= np.multiply.outer(self.mean, y.sum(axis=0))
+        return acc
 
     def times(self, W: np.ndarray, w: np.ndarray) -> np.ndarray:
         """``X_j w`` for the data deflated by the rows of W."""
-        return self.X @ _right(W, w)
+        return self.product(_right(W, w))
 
     def t_times(self, W: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``X_jᵀ y``."""
-        return _left(W, self.X.T @ y)
+        return _left(W, self.t_product(y))
+
+    def deflated_sq_norm(self, W: np.ndarray) -> float:
+        """``‖X₀ M‖_F²`` for the data deflated by the rows of W (row blocks: no (n, d) or (d, d)
+        temporary)."""
+        return float(sum(np.einsum("ij,ij->", R, R) for R in (_left(W, B.T) for _, B in self.blocks())))
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,29 +266,16 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-#: (id(X), centred) -> (weak references to X, to its mean and to the centred data): the one
-#: centred copy of an input that every greedy run started on the same X array shares while one
-#: of them holds it (the columns of a window: 527 MB each for the 5,000 digits at 96 × 96 with
-#: 2,143 dot images, and a restart made a second one beside the state it replaced)
-_CENTRED: dict[tuple[int, bool], tuple[weakref.ref, np.ndarray, weakref.ref]] = {}
-_CENTRED_LOCK = threading.Lock()
-
-
-def _centred(X: np.ndarray, center: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``(mean, X − mean)`` read-only in float64 (mean 0 when not ``center``), shared by the runs
-    started on the same array ``X`` while one holds it. A float32 X is centred into float64 in
-    one pass (the same numbers as converting it first: the conversion is exact)."""
-    key = (id(X), bool(center))
-    with _CENTRED_LOCK:
-        entry = _CENTRED.get(key)
-        X0 = entry[2]() if entry is not None and entry[0]() is X else None
-        if X0 is not None:
-            return entry[1], X0
-        d = X.shape[1]
-        mean = _frozen(X.mean(axis=0, dtype=np.float64) if center else np.zeros(d))
-        X0 = _frozen(np.subtract(X, mean, dtype=np.float64))
-        _CENTRED[key] = (weakref.ref(X, lambda _ref, key=key: _CENTRED.pop(key, None)), mean, weakref.ref(X0))
-        return mean, X0
+def _run_data(X: np.ndarray, center: bool) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(mean, X₀ or X, copied)`` for :class:`_Run` (mean 0 when not ``center``). A float32 X is
+    centred into float64 (the same numbers as converting it first: the conversion is exact)."""
+    d = X.shape[1]
+    mean = _frozen(X.mean(axis=0, dtype=np.float64) if center else np.zeros(d))
+    if not center and X.dtype == np.float64:
+        return mean, _frozen(X.view()), True
+    if X.shape[0] * d * 8 <= _COPY_MAX_BYTES:
+        return mean, _frozen(np.subtract(X, mean, dtype=np.float64)), True
+    return mean, _frozen(X.view()), False
 
 
 def _effective_weights(proj: np.ndarray) -> np.ndarray:
@@ -235,8 +290,19 @@ def _effective_weights(proj: np.ndarray) -> np.ndarray:
 class _Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
 
-    accepts_float32 = True   # only the centred data (float64, shared: _centred) is kept
-    work_factors = (1.2, 0.05)   # the centred copy at the start (core.working)
+    accepts_float32 = True   # X₀ is formed in float64 (_Run), so float32 input needs no float64 copy first
+    #: (core.working) the start's blocks and statistics, and a step's vectors; the centred copy of a
+    #: small input is added by work_estimate
+    work_factors = (0.3, 0.05)
+
+    def work_estimate(self, input_bytes: int, phase: str) -> int:
+        """Bytes of temporaries for :mod:`core.working`, on an input of ``input_bytes`` in float64:
+        :attr:`work_factors` times the input, plus at the start the centred copy when the input is
+        copied (at most :data:`_COPY_MAX_BYTES`; measured 1.0–1.17 × the input with it)."""
+        start, step = self.work_factors
+        if phase != "start":
+            return int(step * input_bytes)
+        return int(start * input_bytes) + (int(input_bytes) if input_bytes <= _COPY_MAX_BYTES else 0)
 
     _l1_weights = True       # sample_weights = effective ℓ2 weights of the ℓ1 objective
     _needs_cov = False       # PCA start used
@@ -244,7 +310,8 @@ class _Greedy(SteppableEstimator):
     _sparse = True           # components have exact zeros (all but PCA-L1)
 
     # ------------------------------------------------------------------ hooks
-    def _setup(self, X: np.ndarray) -> dict:
+    def _setup(self, colsq: np.ndarray) -> dict:
+        """The method's constants from the squared column norms (d,) of X₀."""
         return {}
 
     def _n_starts(self) -> int:
@@ -326,20 +393,28 @@ class _Greedy(SteppableEstimator):
 
     # ------------------------------------------------------------------ stepping
     def _start(self, X: np.ndarray) -> State:
-        mean, X0 = _centred(X, self._center())
+        mean, X0, copied = _run_data(X, self._center())
+        run = _Run(X=X0, mean=mean, cov=None, const={}, copied=copied)
         d = X.shape[1]
-        cov = _frozen(X0.T @ X0) if self._needs_cov and d <= _COV_MAX_FEATURES else None
-        run = _Run(X=X0, mean=_frozen(mean), cov=cov, const=self._setup(X0),
-                   total=float(np.einsum("ij,ij->", X0, X0)))
+        # One pass over X₀: squared row and column norms, and X₀ᵀX₀ for the PCA start.
+        sq_norms, colsq, cov = np.empty(X.shape[0]), np.zeros(d), None
+        need_cov = self._needs_cov and d <= _COV_MAX_FEATURES
+        for rows, B in run.blocks():
+            sq_norms[rows] = np.einsum("ij,ij->i", B, B)
+            colsq += np.einsum("ij,ij->j", B, B)
+            if need_cov:
+                if cov is None:
+                    cov = B.T @ B
+                else:
+                    cov += B.T @ B
+        run = replace(run, cov=None if cov is None else _frozen(cov), const=self._setup(colsq),
+                      total=float(sq_norms.sum()))
         with one_blas_thread():
-            return self._first_state(run)
+            return self._first_state(run, sq_norms, colsq)
 
-    def _first_state(self, run: _Run) -> State:
-        X0, d = run.X, run.X.shape[1]
-        comp = _Component(j=0, W=_frozen(np.empty((0, d))),
-                          sq_norms=_frozen(np.einsum("ij,ij->i", X0, X0)),
-                          colsq=_frozen(np.einsum("ij,ij->j", X0, X0)) if self._track_columns else None,
-                          cov=run.cov)
+    def _first_state(self, run: _Run, sq_norms: np.ndarray, colsq: np.ndarray) -> State:
+        comp = _Component(j=0, W=_frozen(np.empty((0, run.X.shape[1]))), sq_norms=_frozen(sq_norms),
+                          colsq=_frozen(colsq) if self._track_columns else None, cov=run.cov)
         prog = _Progress(comp=comp, r=0, cand=self._begin(run, comp, 0), restart_objs=(), best=None,
                          history=())
         return self._state(None, run, prog, False)
@@ -362,8 +437,7 @@ class _Greedy(SteppableEstimator):
         # exact residual X₀ M_j (the running ‖x_i‖² − (x_i·w)² carries round-off of 1e-16 ‖X₀‖_F²).
         exhausted = comp.exhausted
         if not exhausted and float(sq.sum()) <= 1e-12 * run.total:
-            R = run.X @ _right(W, np.eye(W.shape[1]))
-            exhausted = float(np.einsum("ij,ij->", R, R)) <= 1e-20 * run.total
+            exhausted = run.deflated_sq_norm(W) <= 1e-20 * run.total
         return _Component(j=comp.j + 1, W=_frozen(W), sq_norms=_frozen(sq), colsq=colsq, cov=cov,
                           exhausted=exhausted)
 
@@ -453,5 +527,5 @@ class _L1Greedy(_Greedy):
         if near.size == 0:
             return False
         support = cand.w != 0
-        rows = _left(comp.W, run.X[near].T)        # (d, m) the deflated samples
+        rows = _left(comp.W, run.rows(near).T)        # (d, m) the deflated samples
         return bool(np.any(rows[support] != 0))

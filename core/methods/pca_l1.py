@@ -95,7 +95,7 @@ class PCAL1(_L1Greedy):
         if not comp.sq_norms.max() > 0:
             raise self._fail(comp, 0, "every deflated sample is zero; use fewer components")
         i = int(np.argmax(comp.sq_norms))
-        x = _left(comp.W, run.X[i])
+        x = _left(comp.W, run.rows(i))
         return self._cand(run, comp, self._unit(comp, 0, x, "largest-norm sample"))
 
     def _advance(self, run, comp, cand):

@@ -202,8 +202,8 @@ class GPower(_Greedy):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _setup(self, X):
-        top = float(np.einsum("ij,ij->j", X, X).max())
+    def _setup(self, colsq):
+        top = float(colsq.max())
         scale = np.sqrt(top) if self.penalty == "l1" else top
         return {"γ": float(self.gamma) * scale}
 

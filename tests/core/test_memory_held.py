@@ -65,26 +65,62 @@ def test_residual_norms_of_float32_data_make_no_float64_copy_of_it():
     np.testing.assert_allclose(out, expected, rtol=1e-9)
 
 
-def test_greedy_runs_on_the_same_data_share_one_centred_copy_and_float32_is_centred_at_once():
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_greedy_runs_on_large_data_hold_no_centred_copy_and_compute_the_same(monkeypatch, precision):
+    """The greedy family centres an input whose float64 copy exceeds _COPY_MAX_BYTES
+    implicitly: a run holds the input itself, its start allocates a small part of the data's size,
+    and its iterates are those of the copied path to round-off."""
     import tracemalloc
-    data = prepare(DataSpec("builtin", "digits", size=(32, 32), precision="single"), CorruptionSpec("dot_images"))
-    runs = [Run(key, {}) for key in ("pca-l1", "spca-rsvd", "rspca")]
-    for run in runs:
-        run.start(data)
-        run.step(1)
-    X0s = [run.history.last._ctx[0].X for run in runs]
-    assert X0s[0].dtype == np.float64 and all(X0 is X0s[0] for X0 in X0s)
-    # the same numbers as the float64 data (float32 to float64 is exact)
-    X64 = data.X.astype(np.float64)
-    np.testing.assert_array_equal(X0s[0], X64 - X64.mean(axis=0))
-    again = catalogue.create("pca-l1")
-    tracemalloc.start()
-    try:
-        state = again.start(data.X)        # shares the centred copy the runs hold: nothing new
-        held_peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert state._ctx[0].X is X0s[0] and held_peak < X64.nbytes / 4, held_peak
-    a, b = catalogue.create("pca-l1").start(data.X), catalogue.create("pca-l1").start(X64)
-    np.testing.assert_array_equal(catalogue.create("pca-l1").step(a).components,
-                                  catalogue.create("pca-l1").step(b).components)
+    from robust_subspace_lab.core.methods import _greedy
+    data = prepare(DataSpec("builtin", "digits", size=(32, 32), precision=precision), CorruptionSpec("dot_images"))
+    X = data.X
+    params = {"pca-l1": {}, "spca-rsvd": {}, "rspca": {"restarts": 0}, "gpower": {}}
+    copied = {}
+    for key, extra in params.items():
+        est = catalogue.create(key, n_components=3, max_iter=30, **extra)
+        state = est.start(X)
+        assert state._ctx[0].copied                 # 53 MB in float64: under the default threshold
+        for _ in range(12):
+            state = est.step(state)
+        copied[key] = state
+    monkeypatch.setattr(_greedy, "_COPY_MAX_BYTES", 2 ** 20)
+    for key, extra in params.items():
+        est = catalogue.create(key, n_components=3, max_iter=30, **extra)
+        tracemalloc.start()
+        try:
+            state = est.start(X)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        run = state._ctx[0]
+        assert not run.copied and np.shares_memory(run.X, X)      # the input itself, not a copy
+        # the copy was X.size * 8 bytes (53 MB); the PCA start's d × d scatter and eigensolver are not the data's size
+        assert peak < X.size * 8 / 4 + 3 * X.shape[1] ** 2 * 8, (key, peak / 2 ** 20)
+        for _ in range(12):
+            state = est.step(state)
+        ref = copied[key]
+        assert state.iteration == ref.iteration and state.scalars["component"] == ref.scalars["component"]
+        np.testing.assert_allclose(state.components, ref.components, rtol=0, atol=1e-9, err_msg=key)
+        np.testing.assert_allclose(state.objective_history, ref.objective_history, rtol=1e-10, err_msg=key)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_greedy_implicit_centring_gives_the_products_with_the_centred_data(monkeypatch, dtype):
+    from robust_subspace_lab.core.methods import _greedy
+    rng = np.random.default_rng(3)
+    X = (rng.random((301, 17)) * 255).astype(dtype)
+    monkeypatch.setattr(_greedy, "_COPY_MAX_BYTES", 0)
+    monkeypatch.setattr(_greedy, "_BLOCK_BYTES", 8 * 17 * 40)     # 40 rows a block: 8 blocks, the last short
+    mean, Xi, copied = _greedy._run_data(X, True)
+    run = _greedy._Run(X=Xi, mean=mean, cov=None, const={}, copied=copied)
+    X0 = X.astype(np.float64) - X.astype(np.float64).mean(axis=0)
+    assert not copied and len(list(run.blocks())) == 8
+    np.testing.assert_array_equal(np.vstack([B.copy() for _, B in run.blocks()]), X0)
+    v, V, y = rng.standard_normal(17), rng.standard_normal((17, 3)), rng.standard_normal(301)
+    np.testing.assert_allclose(run.product(v), X0 @ v, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(run.product(V), X0 @ V, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(run.t_product(y), X0.T @ y, rtol=1e-12, atol=1e-9)
+    np.testing.assert_array_equal(run.rows([5, 200]), X0[[5, 200]])
+    W = np.linalg.qr(rng.standard_normal((17, 2)))[0].T                  # two orthonormal rows
+    M = np.eye(17) - W.T @ W
+    assert run.deflated_sq_norm(W) == pytest.approx(np.linalg.norm(X0 @ M) ** 2, rel=1e-12)
