@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..datasets import ImageSet
-from .result import (Corrupted, _check_bool, _check_data, _check_real, _check_seed, _check_unit, _choose,
+from .result import (Corrupted, _row_chunks, _check_bool, _check_data, _check_real, _check_seed, _check_unit, _choose,
                      _images_word, _labels_copy, _n_hit)
 
 
@@ -77,17 +77,20 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     X = X_clean.copy()
     mask = np.zeros((n, d), dtype=bool)
     if len(chosen):
-        if exact:
-            k = int(round(density * d))
-            order = np.argsort(rng.random((len(chosen), d)), axis=1)[:, :k]   # a random k-subset per row
-            hit = np.zeros((len(chosen), d), dtype=bool)
-            np.put_along_axis(hit, order, True, axis=1)
-        else:
-            hit = rng.random((len(chosen), d)) < density
-        values = rng.integers(0, 2, size=(len(chosen), d)).astype(np.float64) * 255.0
-        rows = X[chosen]
-        rows[hit] = values[hit]
-        X[chosen] = rows
+        # drawn in row chunks (_row_chunks: the same numbers as one draw), all the hits first
+        hit = np.zeros((len(chosen), d), dtype=bool)
+        k = int(round(density * d))
+        for rows in _row_chunks(len(chosen), d):
+            u = rng.random((rows.stop - rows.start, d))
+            if exact:
+                np.put_along_axis(hit[rows], np.argsort(u, axis=1)[:, :k], True, axis=1)   # a random k-subset per row
+            else:
+                np.less(u, density, out=hit[rows])
+        for rows in _row_chunks(len(chosen), d):
+            values = rng.integers(0, 2, size=(rows.stop - rows.start, d)) * 255.0
+            block, h = X[chosen[rows]], hit[rows]
+            block[h] = values[h]
+            X[chosen[rows]] = block
         mask[chosen] = hit
     what = f"exactly {density:g} of the pixels" if exact else f"density {density:g}"
     return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
@@ -138,7 +141,8 @@ def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fracti
     chosen = _choose(rng, n, _n_hit(fraction, n))
     X = X_clean.copy()
     if len(chosen):
-        X[chosen] += rng.laplace(0.0, scale, size=(len(chosen), d)) if scale > 0 else 0.0
+        for rows in (_row_chunks(len(chosen), d) if scale > 0 else ()):
+            X[chosen[rows]] += rng.laplace(0.0, scale, size=(rows.stop - rows.start, d))
         if clip:
             np.maximum(X, 0.0, out=X)
     mask = X != X_clean

@@ -13,12 +13,16 @@ import numpy as np
 
 from ..datasets import ImageSet, resize_images
 from ..errors import ParameterError
-from .result import Corrupted, _check_data, _check_seed, _check_unit, _images_word, _n_hit, _outlier_labels
+from .result import Corrupted, _check_data, _row_chunks, _check_seed, _check_unit, _images_word, _n_hit, _outlier_labels
 
 
-def _append(data, X_clean: np.ndarray, shape, extra: np.ndarray, description: str) -> Corrupted:
-    n, m = X_clean.shape[0], extra.shape[0]
-    X = np.vstack([X_clean, extra.astype(X_clean.dtype, copy=False)])   # float32 images stay float32
+def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) -> Corrupted:
+    """X_clean with m rows appended, which ``fill(out)`` writes into ``out`` (m, d) of X's dtype
+    (float32 images stay float32)."""
+    n = X_clean.shape[0]
+    X = np.empty((n + m, X_clean.shape[1]), dtype=X_clean.dtype)
+    X[:n] = X_clean
+    fill(X[n:])
     flags = np.concatenate([np.zeros(n, dtype=bool), np.ones(m, dtype=bool)])
     mask = np.zeros(X.shape, dtype=bool)
     mask[n:] = True
@@ -56,8 +60,12 @@ def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corr
     n, d = X_clean.shape
     m = _n_hit(fraction, n)
     rng = np.random.default_rng(seed)
-    dots = rng.integers(0, 2, size=(m, d)).astype(np.float64) * 255.0
-    return _append(data, X_clean, shape, dots,
+
+    def fill(out):                 # in row chunks (_row_chunks: the same numbers as one draw)
+        for rows in _row_chunks(m, d):
+            out[rows] = rng.integers(0, 2, size=(rows.stop - rows.start, d)) * 255.0
+
+    return _append(data, X_clean, shape, m, fill,
                    f"{m} random-dot {_images_word(m)} added to {n} {_images_word(n)}, seed {seed}")
 
 
@@ -102,7 +110,7 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
     picked = np.asarray(outliers.images, dtype=np.float64)[idx]
     if tuple(outliers.shape) != tuple(shape):
         picked = resize_images(picked, shape)
-    extra = picked.reshape(m, -1).copy()
-    return _append(data, X_clean, shape, extra,
+    extra = picked.reshape(m, -1)
+    return _append(data, X_clean, shape, m, lambda out: np.copyto(out, extra, casting="same_kind"),
                    f"{m} outlier {_images_word(m)} from {outliers.source} added to "
                    f"{n} {_images_word(n)}, seed {seed}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -161,6 +162,20 @@ def _check_size_range(size_range) -> tuple[float, float]:
 
 def _n_hit(fraction: float, n: int) -> int:
     return int(round(fraction * n))
+
+
+#: Bytes of float64 random numbers a corruption draws at once: a corruption of the 5,000 digits at
+#: 96 × 96 drew all of them at once (salt & pepper: 700 MB of temporaries for 176 MB of data).
+_CHUNK_BYTES = 8 * 2 ** 20
+
+
+def _row_chunks(m: int, d: int) -> Iterator[slice]:
+    """Consecutive row slices of an (m, d) draw, each of at most :data:`_CHUNK_BYTES` in float64
+    (at least one row). A generator fills an array in C order, so drawing the chunks in turn gives
+    the numbers of one whole draw (the corruptions' results do not depend on the chunks)."""
+    step = max(1, _CHUNK_BYTES // (8 * max(d, 1)))
+    for a in range(0, m, step):
+        yield slice(a, min(a + step, m))
 
 
 def _choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:

@@ -620,3 +620,45 @@ def test_a_read_only_input_is_the_clean_data_and_a_writable_one_is_copied(key):
     assert np.shares_memory(again.X_clean, frozen.images)
     assert np.array_equal(again.X_clean, out.X_clean) and np.array_equal(again.X, out.X)
     assert not np.shares_memory(again.X, frozen.images) or key == "none"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("key,params", [("salt_pepper", {"fraction": 0.7, "density": 0.3, "seed": 3}),
+                                        ("salt_pepper_exact", {"density": 0.2, "seed": 4}),
+                                        ("laplace", {"fraction": 0.5, "seed": 5}),
+                                        ("dot_images", {"fraction": 0.5, "seed": 6})])
+def test_random_corruptions_drawn_in_chunks_give_the_numbers_of_one_draw(monkeypatch, key, params, dtype):
+    """The random corruptions draw in row chunks (core.corruption.result._row_chunks) so that a large
+    set does not take several float64 copies of random numbers at once; the result does not depend
+    on the chunks: one row per chunk (and rows of odd length) gives what one draw gives."""
+    from robust_subspace_lab.core.corruption import result
+    rng = np.random.default_rng(1)
+    images = ImageSet(images=(rng.random((41, 9, 11)) * 255).astype(dtype), labels=None,
+                      names=tuple(str(i) for i in range(41)), source="test")
+    whole = corrupt(images, key, **params)
+    monkeypatch.setattr(result, "_CHUNK_BYTES", 8)                  # one row a chunk
+    chunked = corrupt(images, key, **params)
+    assert chunked.X.dtype == whole.X.dtype == dtype
+    np.testing.assert_array_equal(chunked.X, whole.X)
+    np.testing.assert_array_equal(chunked.mask, whole.mask)
+    assert not np.array_equal(corrupt(images, key, **{**params, "seed": 99}).X, whole.X)
+
+
+@pytest.mark.parametrize("key", ["salt_pepper", "salt_pepper_exact", "laplace", "dot_images"])
+def test_random_corruptions_of_a_large_set_allocate_little_beyond_their_result(monkeypatch, key):
+    import tracemalloc
+    from robust_subspace_lab.core.corruption import result
+    monkeypatch.setattr(result, "_CHUNK_BYTES", 2 ** 20)
+    pixels = np.full((600, 64, 64), 100.0, dtype=np.float32)
+    pixels.flags.writeable = False                         # taken as the clean data, not copied
+    images = ImageSet(images=pixels, labels=None, names=tuple(str(i) for i in range(600)), source="test")
+    tracemalloc.start()
+    try:
+        out = corrupt(images, key, fraction=1.0, seed=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    kept = out.X.nbytes + out.mask.nbytes + (0 if out.X_clean is out.X else out.X_clean.nbytes)
+    # drawn at once, the random numbers took 2-4 float64 arrays of the data's size (19.7 MB each);
+    # in chunks of 1 MB: a few chunks and the (n, d) boolean hits (2.4 MB)
+    assert peak < kept + 8 * 2 ** 20, (key, peak / 2 ** 20, kept / 2 ** 20)
