@@ -313,7 +313,8 @@ class Sweep:
 # ------------------------------------------------------------------------------------ one run
 @functools.lru_cache(maxsize=4)
 def _load(data_key: str):
-    """The loaded images of a DataSpec (cached per process: the workers of a sweep load once)."""
+    """The loaded images of a DataSpec (cached per process: the workers of a sweep load once; a
+    sweep run in the calling process clears it when it ends: 352 MB for the digits at 96 × 96)."""
     return DataSpec.from_dict(json.loads(data_key)).load()
 
 
@@ -431,6 +432,7 @@ class _Local1:
 
     def close(self, cancelled: bool):
         self.pool.shutdown(wait=True, cancel_futures=True)
+        _load.cache_clear()       # this process goes on (the app): keep no images of a finished sweep
 
 
 class _Loky:
