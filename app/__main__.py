@@ -98,7 +98,7 @@ def _set_window_icon(app) -> None:
     """The app's icon (assets/icons), if the installation carries it."""
     from PySide6 import QtGui
 
-    from robust_subspace_lab.core.datasets import asset_path
+    from robust_subspace_lab.core.shipped import asset_path
     from robust_subspace_lab.core.errors import DataError
     try:
         app.setWindowIcon(QtGui.QIcon(str(asset_path("icons/robust-subspace-lab-256.png"))))

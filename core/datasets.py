@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .errors import DataError, ParameterError
+from .shipped import asset_path
 from .targets import load_targets_csv
 
 #: the calling thread's progress callback (see :func:`reporting`), or None
@@ -509,25 +510,6 @@ def lfw_nonfaces(size=None, dtype=np.float64) -> ImageSet:
     """
     return _lfw_subset(slice(100, 200), "lfw-nonface",
                        "built-in: LFW non-faces (skimage.data.lfw_subset)", size, dtype)
-
-
-def asset_path(name: str) -> Path:
-    """Path of a file shipped under ``assets/`` (installed as the package data ``core.assets``;
-    also found in a source checkout and in the desktop bundle). Raises :class:`DataError` naming
-    the file when it is missing."""
-    from importlib import resources
-
-    try:
-        path = Path(str(resources.files("robust_subspace_lab.core.assets") / name))
-        if path.is_file():
-            return path
-    except ModuleNotFoundError:
-        pass
-    path = Path(__file__).resolve().parent.parent / "assets" / name   # a source checkout
-    if not path.is_file():
-        raise DataError(f"built-in data file {name!r} is missing from this installation "
-                        f"(looked in the package data and in {path.parent}); reinstall the project")
-    return path
 
 
 MNIST_FILE = "mnist-digits-5000.npz"
