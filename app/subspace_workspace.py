@@ -537,10 +537,9 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
             # a toy has its own outliers; the choice is kept for the next image set
             self.session.set_corruption(new)
             return True
-        images, data_spec = self.imageset, self.session.data
-        outcome, value = self.data_jobs.call(lambda: prepare(data_spec, new, images), f"Corrupting ({key})")
-        if outcome == "ok":
-            self.imageset = share_clean(images, value)     # the images kept once, as X_clean
+        # no local reference to the images: this call may wait (nested) while newer ones replace them
+        outcome, value = self.data_jobs.call(lambda d=self.session.data, im=self.imageset: prepare(d, new, im),
+                                             f"Corrupting ({key})")
         if outcome == "superseded":
             return False
         if outcome != "ok":
@@ -550,6 +549,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                 self.show_error(text + f" — kept: {kept}")
                 self.data_panel.show_corruption(self.corruption_key, self.corruption_params, kept)
             return False
+        self.imageset = share_clean(self.imageset, value)     # the newest request's images, kept once as X_clean
         self.session.set_corruption(new)
         self.data_panel.show_corruption(key, values, value.description)
         self._hand_over(value)

@@ -451,6 +451,9 @@ class DataJobs(QtCore.QObject):
         if self._closed:
             return ("cancelled", None)
         self.cancel()
+        # Calls nest (each waits in the event loop the next one runs in): an older call's result,
+        # superseded now, would be held until this one returns (a data set, hundreds of MB).
+        self._outcomes = {old: ("superseded", None) for old in self._outcomes}
         self._gen += 1
         gen = self._gen
         self._cancel = cancel = threading.Event()
@@ -460,6 +463,7 @@ class DataJobs(QtCore.QObject):
         loop = QtCore.QEventLoop()
         self._waiting[gen] = loop
         self._pool.start(DataJob(self.relay, gen, cancel, fn))
+        del fn              # the job holds it until it has run (a call waits nested in the next one's loop)
         if gen not in self._outcomes:
             loop.exec()
         self._waiting.pop(gen, None)
@@ -472,7 +476,7 @@ class DataJobs(QtCore.QObject):
 
     @QtCore.Slot(int, object)
     def _on_done(self, gen: int, outcome) -> None:
-        self._outcomes[gen] = outcome
+        self._outcomes[gen] = outcome if gen == self._gen else ("superseded", None)   # see call()
         self._in_flight -= 1
         loop = self._waiting.get(gen)
         if loop is not None:
