@@ -53,10 +53,32 @@ def held_mb(win) -> str:
     # data there, deeper than a history counts), without the data they share
     newest = {id(a): a for r in runners if r.model.history.last is not None
               for a in _arrays(r.model.history.last, max_depth=5) if id(a) not in arrays}
+    regression = {id(a): a for ws in win.workspaces for d in (getattr(ws, "data", None),) if d is not None
+                  and ws is not win.subspace for a in vars(d).values() if hasattr(a, "nbytes")}
     mb = 2 ** 20
     return (f"{len(runners)} runs: histories {hist / mb:.0f} MB, snapshot caches {cache / mb:.0f} MB, "
             f"pinned snapshots {pinned / mb:.0f} MB; newest states whole {sum(a.nbytes for a in newest.values()) / mb:.0f} MB; "
-            f"subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB")
+            f"subspace data arrays {sum(a.nbytes for a in arrays.values()) / mb:.0f} MB; "
+            f"regression data arrays {sum(a.nbytes for a in regression.values()) / mb:.0f} MB{malloc_mb()}")
+
+
+def malloc_mb() -> str:
+    """glibc's heap (``mallinfo2``, every arena): bytes in use and free in the heaps, and mapped
+    blocks (the large arrays); empty elsewhere. Free heap bytes that stay resident are the
+    allocator's, not the app's."""
+    import ctypes
+
+    class Info(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                           "fsmblks", "uordblks", "fordblks", "keepcost")]
+    try:
+        call = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return ""
+    call.restype = Info
+    info, mb = call(), 2 ** 20
+    return (f"; malloc: heap in use {info.uordblks / mb:.0f} MB, heap free {info.fordblks / mb:.0f} MB, "
+            f"mapped {info.hblkhd / mb:.0f} MB")
 
 
 def main(argv=None) -> int:
