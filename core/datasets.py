@@ -1,6 +1,7 @@
 """Image data sets: folders of images and the built-in sets.
 
-Intensities are grey levels on the papers' 0–255 scale (float64), whatever the file's bit depth.
+Intensities are grey levels on the papers' 0–255 scale (float64, or float32 where a loader is asked
+for it), whatever the file's bit depth.
 
 Public API
 ----------

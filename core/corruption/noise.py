@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..datasets import ImageSet
-from .result import (Corrupted, _row_chunks, _check_bool, _check_data, _check_real, _check_seed, _check_unit, _choose,
-                     _images_word, _labels_copy, _n_hit)
+from .result import (Corrupted, _check_bool, _check_data, _check_real, _check_seed, _check_unit, _choose,
+                     _images_word, _labels_copy, _n_hit, _row_chunks)
 
 
 def no_corruption(data: ImageSet) -> Corrupted:

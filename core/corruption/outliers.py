@@ -13,7 +13,8 @@ import numpy as np
 
 from ..datasets import ImageSet, resize_images
 from ..errors import ParameterError
-from .result import Corrupted, _check_data, _row_chunks, _check_seed, _check_unit, _images_word, _n_hit, _outlier_labels
+from .result import (Corrupted, _check_data, _check_seed, _check_unit, _images_word, _n_hit, _outlier_labels,
+                     _row_chunks)
 
 
 def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) -> Corrupted:
