@@ -298,7 +298,8 @@ def corruption_scenario(repeats) -> dict:
     for key in corruption.CORRUPTIONS:
         sc.data_step(win, f"corruption {key}", lambda k=key: win.set_corruption(k))
         lat, gap, cpu, _, dur = one_run(win, sc.rec)
-        sc.result["data"].append((f"  then Run (first frame {lat * 1000:.0f} ms)", gap, cpu, dur))
+        frame = f"first frame {lat * 1000:.0f} ms" if lat == lat else "no frame: the methods refuse these data"
+        sc.result["data"].append((f"  then Run ({frame})", gap, cpu, dur))
         sc.result["latencies"].append(lat)
     sc.close(win)
     return sc.result
