@@ -4,8 +4,8 @@ A solver's start and steps allocate temporaries on top of the data and the state
 NMF family's residuals and weights, the convex methods' low-rank and sparse parts (measured with
 tracemalloc on the 5,000 digits at 28 × 28 and at 64 × 64, as multiples of the solver's input X
 in bytes: PCA family 0.38 and 0.12 per start and step; PCA-L1 and sparse PCA 1.0–1.17 per start
-when they copy the centred data (inputs up to 64 MB in float64; larger ones are centred block by
-block and not copied), and nothing per step; NMF 1.72 and 1.49 per start, up to 1.32 and 1.03 per
+when they copy the centred data (inputs up to 64 MB in float64; larger ones are not copied and
+are centred inside the products), and nothing per step; NMF 1.72 and 1.49 per start, up to 1.32 and 1.03 per
 step; PCP, Outlier Pursuit and CRPCA-OM 3.1–4.01 per start and 3.1 per step). Each class says its
 own, rounded up, as :attr:`core.base.SteppableEstimator.work_factors`.
 

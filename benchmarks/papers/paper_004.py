@@ -27,7 +27,7 @@ import numpy as np
 
 from _table import Cell, parse_args, print_table  # also puts the repository root on sys.path
 
-from robust_subspace_lab.core import corruption, datasets
+from robust_subspace_lab.core import corruption
 from robust_subspace_lab.core.regression import LDA, RANSAC, RLDA, RLDAMissing, RPCALS, RR, TLS, LeastSquares, data
 
 SIZE = (14, 14)
@@ -99,7 +99,7 @@ TABLE3 = {0.0: (68.5, 89.8), 0.05: (33.7, 85.1), 0.2: (9.7, 72.4), 0.4: (7.4, 61
 
 
 def _occluded_digits(seed: int, share: float):
-    imgs = data.subsample_per_class(datasets.mnist_digits(size=SIZE), 2 * PER_CLASS, seed)
+    imgs = data.digits_subset(2 * PER_CLASS, seed, SIZE)
     c = corruption.black_square(imgs, share=share, seed=seed) if share > 0 else corruption.no_corruption(imgs)
     return data.regression_data(c, seed=seed, task="classification")
 
@@ -144,7 +144,7 @@ def table3(seeds: int, shares) -> list[Cell]:
 def table5(seeds: int) -> list[Cell]:
     rl, ld = [], []
     for seed in range(seeds):
-        imgs = data.subsample_per_class(datasets.mnist_digits(size=SIZE), 2 * PER_CLASS, seed)
+        imgs = data.digits_subset(2 * PER_CLASS, seed, SIZE)
         c = corruption.missing_blocks(imgs, share=0.3, block=3, seed=seed)
         d = data.regression_data(c, seed=seed, task="classification")
         rl.append(100 * RLDAMissing().fit(d.X_train, d.targets_train).score(d.X_test, d.targets_test, clean=True))

@@ -325,8 +325,7 @@ def digits_data(per_class: int = 30, size=None, digits=None, test_fraction: floa
                 seed: int = 0) -> RegressionData:
     """The built-in MNIST digits (:func:`core.datasets.mnist_digits`, 0–255) as a classification
     problem: ``per_class`` images per class (seeded), stratified split. For corrupted digits,
-    corrupt ``subsample_per_class(mnist_digits(...), per_class, seed)`` and pass the Corrupted
-    to :func:`regression_data`."""
+    corrupt :func:`digits_subset` and pass the Corrupted to :func:`regression_data`."""
     return regression_data(digits_subset(per_class, seed, size, digits), test_fraction=test_fraction, seed=seed,
                            task="classification")
 

@@ -121,8 +121,8 @@ class DataSpec:
 
     def load(self) -> ImageSet | Corrupted:
         """The images (an :class:`ImageSet`, its pixels read-only), or for a toy its points with
-        their outliers (a :class:`Corrupted`), in :attr:`precision` (the loaders' float64
-        converted, then let go).
+        their outliers (a :class:`Corrupted`), in :attr:`precision` (built-in sets loaded in it;
+        a folder's or a toy's float64 converted, then let go).
         Raises core's DataError / ParameterError (file, option or value named)."""
         if self.kind == TOY:
             toy = toys.make_toy(self.name, **dict(self.options))
