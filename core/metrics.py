@@ -4,7 +4,8 @@ Samples are rows everywhere (``(n_samples, n_features)``), as in the rest of ``c
 
 * Subspace recovery: :func:`reconstruction_error` (paper 000), :func:`total_reconstruction_error`
   (001), :func:`err_m`, :func:`average_residual_error` (002), :func:`relative_error` (003),
-  :func:`principal_angles`, :func:`outlier_auc`.
+  :func:`principal_angles`, :func:`outlier_auc`,
+  :func:`effective_n_samples` (Kish), :func:`weight_share`.
 * Clustering (paper 003 §5.4): :func:`kmeans_labels`, :func:`clustering_accuracy`,
   :func:`normalized_mutual_info`.
 * Regression and classification (paper 004 §5.1, §5.6): :func:`coefficient_relative_error`
@@ -206,6 +207,43 @@ def outlier_auc(weights: np.ndarray, outliers: np.ndarray) -> float:
     u = stats.mannwhitneyu(a, b, alternative="two-sided").statistic
     return float(u / (a.size * b.size))
 
+
+
+def effective_n_samples(weights) -> float:
+    """Kish's effective number of samples of non-negative sample weights, ``(Σ wᵢ)² / Σ wᵢ²``.
+
+    Between 1 (one sample carries all the weight) and n (equal weights); scale-free. A reweighting
+    fit whose value falls far below n has *collapsed* onto a few samples: with weights such as
+    eᵢ^(p−1) (paper 000) or 1/(2‖rᵢ‖) (paper 001), a sample the subspace fits almost exactly gets an
+    almost infinite weight. L. Kish, *Survey Sampling*, Wiley 1965.
+
+    Parameters
+    ----------
+    weights : (n_samples,) non-negative, finite.
+
+    Returns
+    -------
+    float in [1, n_samples]; NaN if every weight is 0.
+
+    Raises
+    ------
+    DataError if a weight is negative or not finite.
+    """
+    w = np.asarray(weights, dtype=float).ravel()
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise DataError("weights must be finite and non-negative for the effective number of samples")
+    top = w.max(initial=0.0)
+    if top == 0.0:
+        return float("nan")
+    w = w / top                                   # scale-free, and no overflow in the squares
+    return float(w.sum() ** 2 / np.dot(w, w))
+
+
+def weight_share(weights, count: int) -> float:
+    """The share of the total weight carried by the ``count`` largest weights (in [0, 1])."""
+    w = np.sort(np.asarray(weights, dtype=float).ravel())[::-1]
+    total = w.sum()
+    return float(w[:max(int(count), 0)].sum() / total) if total > 0 else float("nan")
 
 # --------------------------------------------------------------------------- relative errors
 

@@ -340,3 +340,16 @@ def test_large_snapshots_do_not_wait_for_the_clean_pca_reference(monkeypatch):
     assert views.ANGLE in views.snapshot(state, data).metrics
     monkeypatch.setattr(views, "CLEAN_PCA_WAIT_MAX_ENTRIES", data.X.size)
     assert views.ANGLE in views.snapshot(state, data).metrics
+
+
+def test_effective_n_samples_is_kish_between_one_and_n():
+    from robust_subspace_lab.core.metrics import effective_n_samples, weight_share
+    rng = np.random.default_rng(3)
+    w = rng.random(50)
+    assert effective_n_samples(w) == pytest.approx(w.sum() ** 2 / (w ** 2).sum())
+    assert effective_n_samples(np.full(7, 0.2)) == pytest.approx(7.0)
+    assert effective_n_samples([5.0, 0.0, 0.0]) == pytest.approx(1.0)
+    assert effective_n_samples(w * 1e-300) == pytest.approx(effective_n_samples(w))   # scale-free, no underflow
+    assert weight_share([1.0, 1.0, 2.0], 1) == pytest.approx(0.5)
+    with pytest.raises(DataError):
+        effective_n_samples([1.0, -1.0])
