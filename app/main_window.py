@@ -31,6 +31,7 @@ from robust_subspace_lab.core import catalogue, corruption, linalg, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
+from .display import Display
 from .frame_clock import FRAME_MS, FrameClock
 from .help_menu import ABOUT_PAPERS, HelpActions
 from .session_io import SessionActions
@@ -330,6 +331,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
         self.data_dock = self._docks.get(id(self.subspace))
+        self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
         # ------------------------------------------------------------ workspaces
         self.tabs = QtWidgets.QTabWidget()
