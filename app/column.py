@@ -27,7 +27,7 @@ from .views import for_task, keep_scenes_active
 #: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
 #: px left for the views) scrolls the columns vertically rather than shrinking the views until
 #: their text is cut and the thumbnails are 12 px (app.text_fit measures it)
-VIEW_MIN_HEIGHT = {"side": 130, "curves": 135, "bottom": 265}
+VIEW_MIN_HEIGHT = {"side": 130, "curves": 150, "bottom": 280}
 
 
 def view_classes() -> list:

@@ -179,7 +179,7 @@ class Display(QtCore.QObject):
         dock = getattr(win, "data_dock", None)
         if on:
             self._before_presenting = {"zoom": self.zoom, "state": win.windowState(),
-                                       "geometry": win.saveGeometry(),
+                                       "geometry": win.geometry(),
                                        "status": not win.statusBar().isHidden(),
                                        "dock": dock is not None and not dock.isHidden()}
             self.presenting = True
@@ -195,10 +195,11 @@ class Display(QtCore.QObject):
             win.statusBar().setVisible(before.get("status", True))
             if dock is not None and before.get("dock", True):
                 dock.show()
-            win.setWindowState(before.get("state", QtCore.Qt.WindowNoState))
+            state = before.get("state", QtCore.Qt.WindowNoState)
+            win.setWindowState(state)
             win.show()
-            if "geometry" in before:
-                win.restoreGeometry(before["geometry"])
+            if "geometry" in before and not state & (QtCore.Qt.WindowMaximized | QtCore.Qt.WindowFullScreen):
+                win.setGeometry(before["geometry"])
         self.presentation_action.setChecked(self.presenting)
         self._sync_escape()
 

@@ -401,6 +401,7 @@ class _Mosaic(pg.GraphicsLayoutWidget):
     GAP = 0.08          # gap between tiles, in tile widths
     TOP = 0.0           # room above the grid for column headers, in tile heights
     LEFT = 0.0          # room left of the grid for row labels, in tile widths
+    RIGHT = 0.0         # room right of the grid (labels beside the tiles), in tile widths
 
     def __init__(self, title: str, rows: int, cols: int, capacity: int | None = None, parent=None):
         super().__init__(parent)
@@ -464,9 +465,10 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         shape = tuple(int(v) for v in shape)
         rows = rows or self.rows
         cols = cols or self.cols
-        if (shape, rows, cols, self.vgap) == self._key:
+        key = (shape, rows, cols, self.vgap, round(self.TOP, 3), round(self.RIGHT, 3))
+        if key == self._key:
             return False
-        self._key = (shape, rows, cols, self.vgap)
+        self._key = key
         self._tile = shape
         self.rows, self.cols = rows, cols
         h, w = shape
@@ -476,8 +478,8 @@ class _Mosaic(pg.GraphicsLayoutWidget):
             img.setPos(self.tile_rect(r, c).topLeft())
         width = cols * w + (cols - 1) * g
         height = rows * h + (rows - 1) * gv + (gv if self.vgap is not None else 0.0)
-        top, left = self.TOP * h, self.LEFT * w
-        self.vb.setRange(QtCore.QRectF(-left, -top, width + left, height + top), padding=0.0)
+        top, left, right = self.TOP * h, self.LEFT * w, self.RIGHT * w
+        self.vb.setRange(QtCore.QRectF(-left, -top, width + left + right, height + top), padding=0.0)
         self._placed(shape)
         return True
 

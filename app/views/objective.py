@@ -37,7 +37,7 @@ class ObjectiveView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "iteration", "objective")
+        _style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
         plot.hideButtons()
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
@@ -70,7 +70,7 @@ class ObjectiveView(pg.PlotWidget, View):
         if snap is None:
             self.curve.setData([], [])
             return
-        self._show_caption(objective_note(snap.method))
+        self._show_caption(objective_note(getattr(snap, "method", "")))
         h = np.asarray(snap.objective_history, dtype=float)
         self.curve.setData(np.arange(len(h)), h)
         plot = self.getPlotItem()
