@@ -4,7 +4,7 @@ mode and a view shown large, driven by keys and mouse as a person would."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.app.display import ZOOM_KEY
 from robust_subspace_lab.app.text_fit import clipped_texts, describe
