@@ -25,6 +25,7 @@ __all__ = ["LessonPanel", "install", "claim_html", "TEXT_SCALE"]
 TEXT_SCALE = 1.15
 #: the lesson title's size relative to the application font
 TITLE_SCALE = 1.3
+#: the panel's width (px) when the columns leave room for it, and its least
 PANEL_WIDTH = 340
 PANEL_MIN_WIDTH = 240
 #: colours of the claims: holds, fails, a paper claim declared not to reproduce, not checked yet
@@ -106,14 +107,14 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.text.setObjectName("stepText")
         self.text.setOpenExternalLinks(True)
         self.text.setLineWrapMode(QtWidgets.QTextEdit.WidgetWidth)
-        v.addWidget(self.text, 3)
+        v.addWidget(self.text, 1)
         self.look_label = label("lookAt")
         self.look_label.setStyleSheet(f"color: {lesson_highlight.COLOR.name()};")
         self.claims_title = label("claimsTitle")
         self.claims_title.setText("What this step shows (checked on the live result)")
         self.claims = QtWidgets.QTextBrowser()
         self.claims.setObjectName("claims")
-        v.addWidget(self.claims, 2)
+        v.addWidget(self.claims, 1)
         self.state_label = label("lessonState")
         self.state_label.setStyleSheet("color: #555;")
 
@@ -195,10 +196,23 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setVisible(bool(step.claims))
         self.claims.setVisible(bool(step.claims))
         self.claims.setHtml("".join(_pending_html(c) for c in step.claims))
+        self._fit_width()
         self.state_label.setText({"steps": f"Running {step.action.n} iteration(s)…",
                                   "converge": "Running to convergence…",
                                   "wait": "Your turn: do what the text says."}.get(step.action.kind, ""))
         self._frame_views()
+
+    def _fit_width(self) -> None:
+        """As wide as :data:`PANEL_WIDTH` where the step's columns still fit beside it (1280 px
+        with two columns), else narrower down to :data:`PANEL_MIN_WIDTH`."""
+        win, ws = self.window, self.driver.workspace
+        if self.isFloating() or ws.task != "subspace":
+            return
+        from .subspace_workspace import COLUMN_MIN_WIDTH
+        n = max(len(ws.columns), len(self.driver.step.setup.methods) if self.driver.step.setup else 0)
+        dock = win.data_dock
+        used = (dock.width() if dock is not None and dock.isVisible() else 0) + n * (COLUMN_MIN_WIDTH + 6) + 60
+        win.resizeDocks([self], [max(PANEL_MIN_WIDTH, min(PANEL_WIDTH, win.width() - used))], QtCore.Qt.Horizontal)
 
     def _look_text(self, key: str | None) -> str:
         if not key:
@@ -221,8 +235,11 @@ class LessonPanel(QtWidgets.QDockWidget):
         its = sorted({c.runner.iteration for c in ws.columns}) if ws.task == "subspace" else []
         at = f" at iteration {its[0]}" if len(its) == 1 else ""
         failed = sum(1 for r in results if not r.ok and r.claim.expect == "holds")
-        self.state_label.setText(f"Checked{at}: " + ("every claim holds." if not failed else
-                                                     f"{failed} claim(s) do not hold on this run."))
+        declared = sum(1 for r in results if r.claim.expect != "holds")
+        text = "every claim it asserts holds" if not failed else f"{failed} claim(s) do not hold on this run"
+        if declared:
+            text += f"; {declared} paper claim(s) declared not to reproduce"
+        self.state_label.setText(f"Checked{at}: {text}.")
         self._frame_views()
 
     def _on_state(self, text: str) -> None:
