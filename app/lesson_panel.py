@@ -120,13 +120,13 @@ class LessonPanel(QtWidgets.QDockWidget):
 
         row = QtWidgets.QHBoxLayout()
         self.back_button = QtWidgets.QPushButton("◀ Back")
-        self.back_button.setToolTip("The previous step (its setup is applied and run again)")
+        self.back_button.setToolTip("The previous step: its setup is applied and run again (Alt+Left)")
         self.back_button.clicked.connect(self.driver.back)
         self.again_button = QtWidgets.QPushButton("↻ Again")
         self.again_button.setToolTip("Run this step again from its setup")
         self.again_button.clicked.connect(self.driver.rerun)
         self.next_button = QtWidgets.QPushButton("Next ▶")
-        self.next_button.setToolTip("The next step")
+        self.next_button.setToolTip("The next step (Alt+Right)")
         self.next_button.setDefault(True)
         self.next_button.clicked.connect(self.driver.next)
         row.addWidget(self.back_button)
@@ -134,6 +134,9 @@ class LessonPanel(QtWidgets.QDockWidget):
         row.addStretch(1)
         row.addWidget(self.next_button)
         v.addLayout(row)
+        for key, button in (("Alt+Right", self.next_button), ("Alt+Left", self.back_button)):
+            shortcut = QtGui.QShortcut(QtGui.QKeySequence(key), self.window)
+            shortcut.activated.connect(lambda b=button: b.click() if b.isEnabled() and self.isVisible() else None)
         self.setWidget(body)
         self._apply_fonts()
 

@@ -133,7 +133,7 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
     assert not panel.back_button.isEnabled()
 
 
-def test_open_lesson_file_runs_step_one_and_checks_its_claims(qtbot, make_window, monkeypatch, tiny):
+def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_changes(qtbot, make_window, monkeypatch, tiny):
     win = make_window()
     panel = _open_file(qtbot, win, monkeypatch, tiny)
     assert panel.isVisible()
@@ -156,6 +156,21 @@ def test_open_lesson_file_runs_step_one_and_checks_its_claims(qtbot, make_window
     for col in win.columns:
         framed = [v for v in col.view_list if v.findChild(HighlightFrame)]
         assert [type(v).name for v in framed] == ["weights_view"]
+    # the panel stays through a data change, and checks the claims again on the new data
+    old = win.data
+    with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):   # re-checked on the new data
+        assert win.load_toy("line", {"seed": 11})
+    assert win.data is not old
+    assert panel.isVisible() and panel.lesson.key == "tiny-test" and panel.count_label.text() == "Step 1 of 3"
+    assert not panel.results[0].ok        # the new data restarted the columns: not at iteration 3
+    assert "✗ PCA-GM has made three iterations" in panel.claims.toPlainText()
+    # closed from View, it frames no view; shown again, the same step
+    panel.toggleViewAction().trigger()
+    assert not panel.isVisible()
+    from robust_subspace_lab.app.lesson_highlight import HighlightFrame
+    assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
+    panel.toggleViewAction().trigger()
+    assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
 
 
 def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, monkeypatch, tiny):
@@ -198,23 +213,3 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     after = (win.data, win.source, win.corruption_key, win.corruption_params,
              [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
     assert after[0] is before[0] and after == before
-
-
-def test_the_panel_stays_through_a_data_change(qtbot, make_window, monkeypatch, tiny):
-    win = make_window()
-    panel = _open_file(qtbot, win, monkeypatch, tiny)
-    assert panel.results[0].ok
-    old = win.data
-    with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):   # re-checked on the new data
-        assert win.load_toy("line", {"seed": 11})
-    assert win.data is not old
-    assert panel.isVisible() and panel.lesson.key == "tiny-test" and panel.count_label.text() == "Step 1 of 3"
-    assert not panel.results[0].ok        # the new data restarted the columns: not at iteration 3
-    assert "✗ PCA-GM has made three iterations" in panel.claims.toPlainText()
-    # closed from View, it frames no view; shown again, the same step
-    panel.toggleViewAction().trigger()
-    assert not panel.isVisible()
-    from robust_subspace_lab.app.lesson_highlight import HighlightFrame
-    assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
-    panel.toggleViewAction().trigger()
-    assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
