@@ -12,7 +12,7 @@ holds no numerics. Entering step k
    (:meth:`MainWindow.run_all`), ``wait`` (nothing: the student acts, e.g. drags a point);
 3. checks the step's claims (:func:`core.lessons.evaluate` on the live columns) each time the
    workspace's runs are idle and their states changed: on the workspace's signals (``activity``,
-   ``frame_due``, ``drawn``), never on a timer. The check runs in a pool thread of its own
+   ``frame_due``, ``drawn``, its build queue's ``idle``), never on a timer. The check runs in a pool thread of its own
    (:class:`app.worker.DataJob`); a newer request makes an older result stale (generations).
 """
 from __future__ import annotations
@@ -163,8 +163,9 @@ class LessonDriver(QtCore.QObject):
         if id(ws) in self._watched:
             return
         self._watched.add(id(ws))
-        for name in ("activity", "frame_due", "drawn"):
-            signal = getattr(ws, name, None)
+        queue = getattr(ws, "build_queue", None)          # columns still being built keep it busy
+        for signal in (getattr(ws, "activity", None), getattr(ws, "frame_due", None), getattr(ws, "drawn", None),
+                       getattr(queue, "idle", None)):
             if signal is not None:
                 signal.connect(self.poke)
 
