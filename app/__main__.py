@@ -28,6 +28,8 @@ import argparse
 import os
 import sys
 
+from robust_subspace_lab import __version__
+
 
 def _parse_size(text: str):
     t = text.lower().replace("×", "x").strip()
@@ -66,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Watch robust subspace methods down-weight outliers, "
                                             "one iteration at a time.",
                                 epilog="Parameter sweeps without a window: robust-subspace-lab sweep --help")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                   help="print the installed version (from the package metadata) and exit")
     p.add_argument("--folder", metavar="PATH", help="open this folder of images instead of the built-in faces")
     p.add_argument("--size", metavar="HxW", type=_parse_size, default=None,
                    help="resize images to H x W pixels (default: their own size)")
