@@ -129,8 +129,11 @@ def _lesson_command(args) -> int | None:
         print(f"robust-subspace-lab: {exc}", file=sys.stderr)
         return 2
     if args.list_lessons:
-        for lesson in lessons.LESSONS:
-            print(f"{lesson.key:32s} {lesson.concept:18s} {lesson.title}")
+        try:
+            for lesson in lessons.LESSONS:
+                print(f"{lesson.key:32s} {lesson.concept:18s} {lesson.title}")
+        except BrokenPipeError:          # `--list-lessons | head`: the reader has what it wanted
+            sys.stdout = None
         return 0
     try:
         args.lesson_loaded = lessons.resolve(args.lesson)
