@@ -12,10 +12,12 @@ from robust_subspace_lab.app.views import _scale
 
 
 def _settle(win, qtbot, steps: int = 2) -> None:
-    """Run ``steps`` iterations and wait until every column has drawn its newest state."""
+    """Run ``steps`` iterations (fewer in a column that converges first) and wait until every
+    column has drawn its newest state."""
     win.step_all(steps)
     qtbot.waitUntil(lambda: not win.busy and all(
-        c.runner.iteration >= steps and c.shown_index == len(c.runner.states) - 1 and not c.drawing
+        (c.runner.iteration >= steps or c.runner.finished) and c.shown_index == len(c.runner.states) - 1
+        and not c.drawing
         and not c.views_pending for c in win.columns), timeout=20000)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
