@@ -300,10 +300,10 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         for sub in papers.values():
             sub.setToolTipsVisible(True)
         self.help_menu = m_help = menu.addMenu("&Help")
-        m_help.addAction("&What you are seeing (each column's ?)", lambda: self.subspace.show_help())
-        m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
-        act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
+        act = m_help.addAction("&What you are seeing (the focused column's ?)", lambda: self.subspace.show_help())
         act.setShortcut(QtGui.QKeySequence("F1"))
+        m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
+        m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         m_help.addAction("&About Robust Subspace Lab", self.show_about)
         #: per workspace: its own menu (enabled only with its tab)
         self._menus = {id(ws): menu.addMenu(ws.menu()) for ws in self.workspaces if ws.menu() is not None}
@@ -454,6 +454,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
     def step_all(self, n: int = 1) -> None:
         """Advance every run of the tab shown ``n`` iterations (from the newest state)."""
         n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+        if self.current_workspace.finished:        # Step does not count on past the stopping rule
+            self.statusBar().showMessage("Every run has ended (converged or stopped: see each status line); "
+                                         "Step does not count on. Reset starts again.", 8000)
         self.current_workspace.step(n)
         self._update_buttons()
 

@@ -465,8 +465,9 @@ class _Dask:
     def __init__(self, address: str):
         try:
             from distributed import Client
-        except ImportError:                                    # pragma: no cover - a dependency
-            raise ParameterError("--dask needs the 'distributed' package (pip install dask[distributed])") from None
+        except ImportError:        # an optional dependency: the "distributed" extra
+            raise ParameterError("running a sweep on a Dask cluster (--dask) needs Dask's 'distributed' package, "
+                                 "which is not installed: pip install \"robust-subspace-lab[distributed]\"") from None
         try:
             self.client = Client(address, set_as_default=False, timeout=10)
         except (OSError, TimeoutError) as e:
