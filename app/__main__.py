@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
                   "which this version does not have; run --lesson KEY --check", file=sys.stderr)
             win.close()
             return 2
-        opener(args.lesson_loaded)
+        opener(args.lesson_loaded, args.seed)          # --seed S: every corruption seed of the lesson
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:

@@ -26,7 +26,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..core.errors import DataError, ParameterError, SolverError
-from ..core.playground import DEFAULT_METHOD, METHODS, Playground
+from ..core.playground import DEFAULT_METHOD, METHODS, Playground, default_points
 from .workspace import Workspace
 
 __all__ = ["PlaygroundWorkspace", "weight_brushes", "weight_sizes"]
@@ -353,6 +353,32 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.drawn_version = -1
         self._fit_view()
         self.refresh(force=True)
+
+    def apply_preset(self, pre) -> bool:
+        """The points and method of a lesson step's setup (a :class:`core.presets.Preset` of task
+        "playground"): ``data_params`` are :func:`core.playground.default_points`' (``seed``,
+        ``n_inliers``, ``n_outliers``), the method is the first of ``pre.methods`` (its ``p``).
+        False, with the reason shown, when they are refused (the points shown stay)."""
+        params = dict(pre.data_params)
+        seed = int(params.pop("seed", self.seed))
+        key, mparams = pre.methods[0] if pre.methods else (self.model.method, {})
+        try:
+            points, outliers = default_points(seed, **params)
+            model = Playground(points, outliers, method=key, seed=seed, p=float(mparams.get("p", 0.3)))
+        except (DataError, ParameterError, TypeError, ValueError) as exc:
+            self.last_error = f"Playground: {exc}"
+            self.message.setText(self.last_error)
+            return False
+        self.pause()
+        self.seed, self.model, self.last_error = seed, model, ""
+        self.message.setText("")
+        blocked = self.method_combo.blockSignals(True)
+        self.method_combo.setCurrentIndex(list(METHODS).index(key))
+        self.method_combo.blockSignals(blocked)
+        self.drawn_version = -1
+        self._fit_view()
+        self.refresh(force=True)
+        return True
 
     def set_method(self, key: str) -> None:
         """Show method ``key`` (a key of :data:`METHODS`); the combo follows."""

@@ -249,11 +249,17 @@ def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 18
     Every φ is concave, so its tangent at a_i^t lies above it: Q_t(θ) >= J(θ) for every θ, with
     equality at θ_t, and J(θ_t) is the state's objective.
 
-    points : (n, 2) the run's data. n_angles : grid size (>= 3; θ_t is added to the grid).
+    Parameters
+    ----------
+    points : (n, 2) the run's data.
+    n_angles : grid size (>= 3; θ_t is added to the grid).
     half_width : radians, in (0, π/2]: the grid spans only θ_t ± half_width (within the range
         above), to resolve a majorizer that is tight about θ_t (PCA-GM's weights span many decades
         when a point lies on the line: its bowl is a fraction of a degree wide). None: the range above.
-    Raises :class:`ParameterError` for an unknown key, n_angles < 3 or half_width out of range.
+
+    Raises
+    ------
+    ParameterError : an unknown key, n_angles < 3 or half_width out of range.
     """
     if n_angles < 3:
         raise ParameterError(f"n_angles must be >= 3, got {n_angles}")
