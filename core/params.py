@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+import numpy as np
 from sklearn.base import BaseEstimator
 
 from .errors import ParameterError
@@ -116,24 +117,36 @@ class ParamSpec:
                 return value
             label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
             raise ParameterError(f"{label} must be a number{self._bounds()}{auto}, got {value!r}")
-        try:
-            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
-                raise TypeError
-            num = float(value)
-        except (TypeError, ValueError):
-            raise ParameterError(f"{self.name} must be a number{self._bounds()}{auto}, got {value!r}") from None
         if self.kind == "int":
-            if num != int(num):
-                raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {value!r}")
-            num = int(num)
-        if not math.isfinite(num):
-            raise ParameterError(f"{self.name} must be finite, got {value!r}")
+            # an integer parameter takes integers only (Python's or numpy's): 50.0, inf, "5" and
+            # True are refused, and a huge one (10**400) is compared as an integer, never floated
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {_short(value)}")
+            num = int(value)
+        else:
+            try:
+                if isinstance(value, (bool, np.bool_, str, bytes)):   # "1.5" is text, not a number
+                    raise TypeError
+                num = float(value)
+            except (TypeError, ValueError):
+                raise ParameterError(f"{self.name} must be a number{self._bounds()}{auto}, "
+                                     f"got {_short(value)}") from None
+            except OverflowError:                     # an integer beyond float's range (10**400)
+                num = math.inf
+            if not math.isfinite(num):
+                raise ParameterError(f"{self.name} must be finite, got {_short(value)}")
         bad_low = self.low is not None and (num <= self.low if self.low_open else num < self.low)
         bad_high = self.high is not None and (num >= self.high if self.high_open else num > self.high)
         if bad_low or bad_high:
             label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
-            raise ParameterError(f"{label} must be {self.range_text()}, got {value!r}")
+            raise ParameterError(f"{label} must be {self.range_text()}, got {_short(value)}")
         return num
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters (a 400-digit integer is not worth printing)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 
 class HasParams:
