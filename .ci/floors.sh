@@ -54,8 +54,8 @@ for info in catalogue.methods(None):
     est = info.create(**k)
     if info.task == "regression":
         y = rng.integers(0, 2, len(X)) if "lda" in info.key else X[:, :3] @ [1.0, 2.0, 3.0]
-        est.fit(X[:, 3:], y)
-        est.predict(X[:5, 3:])
+        est.fit(X[:, 3:20], y)
+        est.predict(X[:5, 3:20])
     else:
         est.fit(X)
         est.inverse_transform(est.transform(X[:5]))

@@ -206,7 +206,7 @@ def test_recorded_finding_reweighting_interpolates_samples(occluded):
     (p = 0.1) 1.5 vs 723. This is why the app plots weights on a log scale."""
     d = occluded
     for est in (RPCAOM(n_components=10), PCAGM(n_components=10, p=0.1)):
-        s = est.fit(d.X).state_
+        s = est.fit_state(d.X)
         Xc = d.X - s.mean
         r = np.linalg.norm(Xc - (Xc @ s.components.T) @ s.components, axis=1)
         assert r.min() < 1e-2 * np.median(r), (est.name, r.min(), np.median(r))

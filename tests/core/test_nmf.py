@@ -294,7 +294,7 @@ def test_value_blocks_tc_beats_cauchy_and_frobenius(blocks12, tc_blocks, capsys)
     s = tc_blocks[-1]
     err = {"tc-nmf": relative_error(clean, s.fitted)}
     for key in ("nmf", "cauchy-nmf"):
-        st = catalogue.create(key, n_components=10, max_iter=100).fit(X).state_
+        st = catalogue.create(key, n_components=10, max_iter=100).fit_state(X)
         err[key] = relative_error(clean, st.fitted)
     trunc = s.details["truncated"]
     caught, cut_clean = trunc[mask].mean(), trunc[~mask].mean()

@@ -112,10 +112,10 @@ def test_degenerate_data_fit_without_nan(key):
     for name, (X, k) in _degenerate().items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            est = catalogue.create(key, n_components=k, max_iter=30).fit(X)
-        s = est.state_
+            est = catalogue.create(key, n_components=k, max_iter=30)
+            s = est.fit_state(X)
         assert all(np.isfinite(v) for v in s.scalars.values()), (name, s.scalars)
-        assert np.all(np.isfinite(est.coefficients_)) and np.isfinite(s.objective), name
+        assert np.all(np.isfinite(s.coefficients)) and np.isfinite(s.objective), name
         if s.entry_weights is not None:
             assert np.all(np.isfinite(s.entry_weights)), name
         assert np.all(np.isfinite(est.transform(X))), name
@@ -148,8 +148,8 @@ def test_tc_nmf_default_threshold_floor(faces):
     it keeps and τ falls below γ. The default floor τ >= 3γ truncates far less and lowers the
     error (measured 25 % and 33 %; Laplace δ = 40: 42 % → 33 %; 550 blocks: 36 % → 29 %)."""
     X = faces.X
-    paper = catalogue.create("tc-nmf", n_components=10, tau_floor=0.0).fit(X).state_
-    ours = catalogue.create("tc-nmf", n_components=10).fit(X).state_
+    paper = catalogue.create("tc-nmf", n_components=10, tau_floor=0.0).fit_state(X)
+    ours = catalogue.create("tc-nmf", n_components=10).fit_state(X)
     assert ours.scalars["τ"] >= 3.0 * ours.scalars["γ"] * (1 - 1e-12)
     assert paper.scalars["τ"] < paper.scalars["γ"] * 3.0
     assert ours.scalars["truncated fraction"] < 0.8 * paper.scalars["truncated fraction"]
@@ -175,9 +175,10 @@ def test_tc_nmf_meets_its_stopping_rule_on_digits():
     idx = np.concatenate([np.flatnonzero(d.labels == k)[:30] for k in range(10)])
     X = d.X[idx]
     for seed in (0, 1):
-        est = catalogue.create("tc-nmf", n_components=10, random_state=seed).fit(X)
+        est = catalogue.create("tc-nmf", n_components=10, random_state=seed)
+        fitted = est.fit_state(X).fitted
         assert est.state_.converged and est.n_iter_ < est.max_iter, seed
-        assert est.state_.fitted.max() <= X.max() + 0.25 * (X.max() - X.min())
+        assert fitted.max() <= X.max() + 0.25 * (X.max() - X.min())
 
 
 def test_local_three_sigma_truncation(faces):
