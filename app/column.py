@@ -11,9 +11,10 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue, guide
+from robust_subspace_lab.core import catalogue
 
 from . import params as P
+from .column_help import CollapseNote, show_method_help
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
 from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
@@ -213,6 +214,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.scalars_label.setFixedHeight(2 * self.fontMetrics().lineSpacing() + 2)
         self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.scalars_label)
+        self.collapse_note = CollapseNote()        # "weights collapsed: …", only while they are
+        left.addWidget(self.collapse_note)
         self.metrics_label = QtWidgets.QLabel("")
         self.metrics_label.setObjectName("metricsLabel")
         self.metrics_label.setTextFormat(QtCore.Qt.RichText)
@@ -544,6 +547,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.error_label.setText("")
             self.metrics_label.setText("")
             self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
+            self.collapse_note.draw(None)
             self.scrub_label.setText("")
             return
         self.iteration_label.setText(self.runner.status_line(snap.iteration))
@@ -554,6 +558,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
         self.scalars_label.setText("   ·   ".join(parts))
+        self.collapse_note.draw(snap)
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
         self.live_button.setEnabled(not self._follow)
@@ -581,16 +586,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def show_help(self) -> QtWidgets.QMessageBox:
         """Show the "what you are seeing" text of the column's method (non-modal)."""
-        info = self.runner.info
-        if self.help_box is None:
-            self.help_box = QtWidgets.QMessageBox(self)
-            self.help_box.setIcon(QtWidgets.QMessageBox.Information)
-            self.help_box.setModal(False)
-        self.help_box.setWindowTitle(f"What you are seeing: {info.name}")
-        self.help_box.setText(f"<b>{html.escape(info.name)}</b>")
-        self.help_box.setInformativeText(f"{guide.text(info.key)}\n\nSource: {info.reference}")
-        self.help_box.show()
-        return self.help_box
+        return show_method_help(self)
 
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:

@@ -38,6 +38,7 @@ from robust_subspace_lab.core.session.storage import SessionFileError
 # imported with the window, not on Tools ▸ Sweep…: its modules (core.sweep, sweep_io, the results
 # browser) took 17 ms to import, in the same event-loop turn as building and showing the dialog
 from .sweep_dialog import SweepDialog
+from .sweep_open import open_sweep_run
 
 #: milliseconds after a sweep dialog closes (or while the window is busy) before the next one is
 #: built ahead (:meth:`SessionActions._build_spare_sweep_dialog`)
@@ -320,13 +321,14 @@ class SessionActions:
 
     def open_sweep(self):
         """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
-        columns' methods; a run opened from its results browser opens as a new column."""
+        columns' methods and parameters; a run opened from its results browser opens as a new
+        column (:func:`app.sweep_open.open_sweep_run`)."""
         methods = tuple(dict.fromkeys(c.key for c in self.columns))
+        settings = [(c.key, dict(c.runner.params)) for c in self.columns]
         dlg, self._spare_sweep = getattr(self, "_spare_sweep", None), None
         if dlg is None:
             dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
-        else:
-            dlg.set_context(self.session.data, self.session.corruption, methods)
+        dlg.set_context(self.session.data, self.session.corruption, methods, settings)
         dlg.finished.connect(lambda _: QtCore.QTimer.singleShot(SPARE_SWEEP_AFTER_MS, self,
                                                                  self._build_spare_sweep_dialog))
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
@@ -363,24 +365,6 @@ class SessionActions:
         return saved[1] if saved else None
 
     def open_sweep_run(self, dlg, row: dict):
-        """Open the sweep run ``row`` as a new column: its method and parameters on its data
-        and corruption (seeds included), stepped to its iteration count."""
-        task = dlg.browser.sweep.task_for(row)
-        ws = self.subspace
-        data, corr = task.data_for_seed()
-        if data.is_toy:
-            if data != self.session.data and not ws.load_toy(data.name, dict(data.options), precision=data.precision):
-                return None
-        elif corr != self.session.corruption or data != self.session.data:
-            old = self.session.corruption
-            self.session.set_corruption(corr)
-            if not ws._load(data):
-                self.session.set_corruption(old)
-                return None
-        col = ws.add_column(task.method, dict(task.params))
-        self.wait_idle()
-        steps = int(row.get("n_iter") or 0)
-        if steps > 0:
-            col.runner.step(steps)
-        return col
-
+        """Open the sweep run ``row`` as a new column (:func:`app.sweep_open.open_sweep_run`: its
+        method and parameters on its own data and corruption seed; the other columns stay)."""
+        return open_sweep_run(self, dlg, row)

@@ -56,10 +56,13 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     X: (n_samples, n_features), grey levels 0–255.
 
     State: objective Σρ_H(r_i) with the current c (grey levels²); sample_weights = Huber weights
-    (max 1); scalars ``c``.
+    (max 1); scalars ``c`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
+    ``effective_n_samples_``).
 
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components
@@ -130,10 +133,13 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
-    Welsch weights / max; scalars ``σ``.
+    Welsch weights / max; scalars ``σ`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
+    ``effective_n_samples_``).
 
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components

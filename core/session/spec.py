@@ -40,7 +40,7 @@ PRECISION_CHOICES: tuple[str, ...] = (AUTO, DOUBLE, SINGLE)
 #: 5,000 built-in digits at 96 × 96 (369 MB in double) are single and every smaller built-in
 #: size (64 × 64: 164 MB), the faces and the toys are double. Measured with the window at
 #: 96 × 96, random-dot images added and four columns (tests' heavy state, see
-#: benchmarks/monkey.py): see the README's "Precision" lines.
+#: benchmarks/monkey.py): see the "Precision" lines of docs/benchmarks.md.
 AUTO_SINGLE_BYTES = 256 * 2 ** 20
 
 
