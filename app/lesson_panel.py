@@ -196,6 +196,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         lesson, step = self.driver.lesson, self.driver.step
         n = len(lesson.steps)
         self.count_label.setText(f"Step {index + 1} of {n}")
+        self.state_label.setStyleSheet("color: #555;")
         self.step_title.setText(step.title)
         self.text.setMarkdown(step.text)
         self.back_button.setEnabled(index > 0)
@@ -275,6 +276,7 @@ class LessonPanel(QtWidgets.QDockWidget):
     def _on_state(self, text: str) -> None:
         if text != self.state_label.text():
             self.state_label.setText(text)
+            self.state_label.setStyleSheet(f"color: {FAIL_COLOR};" if self.driver.error else "color: #555;")
 
     # ------------------------------------------------------------------ the framed view
     def _frame_views(self) -> None:

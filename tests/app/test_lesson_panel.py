@@ -214,7 +214,8 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     win.open_lesson_action.trigger()
     box = win.lesson_error_box
     assert box.isVisible() and box.icon() == QtWidgets.QMessageBox.Warning
-    assert "broken.toml" in box.text() and "action.kind" in box.text()
+    line = 1 + TINY.split('action = { kind = "steps", n = 2 }')[0].count("\n")
+    assert "broken.toml" in box.text() and f"line {line}: steps[2].action.kind" in box.text()
     assert not win.lesson_panel.isVisible() and win.lesson_panel.lesson is None
     assert not win.busy
     after = (win.data, win.source, win.corruption_key, win.corruption_params,
