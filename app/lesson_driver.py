@@ -8,8 +8,8 @@ holds no numerics. Entering step k
    without its run), unless step k follows the step shown and has no setup of its own: then the
    results there are kept, as the lesson file says;
 2. does the actions from that setup's step to step k, one after another, each once the runs of
-   the previous one have ended: ``steps`` (n iterations, :meth:`MainWindow.step_all`), ``converge``
-   (:meth:`MainWindow.run_all`), ``wait`` (nothing: the student acts, e.g. drags a point);
+   the previous one have ended, in the lesson's workspace: ``steps`` (n iterations, its
+   ``step(n)``), ``converge`` (its ``run()``), ``wait`` (nothing: the student acts, e.g. drags a point);
 3. checks the step's claims (:func:`core.lessons.evaluate` on the live columns) each time the
    workspace's runs are idle and their states changed: on the workspace's signals (``activity``,
    ``frame_due``, ``drawn``, its build queue's ``idle``), never on a timer. The check runs in a pool thread of its own
@@ -181,10 +181,10 @@ class LessonDriver(QtCore.QObject):
             ws = self.workspace
             while self._actions and not (ws.busy or self.window.data_jobs.busy):
                 action = self._actions.pop(0)
-                if action.kind == "steps":
-                    self.window.step_all(int(action.n))
+                if action.kind == "steps":          # the lesson's tab, even if another one is shown
+                    ws.step(max(1, int(action.n)))
                 elif action.kind == "converge":
-                    self.window.run_all()
+                    ws.run()
             if ws.busy or self.window.data_jobs.busy:
                 self.state.emit("Running… the claims are checked when the runs stop.")
                 return

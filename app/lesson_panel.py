@@ -25,6 +25,8 @@ __all__ = ["LessonPanel", "install", "claim_html", "TEXT_SCALE"]
 TEXT_SCALE = 1.15
 #: the lesson title's size relative to the application font
 TITLE_SCALE = 1.3
+#: the largest share of the panel's height the claims take (more scroll)
+CLAIMS_SHARE = 0.3
 #: the panel's width (px) when the columns leave room for it, and its least
 PANEL_WIDTH = 340
 PANEL_MIN_WIDTH = 240
@@ -98,7 +100,9 @@ class LessonPanel(QtWidgets.QDockWidget):
             return lab
 
         self.title_label = label("lessonTitle")
-        self.paper_label = label("lessonPaper")
+        self.paper_label = label("lessonPaper", wrap=False)
+        self.paper_label.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Preferred)
+        self._paper = ""
         self.paper_label.setStyleSheet("color: #555;")
         self.count_label = label("lessonCount")
         self.count_label.setStyleSheet("color: #555;")
@@ -111,10 +115,10 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.look_label = label("lookAt")
         self.look_label.setStyleSheet(f"color: {lesson_highlight.COLOR.name()};")
         self.claims_title = label("claimsTitle")
-        self.claims_title.setText("What this step shows (checked on the live result)")
+        self.claims_title.setText("Claims, checked on the live result")
         self.claims = QtWidgets.QTextBrowser()
         self.claims.setObjectName("claims")
-        v.addWidget(self.claims, 1)
+        v.addWidget(self.claims, 0)          # as tall as its claims (_fit_claims); the text takes the rest
         self.state_label = label("lessonState")
         self.state_label.setStyleSheet("color: #555;")
 
@@ -182,14 +186,17 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.show()
         self.raise_()
         self.title_label.setText(lesson.title)
-        self.paper_label.setText(f"Reproduces: {lesson.paper}" if lesson.paper else "")
+        self._paper = f"Reproduces: {lesson.paper}" if lesson.paper else ""
+        self.paper_label.setToolTip(lesson.paper)
         self.paper_label.setVisible(bool(lesson.paper))
+        self._elide_paper()
         self.driver.open(lesson, seed)
 
     def _on_entered(self, index: int) -> None:
         lesson, step = self.driver.lesson, self.driver.step
         n = len(lesson.steps)
         self.count_label.setText(f"Step {index + 1} of {n}")
+        self.state_label.setStyleSheet("color: #555;")
         self.step_title.setText(step.title)
         self.text.setMarkdown(step.text)
         self.back_button.setEnabled(index > 0)
@@ -199,11 +206,31 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setVisible(bool(step.claims))
         self.claims.setVisible(bool(step.claims))
         self.claims.setHtml("".join(_pending_html(c) for c in step.claims))
+        self._fit_claims()
         self._fit_width()
         self.state_label.setText({"steps": f"Running {step.action.n} iteration(s)…",
                                   "converge": "Running to convergence…",
                                   "wait": "Your turn: do what the text says."}.get(step.action.kind, ""))
         self._frame_views()
+
+    def _fit_claims(self) -> None:
+        """The claims box as tall as its claims, at most :data:`CLAIMS_SHARE` of the panel (then it
+        scrolls): the step's text keeps the rest, so a few sentences are read without scrolling."""
+        doc = self.claims.document()
+        doc.setTextWidth(self.claims.viewport().width())
+        wanted = int(doc.size().height()) + 2 * self.claims.frameWidth() + 4
+        self.claims.setFixedHeight(max(self.fontMetrics().lineSpacing() * 2, min(wanted, int(CLAIMS_SHARE * self.height()))))
+
+    def _elide_paper(self) -> None:
+        """The citation on one line (the whole of it in the tooltip): the step's text gets the room."""
+        room = max(self.paper_label.width(), 50)
+        self.paper_label.setText(self.paper_label.fontMetrics().elidedText(self._paper, QtCore.Qt.ElideRight, room))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide_paper()
+        if self.claims.isVisible():
+            self._fit_claims()
 
     def _fit_width(self) -> None:
         """As wide as :data:`PANEL_WIDTH` where the step's columns still fit beside it (1280 px
@@ -234,6 +261,7 @@ class LessonPanel(QtWidgets.QDockWidget):
             self.state_label.setText("")
             return
         self.claims.setHtml("".join(claim_html(r) for r in results))
+        self._fit_claims()
         ws = self.driver.workspace
         its = sorted({c.runner.iteration for c in ws.columns}) if ws.task == "subspace" else []
         at = f" at iteration {its[0]}" if len(its) == 1 else ""
@@ -248,6 +276,7 @@ class LessonPanel(QtWidgets.QDockWidget):
     def _on_state(self, text: str) -> None:
         if text != self.state_label.text():
             self.state_label.setText(text)
+            self.state_label.setStyleSheet(f"color: {FAIL_COLOR};" if self.driver.error else "color: #555;")
 
     # ------------------------------------------------------------------ the framed view
     def _frame_views(self) -> None:

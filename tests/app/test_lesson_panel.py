@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtWidgets
 
+from robust_subspace_lab.app.lessons_menu import ENTRY_CHARS
 from robust_subspace_lab.core import lessons
 
 WAIT = 30000
@@ -122,8 +123,11 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
     shipped = [l for members in groups.values() for l in members]
     entries = {a.data(): a for a in _leaves(win.lessons_menu)}
     assert set(entries) == {l.key for l in shipped}               # every lesson, papers included
-    for lesson in shipped:
-        assert entries[lesson.key].text().replace("&&", "&") == f"{lesson.title} — {lesson.teaches}"
+    for lesson in shipped:        # "title — teaches" in the menu (cut at ENTRY_CHARS), whole in the tips
+        act = entries[lesson.key]
+        text = act.text().replace("&&", "&")
+        assert len(text) <= ENTRY_CHARS and " — " in text and text.split(" — ")[0] in lesson.title
+        assert lesson.teaches in act.statusTip() and lesson.teaches in act.toolTip()
     concept = [l for c, members in groups.items() if c != "Papers" for l in members]
     lesson = (concept or shipped)[0]
     assert not win.lesson_panel.isVisible()
@@ -210,7 +214,8 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     win.open_lesson_action.trigger()
     box = win.lesson_error_box
     assert box.isVisible() and box.icon() == QtWidgets.QMessageBox.Warning
-    assert "broken.toml" in box.text() and "action.kind" in box.text()
+    line = 1 + TINY.split('action = { kind = "steps", n = 2 }')[0].count("\n")
+    assert "broken.toml" in box.text() and f"line {line}: steps[2].action.kind" in box.text()
     assert not win.lesson_panel.isVisible() and win.lesson_panel.lesson is None
     assert not win.busy
     after = (win.data, win.source, win.corruption_key, win.corruption_params,
