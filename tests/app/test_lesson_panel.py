@@ -103,6 +103,7 @@ def _open_file(qtbot, win, monkeypatch, path):
 def _click_and_check(qtbot, panel, button):
     with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):
         qtbot.mouseClick(button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled, timeout=WAIT)
 
 
 def _leaves(menu):
