@@ -9,19 +9,26 @@ Examples::
     python -m robust_subspace_lab --workspace regression            # the regression workspace (Huang et al. 2016)
     python -m robust_subspace_lab --workspace regression --regression-data digits --regression-method rlda \
         --regression-corruption black_square --steps 20 --screenshot digits.png
+    python -m robust_subspace_lab --list-lessons                    # the lessons: key, concept, title
+    python -m robust_subspace_lab --lesson paper000-fig4 --check --seed 3   # no window: run it, check its claims
+    python -m robust_subspace_lab --lesson my_lesson.toml           # the window, on that lesson
     python -m robust_subspace_lab sweep --data faces --corruption rectangles --method pca-gm \
         --grid p=0.1,0.5,1.0 --seeds 3 --out results.csv [--dask tcp://HOST:PORT]   # no window
 
 ``--screenshot`` needs no display: it sets ``QT_QPA_PLATFORM=offscreen`` (unless set) before the
 QApplication is created. Exit code 0 on success; non-zero with a message on stderr on failure
 (3: a window cannot be opened: the message names the missing system libraries and the command
-that installs them, see :mod:`app.system_check`).
+that installs them, see :mod:`app.system_check`). ``--lesson KEY --check``: 0 when every asserted
+claim holds, 1 when one fails (or a column fails), 2 for an unknown lesson or a broken lesson
+file (the message names the file, line and field); Qt is not imported.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+
+from robust_subspace_lab import __version__
 
 
 def _parse_size(text: str):
@@ -61,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Watch robust subspace methods down-weight outliers, "
                                             "one iteration at a time.",
                                 epilog="Parameter sweeps without a window: robust-subspace-lab sweep --help")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                   help="print the installed version (from the package metadata) and exit")
     p.add_argument("--folder", metavar="PATH", help="open this folder of images instead of the built-in faces")
     p.add_argument("--size", metavar="HxW", type=_parse_size, default=None,
                    help="resize images to H x W pixels (default: their own size)")
@@ -91,7 +100,55 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --screenshot: print each column's method, iteration and metrics as JSON lines")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
                    help="give up --screenshot after this long (default 120)")
+    lessons = p.add_argument_group("lessons")
+    lessons.add_argument("--list-lessons", action="store_true", help="print every lesson (key, concept, title) and exit")
+    lessons.add_argument("--lesson", metavar="KEY|FILE",
+                         help="open the window on this lesson (a key of --list-lessons or a .toml lesson file)")
+    lessons.add_argument("--check", action="store_true",
+                         help="with --lesson: run it without a window, print every claim with its numbers and "
+                              "✓/✗, exit 1 if an asserted claim fails")
+    lessons.add_argument("--seed", type=int, default=None, metavar="S",
+                         help="with --lesson: draw the lesson's data (corruption, toy points) with seed S")
     return p
+
+
+def _lesson_command(args) -> int | None:
+    """``--list-lessons`` and ``--lesson KEY --check``, headless (no Qt); None when the window is
+    wanted. Exit codes: 0 ok, 1 a claim failed, 2 a bad key, file or option."""
+    if not (args.list_lessons or args.lesson or args.check or args.seed is not None):
+        return None
+    if (args.check or args.seed is not None) and not args.lesson:
+        print("robust-subspace-lab: --check and --seed need --lesson KEY", file=sys.stderr)
+        return 2
+    if args.seed is not None and args.seed < 0:
+        print("robust-subspace-lab: --seed must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        from robust_subspace_lab.core import lessons
+    except ValueError as exc:          # a shipped lesson file is broken (LessonFileError)
+        print(f"robust-subspace-lab: {exc}", file=sys.stderr)
+        return 2
+    if args.list_lessons:
+        try:
+            for lesson in lessons.LESSONS:
+                print(f"{lesson.key:32s} {lesson.concept:18s} {lesson.title}")
+        except BrokenPipeError:          # `--list-lessons | head`: the reader has what it wanted
+            sys.stdout = None
+        return 0
+    try:
+        args.lesson_loaded = lessons.resolve(args.lesson)
+    except KeyError as exc:
+        print(f"robust-subspace-lab: {exc.args[0]}", file=sys.stderr)
+        return 2
+    except lessons.LessonFileError as exc:
+        print(f"robust-subspace-lab: {exc}", file=sys.stderr)
+        return 2
+    if not args.check:
+        return None
+    report = lessons.check(args.lesson_loaded, seed=args.seed,
+                           progress=lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+    print(report.text())
+    return 0 if report.ok else 1
 
 
 def _set_window_icon(app) -> None:
@@ -118,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         from robust_subspace_lab.core.sweep_io import cli
         return cli(argv[1:])
     args = build_parser().parse_args(argv)
+    args.lesson_loaded = None
+    code = _lesson_command(args)
+    if code is not None:
+        return code
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if args.steps is None:
@@ -168,6 +229,14 @@ def main(argv: list[str] | None = None) -> int:
               f"known: {', '.join(corruption.CORRUPTIONS)}", file=sys.stderr)
         return 2
 
+    if args.session:                             # the whole file checked before any window
+        from .session_io import SessionFileError, read_session
+        try:
+            read_session(args.session)
+        except SessionFileError as exc:
+            print(f"robust-subspace-lab: {exc}", file=sys.stderr)
+            return 1
+
     app = QtWidgets.QApplication.instance()
     owns_app = app is None
     if owns_app:
@@ -192,6 +261,14 @@ def main(argv: list[str] | None = None) -> int:
                 win.close()
                 win.deleteLater()
                 return 1
+    if args.lesson_loaded is not None:
+        opener = getattr(win, "open_lesson", None)
+        if opener is None:
+            print("robust-subspace-lab: --lesson without --check needs the lesson panel (MainWindow.open_lesson), "
+                  "which this version does not have; run --lesson KEY --check", file=sys.stderr)
+            win.close()
+            return 2
+        opener(args.lesson_loaded, args.seed)          # --seed S: every corruption seed of the lesson
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:

@@ -20,12 +20,17 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import _num_samples, check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict, Series
 from . import convergence, interrupt
+from .metrics import effective_n_samples
 from .params import EstimatorParams, seed_from
 from .errors import DataError
+
+#: the scalar of a sample-reweighting method's states holding Kish's effective number of samples
+#: of its weights (:func:`core.metrics.effective_n_samples`; see ``reweights_samples``)
+EFFECTIVE_N = "effective n"
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,6 +177,11 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     #: estimate by which :mod:`core.working` admits solvers that run at once (the PCA family's,
     #: measured 0.12 on 5,000 × 4,096 and 0.38 on 5,000 × 784; heavier families set their own)
     work_factors: tuple[float, float] = (0.5, 0.5)
+    #: each step is a fit weighted by the state's ``sample_weights``, recomputed from its residuals
+    #: (PCA-GM, RPCA-OM, R1-PCA, HQ-PCA): the states then carry the weights' effective number of
+    #: samples as the scalar :data:`EFFECTIVE_N` (so that its history is kept and shown), and the
+    #: collapse rule of :mod:`core.collapse` applies to them
+    reweights_samples: bool = False
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -224,7 +234,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         self._start_params()
         X = self._check_data(X)
         state = self._start(X)
-        state = replace(state, _data_range=(float(X.min()), float(X.max())))
+        state = replace(state, _data_range=(float(X.min()), float(X.max())),
+                        scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
         return state
 
@@ -281,8 +292,9 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         the final :class:`State` without what is the size of the training data
         (:meth:`State.detached`: no ``fitted``, ``sparse_part``, ``entry_weights``), so that a
         fitted estimator, and its pickle, holds no copy of X. Every iteration's whole state
-        is what :meth:`start` / :meth:`step` (or :meth:`iterate`) give. float32 X gives float32
-        ``components_`` and ``mean_``.
+        is what :meth:`start` / :meth:`step` (or :meth:`iterate`) give; :meth:`fit_state`
+        returns the final one whole. float32 X gives float32 ``components_`` and ``mean_``.
+        ``effective_n_samples_`` is derived from ``sample_weights_``.
 
         Warns :class:`~sklearn.exceptions.ConvergenceWarning` when ``max_iter`` ends the run
         before the stopping rule is met. Raises :class:`~core.errors.SolverError` when the run
@@ -304,16 +316,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
             convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
         dtype = float_dtype(X)
         self._set_fitted(state, dtype)
-        self.state_ = state.detached(len(state.sample_weights) if state.sample_weights is not None
-                                     else self._n_samples(state))
+        self.state_ = state.detached(_num_samples(X))
         return state
-
-    @staticmethod
-    def _n_samples(state: State) -> int:
-        for arr in (state.fitted, state.sparse_part, state.entry_weights):
-            if arr is not None:
-                return arr.shape[0]
-        return -1
 
     def _set_fitted(self, state: State, dtype: type) -> None:
         """Set the learned attributes from the final ``state`` (float32 ones for float32 input)."""
@@ -323,6 +327,17 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         self.n_iter_ = state.iteration
         self.objective_ = state.objective
         self.objective_history_ = np.array(state.objective_history)
+
+    @property
+    def effective_n_samples_(self) -> float:
+        """Kish's effective number of samples ``(Σwᵢ)²/Σwᵢ²`` of the fitted ``sample_weights_``
+        (:func:`core.metrics.effective_n_samples`), in [1, n_samples]: far below n_samples, the
+        fit rests on a few samples (:mod:`core.collapse`). ``NotFittedError`` before ``fit``;
+        AttributeError for a method without sample weights."""
+        check_is_fitted(self, "state_")
+        if getattr(self, "sample_weights_", None) is None:
+            raise AttributeError(f"{self.name} has no sample weights, so no effective_n_samples_")
+        return effective_n_samples(self.sample_weights_)
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates of X (n_samples, n_features) in the learned basis, shape
@@ -373,9 +388,11 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         """The state after ``prev`` with the given fields changed; sets ``converged`` by the
         relative-decrease rule ``|J_t - J_{t+1}| <= tol * |J_t|``."""
         tol = float(getattr(self, "tol", 0.0))
+        changes["scalars"] = self._with_effective_n(changes.get("scalars", prev.scalars),
+                                                    changes.get("sample_weights", prev.sample_weights))
         converged = abs(prev.objective - objective) <= tol * max(abs(prev.objective), np.finfo(float).tiny)
         changes.setdefault("converged", converged)
-        scalars = changes.get("scalars", prev.scalars)
+        scalars = changes["scalars"]
         n_prev = prev.iteration + 1
         history = {}
         for k, v in scalars.items():   # a scalar new at this iteration has NaN before it
@@ -383,6 +400,13 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         changes["scalar_history"] = history
         return replace(prev, iteration=prev.iteration + 1, objective=float(objective),
                        objective_history=prev.objective_history + (float(objective),), **changes)
+
+    def _with_effective_n(self, scalars: Mapping[str, float], weights) -> Mapping[str, float]:
+        """``scalars`` with :data:`EFFECTIVE_N` of ``weights`` added for a method that
+        :attr:`reweights_samples` (unchanged otherwise)."""
+        if not self.reweights_samples or weights is None:
+            return scalars
+        return {**scalars, EFFECTIVE_N: effective_n_samples(weights)}
 
     def _check_state(self, state: State) -> None:
         """Raise :class:`SolverError` (the run diverged) on a non-finite objective, array or

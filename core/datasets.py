@@ -18,8 +18,6 @@ import contextlib
 import contextvars
 import inspect
 import os
-import re
-import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from . import image_files, interrupt
 from .errors import DataError, ParameterError
 from .shipped import asset_path
 from .targets import load_targets_csv
@@ -116,9 +115,13 @@ _MAX_REASONS_IN_ERROR = 3
 
 # --------------------------------------------------------------------------- helpers
 
+#: the largest side (pixels) a requested image size may have
+MAX_SIDE = 4096
+
+
 def _check_size(size) -> tuple[int, int]:
-    """``size`` as ``(height, width)`` of positive ints, or :class:`ParameterError`."""
-    bad = ParameterError(f"size must be (height, width) with two positive integers, got {size!r}")
+    """``size`` as ``(height, width)`` of ints in [1, :data:`MAX_SIDE`], or :class:`ParameterError`."""
+    bad = ParameterError(f"size must be (height, width) with two integers in [1, {MAX_SIDE}], got {size!r}"[:160])
     if isinstance(size, (str, bytes)):
         raise bad
     try:
@@ -129,7 +132,8 @@ def _check_size(size) -> tuple[int, int]:
     for v in (h, w):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
             raise bad
-        if not np.isfinite(v) or v != int(v) or int(v) < 1:
+        whole = isinstance(v, (int, np.integer)) or (np.isfinite(v) and v == int(v))   # (10**400 is never floated)
+        if not whole or not 1 <= v <= MAX_SIDE:
             raise bad
         out.append(int(v))
     return out[0], out[1]
@@ -162,7 +166,7 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size, dtype=np.floa
 
     Raises
     ------
-    ParameterError : ``size`` is not two positive integers.
+    ParameterError : ``size`` is not two integers in [1, :data:`MAX_SIDE`].
     DataError : an image is not 2-D or is empty.
     """
     height, width = _check_size(size)
@@ -187,138 +191,6 @@ def _resize_one(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return np.clip(res, img.min(), img.max())
 
 
-def _to_gray(img: np.ndarray) -> np.ndarray:
-    """One decoded image -> 2-D float64 grey levels on the 0–255 scale.
-
-    Raises ``ValueError`` with a short reason when the array cannot be used.
-    """
-    img = np.asarray(img)
-    if img.size == 0 or 0 in img.shape:
-        raise ValueError(f"empty image (shape {img.shape})")
-    # Intensity scale first, so that the colour conversion works on 0-255 values.
-    if img.dtype == bool:
-        arr = img.astype(np.float64) * 255.0
-    elif img.dtype == np.uint8:
-        arr = img.astype(np.float64)                  # already on the 0-255 scale
-    elif np.issubdtype(img.dtype, np.integer):
-        top = np.iinfo(img.dtype).max
-        if top > 65535 and 0 <= img.min() and img.max() <= 65535:
-            top = 65535         # 16-bit PGM/PNM decode to 32-bit integers (Pillow's "I" mode)
-        arr = np.clip(img.astype(np.float64) * (255.0 / top), 0.0, 255.0)
-    elif np.issubdtype(img.dtype, np.floating):
-        arr = img.astype(np.float64)
-        if not np.all(np.isfinite(arr)):
-            raise ValueError("non-finite pixel values")
-        if arr.max() <= 1.0:
-            arr = arr * 255.0
-    else:
-        raise ValueError(f"unsupported pixel type {img.dtype}")
-
-    if arr.ndim == 3 and arr.shape[-1] == 1:
-        arr = arr[..., 0]
-    if arr.ndim == 2:
-        return arr
-    if arr.ndim == 3 and arr.shape[-1] == 2:        # grey + alpha: alpha dropped
-        return arr[..., 0].copy()
-    if arr.ndim == 3 and arr.shape[-1] in (3, 4):   # RGB / RGBA: alpha dropped, then luminance
-        from skimage.color import rgb2gray
-
-        return rgb2gray(arr[..., :3])
-    raise ValueError(f"unsupported image shape {img.shape}")
-
-
-def _short_reason(exc: BaseException, path: Path) -> str:
-    msg = str(exc).splitlines()[0] if str(exc) else ""
-    if "Could not find a backend" in msg or "cannot identify image file" in msg:
-        return "unreadable image (unknown or damaged format)"
-    msg = msg.replace(str(path), path.name)
-    msg = re.sub(r"<_io\.\w+ name=('[^']*')>", r"\1", msg)
-    if len(msg) > 80:
-        msg = msg[:77] + "..."
-    name = type(exc).__name__
-    return f"unreadable image ({name}: {msg})" if msg else f"unreadable image ({name})"
-
-
-#: extensions and Pillow modes read by :func:`_decode_pillow` (single-frame images whose pixels
-#: Pillow hands over as they are); everything else goes through :func:`skimage.io.imread`
-_PILLOW_EXTENSIONS = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm", ".webp"})
-_PILLOW_MODES = frozenset({"1", "L", "LA", "RGB", "RGBA", "P"})
-
-
-def _decode_pillow(path: str) -> np.ndarray | None:
-    """The pixels of a single-frame PNG, JPEG, BMP, PNM or WebP read with Pillow directly, as
-    :func:`skimage.io.imread` gives them (its imageio plugin is Pillow too: a palette image is
-    converted to its palette's mode, nothing else is changed), or None when this file is not one
-    of those (other modes, several frames, or an error: the caller then reads it with imread,
-    which names the problem). Reading directly skips imageio's per-file plugin search, which
-    retries optional imports for every file (≈ 35 % of a folder's loading time)."""
-    from PIL import Image
-
-    try:
-        with Image.open(path) as im:
-            if im.mode not in _PILLOW_MODES or getattr(im, "n_frames", 1) != 1:
-                return None
-            if im.mode == "P":
-                im = im.convert(im.palette.mode)
-            return np.asarray(im)
-    except Exception:  # noqa: BLE001 - damaged files are read (and explained) by imread
-        return None
-
-
-def _read_gray(path: Path) -> np.ndarray:
-    """Read one file (Pillow directly for the common formats, :func:`skimage.io.imread` for the
-    others) and convert it (see :func:`load_folder`)."""
-    ext = path.suffix.lower()
-    img = _decode_pillow(os.fspath(path)) if ext in _PILLOW_EXTENSIONS else None
-    if img is None:
-        img = _imread(path)
-    return _to_gray(img)
-
-
-def _imread(path: Path) -> np.ndarray:
-    """:func:`skimage.io.imread` of one file; ValueError with a short reason when it fails."""
-    from skimage.io import imread
-
-    if path.stat().st_size == 0:
-        raise ValueError("empty file (0 bytes)")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")          # decoder chatter on damaged files
-            if path.suffix.lower() in (".tif", ".tiff"):
-                # by path, so that skimage reads it with tifffile (multi-page, float, 16-bit)
-                img = imread(os.fspath(path))
-            else:
-                # through a handle we close: imageio leaves the file open when decoding fails
-                with open(path, "rb") as fh:
-                    img = imread(fh)
-    except Exception as exc:  # decoders raise all kinds of errors on damaged files
-        raise ValueError(_short_reason(exc, path)) from exc
-    if path.suffix.lower() == ".gif" and np.ndim(img) >= 3:
-        img = img[0]            # frames come first (palette GIFs decode to grey or RGB): the first
-    elif path.suffix.lower() in (".tif", ".tiff") and (
-            np.ndim(img) == 4 or (np.ndim(img) == 3 and img.shape[-1] > 4)):
-        img = img[0]            # a multi-page TIFF (pages first): its first page
-    return img
-
-
-def _iter_files(root: Path, recursive: bool) -> list[tuple[tuple[str, ...], Path]]:
-    """Non-hidden files below ``root`` (hidden files and folders are ignored) as
-    ``(relative path's components, path)``, sorted by the components."""
-    out = []
-    if recursive:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            rel = os.path.relpath(dirpath, root)
-            parts = () if rel == os.curdir else tuple(Path(rel).parts)
-            out.extend((parts + (fn,), Path(dirpath, fn)) for fn in filenames if not fn.startswith("."))
-    else:
-        with os.scandir(root) as it:
-            out = [((e.name,), Path(e.path)) for e in it
-                   if not e.name.startswith(".") and e.is_file()]
-    out.sort(key=lambda item: item[0])
-    return out
-
-
 def _make_labels(labels: Sequence[str]) -> np.ndarray | None:
     if all(lab == "" for lab in labels):
         return None
@@ -328,7 +200,8 @@ def _make_labels(labels: Sequence[str]) -> np.ndarray | None:
 # --------------------------------------------------------------------------- folders
 
 def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
-                targets_csv: str | os.PathLike | None = None) -> ImageSet:
+                targets_csv: str | os.PathLike | None = None,
+                max_pixels: int = image_files.MAX_PIXELS) -> ImageSet:
     """Load every image in a folder as grey levels on the 0–255 scale.
 
     Reading: files whose extension (case-insensitive) is in :data:`SUPPORTED_EXTENSIONS` are read:
@@ -361,7 +234,16 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     Skipped files: hidden files and folders (name starting with ``.``) are ignored silently.
     Every other file that cannot be used is recorded in ``skipped`` as
     ``(relative path, short reason)``: non-image extensions (reason ``"not an image file (.txt)"``),
-    damaged or non-image content, empty files or images, non-finite values and unsupported shapes.
+    named pipes, devices and sockets (never opened: ``"not a regular file (a named pipe
+    (FIFO))"``), files and subfolders (``"sub/"``) that cannot be read (``"... (permission
+    denied)"``), images whose header declares more than ``max_pixels`` pixels (refused before
+    decoding, the reason gives their width × height), damaged or non-image content, empty files
+    or images, non-finite values and unsupported shapes (see :mod:`core.image_files`). File names
+    that are not valid UTF-8 are read and named as :func:`os.fsdecode` gives them.
+
+    Cancelling: :func:`core.interrupt.checkpoint` is called before every file (and the
+    :func:`reporting` callback), so a caller inside :func:`core.interrupt.cancellable` stops the
+    load between files.
 
     Parameters
     ----------
@@ -371,6 +253,8 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     targets_csv : optional CSV file of numeric targets per image (see :func:`load_targets_csv`);
         sets ``targets`` (n_images, n_targets) and ``target_names``. Every loaded image needs a
         row; rows of skipped or absent files are ignored.
+    max_pixels : the pixel budget per image (width × height declared in the file's header),
+        default :data:`core.image_files.MAX_PIXELS` (25 million).
 
     Returns
     -------
@@ -396,9 +280,9 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
         raise DataError(f"'{root}' is not a folder")
 
     try:
-        files = _iter_files(root, recursive)
+        files, skipped = image_files.list_files(root, recursive)
     except OSError as exc:
-        raise DataError(f"cannot list folder '{root}': {exc}") from exc
+        raise DataError(f"cannot list folder '{root}': {image_files.os_reason(exc)}") from exc
 
     # The images go straight into one preallocated stack (one row per file that may be an
     # image) as they are read; images of another shape than the first wait aside (resized to
@@ -408,17 +292,17 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     aside: dict[int, np.ndarray] = {}
     ok_names: list[str] = []
     ok_labels: list[str] = []
-    skipped: list[tuple[str, str]] = []
     for n_read, (parts, f) in enumerate(files):
+        interrupt.checkpoint()                  # cancellable between files
         _progress(n_read, len(files), "reading files")
         rel_name = "/".join(parts)
         if f.suffix.lower() not in SUPPORTED_EXTENSIONS:
             skipped.append((rel_name, f"not an image file ({f.suffix or 'no extension'})"))
             continue
         try:
-            gray = _read_gray(f)
+            gray = image_files.read_gray(f, max_pixels)
         except (ValueError, OSError) as exc:
-            reason = str(exc) if isinstance(exc, ValueError) else _short_reason(exc, f)
+            reason = str(exc) if isinstance(exc, ValueError) else image_files.short_reason(exc, f)
             skipped.append((rel_name, reason))
             continue
         if size is not None:

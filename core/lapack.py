@@ -5,16 +5,16 @@ Python wrapper holds the GIL stops the window for its whole length. Which wrappe
 not documented; measured here (numpy 2.4, scipy 1.17, one BLAS thread; "share" is the speed of a
 pure-Python loop in another thread while the call runs in a loop, 1.0 = undisturbed):
 
-=============================================  =========  ======  ================
-call                                           size       ms      share
-=============================================  =========  ======  ================
-``numpy.linalg.qr(A)`` (reduced)               5000 × 60  13.3    0.76 (0.58 at 9216 × 30)
-``scipy.linalg.qr(A, mode="economic")``        5000 × 60   6.8    0.99 (1.06 at 9216 × 30)
-``numpy.linalg.qr``                            2000 × 784 130     0.60
-``scipy.linalg.qr(mode="economic")``           2000 × 784 121     0.84
-``numpy.linalg.eigh``, ``eigvalsh``, ``svd``   784        —       0.89–0.99
-``scipy.linalg.eigh``, ``svd``, ``svdvals``    784        —       0.02–0.04
-=============================================  =========  ======  ================
+============================================  ==========  ====  ========================
+call                                          size        ms    share
+============================================  ==========  ====  ========================
+``numpy.linalg.qr(A)`` (reduced)              5000 × 60   13.3  0.76 (0.58 at 9216 × 30)
+``scipy.linalg.qr(A, mode="economic")``       5000 × 60   6.8   0.99 (1.06 at 9216 × 30)
+``numpy.linalg.qr``                           2000 × 784  130   0.60
+``scipy.linalg.qr(mode="economic")``          2000 × 784  121   0.84
+``numpy.linalg.eigh``, ``eigvalsh``, ``svd``  784         —     0.89–0.99
+``scipy.linalg.eigh``, ``svd``, ``svdvals``   784         —     0.02–0.04
+============================================  ==========  ====  ========================
 
 So QR goes through scipy (also 1.1–2.8× faster: numpy copies the matrix twice around
 ``geqrf``/``orgqr``), eigenproblems and SVDs through numpy (see :mod:`core.linalg` for scipy's

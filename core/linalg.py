@@ -209,6 +209,8 @@ def thin_product_threads(X: np.ndarray):
 class Eigenspace(NamedTuple):
     """What :func:`weighted_top_eigenspace` returns.
 
+    Attributes
+    ----------
     components : (k, n_features) orthonormal rows, by decreasing eigenvalue, signs fixed by
         :func:`orientation`; the dtype of X (float32 or float64).
     eigenvalues : (k,) the matching eigenvalues of the weighted scatter, decreasing, >= 0.
@@ -283,8 +285,10 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
         :func:`core.interrupt.checkpoint`, which raises :class:`core.interrupt.Cancelled` when the
         caller's run is cancelled (linalg sits beside interrupt in the layers and does not import it).
 
-    The routes
-    ----------
+    Notes
+    -----
+    The routes:
+
     * ``"gram"`` (exact): the k top eigenpairs of ``D G D`` (n × n), ``D = diag(√w)``,
       ``G = X̃ X̃ᵀ``, then ``W = X̃ᵀ D V Λ^{-1/2}`` (the identity of paper 000 §3.2).
     * ``"scatter"`` (exact): the k top eigenpairs of ``S_w`` (d × d) itself.

@@ -29,7 +29,9 @@ from .interrupt import checkpoint
 def reconstruction_error(components: np.ndarray, X: np.ndarray, X_clean: np.ndarray,
                          clean_mean: np.ndarray | None = None,
                          include: np.ndarray | None = None) -> float:
-    """Average reconstruction error against the clean data, paper 000 eq. (14)::
+    """Average reconstruction error against the clean data, paper 000 eq. (14).
+
+    ::
 
         E(W) = (1/N) Σ_i ‖(x_i^ori − m) − WᵀW (x_i − m)‖₂
 

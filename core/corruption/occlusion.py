@@ -285,8 +285,8 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
 
     NaN data are only for methods that handle missing entries (RR-Missing / RLDA-Missing, which
     take ``~mask`` as Ω). Every subspace estimator refuses them:
-    :meth:`core.base.SteppableEstimator.start` raises ``DataError("X contains … NaN or infinite
-    value(s); remove or fill them first")``.
+    :meth:`core.base.SteppableEstimator.start` raises
+    ``DataError("X contains … NaN or infinite value(s); remove or fill them first")``.
 
     Raises
     ------

@@ -295,7 +295,7 @@ def test_direct_pillow_reading_gives_imreads_pixels(tmp_path):
     search): every mode it takes must give exactly the pixels skimage.io.imread gives."""
     from PIL import Image
 
-    from robust_subspace_lab.core.datasets import _decode_pillow
+    from robust_subspace_lab.core.image_files import decode_pillow as _decode_pillow
 
     rng = np.random.default_rng(3)
     rgba = rng.integers(0, 256, size=(12, 10, 4), dtype=np.uint8)
