@@ -166,9 +166,17 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setFont(scaled(1.0, True))
 
     def changeEvent(self, event) -> None:
-        if event.type() == QtCore.QEvent.ApplicationFontChange:
-            self._apply_fonts()
+        # the application font changed (a dock that sets no font of its own gets a FontChange)
+        if event.type() in (QtCore.QEvent.FontChange, QtCore.QEvent.ApplicationFontChange):
+            self.fit_to_font()
         super().changeEvent(event)
+
+    def fit_to_font(self) -> None:
+        """The application font changed (View ▸ Zoom, presentation mode): sizes and boxes follow."""
+        self._apply_fonts()
+        self._elide_paper()
+        if self.claims.isVisible():
+            self._fit_claims()
 
     # ------------------------------------------------------------------ the lesson
     @property
