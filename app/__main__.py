@@ -229,6 +229,14 @@ def main(argv: list[str] | None = None) -> int:
               f"known: {', '.join(corruption.CORRUPTIONS)}", file=sys.stderr)
         return 2
 
+    if args.session:                             # the whole file checked before any window
+        from .session_io import SessionFileError, read_session
+        try:
+            read_session(args.session)
+        except SessionFileError as exc:
+            print(f"robust-subspace-lab: {exc}", file=sys.stderr)
+            return 1
+
     app = QtWidgets.QApplication.instance()
     owns_app = app is None
     if owns_app:

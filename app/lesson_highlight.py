@@ -16,6 +16,8 @@ __all__ = ["HighlightFrame", "view_key", "matches", "targets", "highlight", "cle
 #: the frame's colour (the lesson panel's accent) and width (px, scaled with the font)
 COLOR = QtGui.QColor(230, 120, 0)
 WIDTH = 4
+#: width of the frame drawn around a part that is not a view (a label), outside its edge (px)
+MARGIN = 3
 
 
 #: look_at keys spelled otherwise than the view's name
@@ -44,34 +46,54 @@ def matches(view, key: str | None) -> bool:
 
 
 class HighlightFrame(QtWidgets.QWidget):
-    """A frame drawn over its parent (the view), following its size; mouse events pass through."""
+    """A frame drawn over ``target`` (a view: inside its edge), or around it (``outside``: a
+    label, whose text the frame must not cover; then it is a child of the target's parent,
+    :data:`MARGIN` px beyond its edge); it follows the target's size and place; mouse events
+    pass through."""
 
-    def __init__(self, view: QtWidgets.QWidget):
-        super().__init__(view)
+    def __init__(self, target: QtWidgets.QWidget, outside: bool = False):
+        host = target.parentWidget() if outside and target.parentWidget() is not None else target
+        super().__init__(host)
+        self.target, self.outside = target, host is not target
         self.setObjectName("lessonHighlight")
         self.setAttribute(QtCore.Qt.WA_TransparentForMouseEvents)
         self.setAttribute(QtCore.Qt.WA_NoSystemBackground)
         self.setFocusPolicy(QtCore.Qt.NoFocus)
-        view.installEventFilter(self)
-        self.setGeometry(view.rect())
-        self.raise_()
+        target.installEventFilter(self)
+        self._place()
         self.show()
 
+    def _place(self) -> None:
+        t = self.target
+        if self.outside:
+            m = MARGIN
+            self.setGeometry(t.geometry().adjusted(-m, -m, m, m))
+            self.setVisible(t.isVisible())
+        else:
+            self.setGeometry(t.rect())
+        self.raise_()
+
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.parent() and event.type() in (QtCore.QEvent.Resize, QtCore.QEvent.ChildAdded):
-            self.setGeometry(obj.rect())
-            self.raise_()
+        if obj is self.target and event.type() in (QtCore.QEvent.Resize, QtCore.QEvent.Move, QtCore.QEvent.Show,
+                                                   QtCore.QEvent.Hide, QtCore.QEvent.ChildAdded):
+            self._place()
         return False
 
     def paintEvent(self, event) -> None:
         p = QtGui.QPainter(self)
-        width = max(WIDTH, round(WIDTH * self.fontMetrics().height() / 16))
+        width = MARGIN if self.outside else max(WIDTH, round(WIDTH * self.fontMetrics().height() / 16))
         pen = QtGui.QPen(COLOR, width)
         pen.setJoinStyle(QtCore.Qt.MiterJoin)
         p.setPen(pen)
         half = width / 2
         p.drawRect(QtCore.QRectF(self.rect()).adjusted(half, half, -half, -half))
         p.end()
+
+    def release(self) -> None:
+        """Remove the frame now."""
+        self.target.removeEventFilter(self)
+        self.setParent(None)
+        self.deleteLater()
 
 
 def _views(ws) -> list:
@@ -96,13 +118,15 @@ def targets(ws, key: str | None) -> list:
 def highlight(ws, key: str | None) -> int:
     """Frame the widgets of ``ws`` that ``key`` names (and unframe the others); the number framed."""
     wanted = targets(ws, key)
+    framed = {}
     for frame in ws.findChildren(HighlightFrame, "lessonHighlight"):
-        if frame.parent() not in wanted:
-            frame.deleteLater()
-            frame.setParent(None)
+        if frame.target in wanted and frame.target not in framed:
+            framed[frame.target] = frame
+        else:
+            frame.release()
     for widget in wanted:
-        if widget.findChild(HighlightFrame, "lessonHighlight", QtCore.Qt.FindDirectChildrenOnly) is None:
-            HighlightFrame(widget)
+        if widget not in framed:          # a label's text must not be covered: framed around it
+            HighlightFrame(widget, outside=isinstance(widget, QtWidgets.QLabel))
     return len(wanted)
 
 

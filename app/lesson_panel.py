@@ -25,6 +25,8 @@ __all__ = ["LessonPanel", "install", "claim_html", "TEXT_SCALE"]
 TEXT_SCALE = 1.15
 #: the lesson title's size relative to the application font
 TITLE_SCALE = 1.3
+#: the largest share of the panel's height the claims take (more scroll)
+CLAIMS_SHARE = 0.3
 #: the panel's width (px) when the columns leave room for it, and its least
 PANEL_WIDTH = 340
 PANEL_MIN_WIDTH = 240
@@ -32,7 +34,9 @@ PANEL_MIN_WIDTH = 240
 OK_COLOR, FAIL_COLOR, DECLARED_COLOR, PENDING_COLOR = "#1a7f37", "#b42318", "#8a5a00", "#666666"
 #: what "Look at:" calls the parts of a tab that are not views (:data:`app.lesson_highlight.PARTS`)
 PART_NAMES = {"metrics": "the numbers under the iteration", "points": "the points and their weights",
-              "majorizer": "the objective and its majorizer", "regression": "the test results"}
+              "majorizer": "the objective and its majorizer", "regression": "the test results",
+              ("playground", "weights"): "the points' weights (size and colour)",
+              ("playground", "objective"): "the objective J(θ) and its majorizer"}
 
 
 def claim_html(result) -> str:
@@ -98,7 +102,9 @@ class LessonPanel(QtWidgets.QDockWidget):
             return lab
 
         self.title_label = label("lessonTitle")
-        self.paper_label = label("lessonPaper")
+        self.paper_label = label("lessonPaper", wrap=False)
+        self.paper_label.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Preferred)
+        self._paper = ""
         self.paper_label.setStyleSheet("color: #555;")
         self.count_label = label("lessonCount")
         self.count_label.setStyleSheet("color: #555;")
@@ -111,10 +117,10 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.look_label = label("lookAt")
         self.look_label.setStyleSheet(f"color: {lesson_highlight.COLOR.name()};")
         self.claims_title = label("claimsTitle")
-        self.claims_title.setText("What this step shows (checked on the live result)")
+        self.claims_title.setText("Claims, checked on the live result")
         self.claims = QtWidgets.QTextBrowser()
         self.claims.setObjectName("claims")
-        v.addWidget(self.claims, 1)
+        v.addWidget(self.claims, 0)          # as tall as its claims (_fit_claims); the text takes the rest
         self.state_label = label("lessonState")
         self.state_label.setStyleSheet("color: #555;")
 
@@ -160,9 +166,17 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setFont(scaled(1.0, True))
 
     def changeEvent(self, event) -> None:
-        if event.type() == QtCore.QEvent.ApplicationFontChange:
-            self._apply_fonts()
+        # the application font changed (a dock that sets no font of its own gets a FontChange)
+        if event.type() in (QtCore.QEvent.FontChange, QtCore.QEvent.ApplicationFontChange):
+            self.fit_to_font()
         super().changeEvent(event)
+
+    def fit_to_font(self) -> None:
+        """The application font changed (View ▸ Zoom, presentation mode): sizes and boxes follow."""
+        self._apply_fonts()
+        self._elide_paper()
+        if self.claims.isVisible():
+            self._fit_claims()
 
     # ------------------------------------------------------------------ the lesson
     @property
@@ -182,14 +196,17 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.show()
         self.raise_()
         self.title_label.setText(lesson.title)
-        self.paper_label.setText(f"Reproduces: {lesson.paper}" if lesson.paper else "")
+        self._paper = f"Reproduces: {lesson.paper}" if lesson.paper else ""
+        self.paper_label.setToolTip(lesson.paper)
         self.paper_label.setVisible(bool(lesson.paper))
+        self._elide_paper()
         self.driver.open(lesson, seed)
 
     def _on_entered(self, index: int) -> None:
         lesson, step = self.driver.lesson, self.driver.step
         n = len(lesson.steps)
         self.count_label.setText(f"Step {index + 1} of {n}")
+        self.state_label.setStyleSheet("color: #555;")
         self.step_title.setText(step.title)
         self.text.setMarkdown(step.text)
         self.back_button.setEnabled(index > 0)
@@ -199,11 +216,31 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setVisible(bool(step.claims))
         self.claims.setVisible(bool(step.claims))
         self.claims.setHtml("".join(_pending_html(c) for c in step.claims))
+        self._fit_claims()
         self._fit_width()
         self.state_label.setText({"steps": f"Running {step.action.n} iteration(s)…",
                                   "converge": "Running to convergence…",
                                   "wait": "Your turn: do what the text says."}.get(step.action.kind, ""))
         self._frame_views()
+
+    def _fit_claims(self) -> None:
+        """The claims box as tall as its claims, at most :data:`CLAIMS_SHARE` of the panel (then it
+        scrolls): the step's text keeps the rest, so a few sentences are read without scrolling."""
+        doc = self.claims.document()
+        doc.setTextWidth(self.claims.viewport().width())
+        wanted = int(doc.size().height()) + 2 * self.claims.frameWidth() + 4
+        self.claims.setFixedHeight(max(self.fontMetrics().lineSpacing() * 2, min(wanted, int(CLAIMS_SHARE * self.height()))))
+
+    def _elide_paper(self) -> None:
+        """The citation on one line (the whole of it in the tooltip): the step's text gets the room."""
+        room = max(self.paper_label.width(), 50)
+        self.paper_label.setText(self.paper_label.fontMetrics().elidedText(self._paper, QtCore.Qt.ElideRight, room))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide_paper()
+        if self.claims.isVisible():
+            self._fit_claims()
 
     def _fit_width(self) -> None:
         """As wide as :data:`PANEL_WIDTH` where the step's columns still fit beside it (1280 px
@@ -222,7 +259,8 @@ class LessonPanel(QtWidgets.QDockWidget):
             return ""
         ws = self.driver.workspace
         views = [w for w in lesson_highlight.targets(ws, key) if getattr(type(w), "title", "")]
-        title = PART_NAMES.get(key) or (type(views[0]).title if views else key.replace("_", " "))
+        title = PART_NAMES.get((ws.task, key)) or PART_NAMES.get(key) or \
+            (type(views[0]).title if views else key.replace("_", " "))
         where = "in every column" if ws.task == "subspace" else "in the tab"
         return f"Look at: {title} (framed in orange {where})"
 
@@ -231,9 +269,11 @@ class LessonPanel(QtWidgets.QDockWidget):
         if step is None:
             return
         if not step.claims:
-            self.state_label.setText("")
+            self.state_label.setText("Your turn: do what the text says." if step.action.kind == "wait"
+                                     else "Done: this step checks no claim; read the views.")
             return
         self.claims.setHtml("".join(claim_html(r) for r in results))
+        self._fit_claims()
         ws = self.driver.workspace
         its = sorted({c.runner.iteration for c in ws.columns}) if ws.task == "subspace" else []
         at = f" at iteration {its[0]}" if len(its) == 1 else ""
@@ -248,6 +288,7 @@ class LessonPanel(QtWidgets.QDockWidget):
     def _on_state(self, text: str) -> None:
         if text != self.state_label.text():
             self.state_label.setText(text)
+            self.state_label.setStyleSheet(f"color: {FAIL_COLOR};" if self.driver.error else "color: #555;")
 
     # ------------------------------------------------------------------ the framed view
     def _frame_views(self) -> None:

@@ -34,19 +34,34 @@ PAPER_MENU_TITLES = {
 LESSON_FILTER = "Lessons (*.toml);;All files (*)"
 
 
-def paper_title(lesson) -> str:
-    """The Papers submenu of ``lesson``: by its key's prefix, else its citation (a teacher's)."""
+#: characters of a menu entry at most ("title — teaches", cut at a word; the whole line is its
+#: tooltip and status tip): a concept's submenu then fits beside its parents on a 1280 px screen
+ENTRY_CHARS = 110
+
+
+def paper_title(lesson, by_citation: dict | None = None) -> str:
+    """The Papers submenu of ``lesson``: by its key's prefix (``paper000-…``), else the submenu of
+    another lesson with the same citation (``by_citation``), else its citation (a teacher's)."""
     prefix = lesson.key.split("-")[0]
     if prefix in PAPER_MENU_TITLES:
         return PAPER_MENU_TITLES[prefix]
+    if by_citation and lesson.paper in by_citation:
+        return by_citation[lesson.paper]
     return (lesson.paper or "Other papers").replace("&", "&&")
 
 
-def entry_text(lesson) -> str:
-    """A menu entry: the title and, after a dash, the one line of what it teaches."""
-    title = lesson.title.replace("&", "&&")
-    teaches = (lesson.teaches or "").replace("&", "&&")
-    return f"{title} — {teaches}" if teaches else title
+def entry_text(lesson, limit: int = ENTRY_CHARS) -> str:
+    """A menu entry: the title and, after a dash, the one line of what it teaches, cut with "…" at
+    ``limit`` characters; a paper lesson's title without its "Paper 000 · " (its submenu names it)."""
+    title = lesson.title
+    if lesson.concept == PAPERS_CONCEPT and " · " in title and title.lower().startswith("paper"):
+        title = title.split(" · ", 1)[1]
+    text = f"{title} — {lesson.teaches}" if lesson.teaches else title
+    if len(text) > limit:                    # at a word's end
+        cut = text[:limit - 1]
+        cut = cut[:cut.rfind(" ")] if " " in cut[len(title):] else cut
+        text = cut.rstrip(" ,;:—") + "…"
+    return text.replace("&", "&&")
 
 
 class LessonsMenu(QtWidgets.QMenu):
@@ -74,8 +89,10 @@ class LessonsMenu(QtWidgets.QMenu):
             self.addSeparator()
             top = self._submenu(self, PAPERS_CONCEPT)
             by_paper: dict[str, QtWidgets.QMenu] = {}
+            cited = {l.paper: PAPER_MENU_TITLES[l.key.split("-")[0]] for l in papers
+                     if l.key.split("-")[0] in PAPER_MENU_TITLES}
             for lesson in papers:
-                name = paper_title(lesson)
+                name = paper_title(lesson, cited)
                 if name not in by_paper:
                     by_paper[name] = self._submenu(top, name)
                 self._add(by_paper[name], lesson)
@@ -89,8 +106,8 @@ class LessonsMenu(QtWidgets.QMenu):
     def _add(self, menu: QtWidgets.QMenu, lesson) -> None:
         act = menu.addAction(entry_text(lesson), lambda l=lesson: self._open(l))
         act.setData(lesson.key)
-        act.setStatusTip(lesson.teaches or lesson.title)
-        tip = lesson.teaches or lesson.title
+        act.setStatusTip(f"{lesson.title} — {lesson.teaches}" if lesson.teaches else lesson.title)
+        tip = f"{lesson.title}\n{lesson.teaches}" if lesson.teaches else lesson.title
         if lesson.paper:
             tip += f"\n\nReproduces: {lesson.paper}"
         act.setToolTip(f"{tip}\n{len(lesson.steps)} step{'s' if len(lesson.steps) != 1 else ''}")

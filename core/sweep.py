@@ -130,10 +130,16 @@ def parse_value(spec: ParamSpec, text: str) -> Any:
             if str(c) == t:
                 return c
         raise ParameterError(f"{spec.name} must be {spec.range_text()}, got {text!r}")
+    if spec.kind == "int":
+        try:
+            num = int(t)                  # "50.0", "inf", "1e3" are not integers
+        except ValueError:
+            raise ParameterError(f"{spec.name} must be an integer {spec.range_text()}, got {text[:60]!r}") from None
+        return spec.validate(num)
     try:
         num = float(t)
     except ValueError:
-        raise ParameterError(f"{spec.name} must be a number {spec.range_text()}, got {text!r}") from None
+        raise ParameterError(f"{spec.name} must be a number {spec.range_text()}, got {text[:60]!r}") from None
     return spec.validate(num)
 
 

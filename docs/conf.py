@@ -44,7 +44,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip",
                     "auto_examples/*.md5", "auto_examples/*.pickle", "auto_examples/*.json",
-                    "auto_examples/*.codeobj.json", "pypi_description.md"]
+                    "auto_examples/*.codeobj.json", "pypi_description.md", "guide/_lessons.md"]
 templates_path = ["_templates"]
 html_theme = "alabaster"
 html_static_path: list[str] = []
@@ -112,11 +112,31 @@ def catalogue_rst() -> str:
     return "\n".join(lines)
 
 
-def _write_catalogue(app) -> None:
-    path = HERE / "api" / "catalogue.rst"
-    text = catalogue_rst()
+def lessons_md() -> str:
+    """The Markdown table of the shipped lessons (:data:`robust_subspace_lab.core.lessons.LESSONS`),
+    by concept, included by guide/lessons.md."""
+    from robust_subspace_lab.core import lessons
+
+    def cell(text: str) -> str:
+        return " ".join(str(text).split()).replace("|", "\\|")
+
+    lines = ["<!-- Written by docs/conf.py at every build from core.lessons.LESSONS: do not edit. -->", ""]
+    for concept, items in lessons.by_concept().items():
+        lines += [f"**{cell(concept)}** ({len(items)})", "", "| key | title | teaches | steps |",
+                  "| --- | --- | --- | --- |"]
+        lines += [f"| `{x.key}` | {cell(x.title)} | {cell(x.teaches)} | {len(x.steps)} |" for x in items]
+        lines += [""]
+    return "\n".join(lines)
+
+
+def _write(path: Path, text: str) -> None:
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
+
+
+def _write_catalogue(app) -> None:
+    _write(HERE / "api" / "catalogue.rst", catalogue_rst())
+    _write(HERE / "guide" / "_lessons.md", lessons_md())
 
 
 def _skip_member(app, what, name, obj, skip, options):

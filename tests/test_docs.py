@@ -54,7 +54,7 @@ def test_the_gallery_has_ten_examples_on_the_shipped_data():
 
 def test_every_guide_page_is_in_the_site():
     index = (DOCS / "index.rst").read_text()
-    for page in sorted((DOCS / "guide").glob("*.md")):
+    for page in sorted(p for p in (DOCS / "guide").glob("*.md") if not p.name.startswith("_")):
         assert f"guide/{page.stem}" in index, page.name
 
 
@@ -63,3 +63,19 @@ def test_ci_builds_the_docs_with_warnings_as_errors_after_the_tests():
     tests = run.index("python -m pytest")
     docs = run.index("python -m sphinx -W")
     assert tests < docs
+
+
+def test_the_lessons_page_lists_every_shipped_lesson():
+    from robust_subspace_lab.core import lessons
+
+    text = _conf().lessons_md()
+    assert lessons.LESSONS
+    for lesson in lessons.LESSONS:
+        assert f"| `{lesson.key}` |" in text, lesson.key
+
+
+def test_the_install_page_gives_the_system_check_lines():
+    from robust_subspace_lab.app import system_check
+
+    text = (DOCS / "guide" / "install.md").read_text(encoding="utf-8")
+    assert system_check.DEBIAN_LINE in text and system_check.FEDORA_LINE in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtWidgets
 
+from robust_subspace_lab.app.lessons_menu import ENTRY_CHARS
 from robust_subspace_lab.core import lessons
 
 WAIT = 30000
@@ -102,6 +103,7 @@ def _open_file(qtbot, win, monkeypatch, path):
 def _click_and_check(qtbot, panel, button):
     with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):
         qtbot.mouseClick(button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled, timeout=WAIT)
 
 
 def _leaves(menu):
@@ -122,8 +124,11 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
     shipped = [l for members in groups.values() for l in members]
     entries = {a.data(): a for a in _leaves(win.lessons_menu)}
     assert set(entries) == {l.key for l in shipped}               # every lesson, papers included
-    for lesson in shipped:
-        assert entries[lesson.key].text().replace("&&", "&") == f"{lesson.title} — {lesson.teaches}"
+    for lesson in shipped:        # "title — teaches" in the menu (cut at ENTRY_CHARS), whole in the tips
+        act = entries[lesson.key]
+        text = act.text().replace("&&", "&")
+        assert len(text) <= ENTRY_CHARS and " — " in text and text.split(" — ")[0] in lesson.title
+        assert lesson.teaches in act.statusTip() and lesson.teaches in act.toolTip()
     concept = [l for c, members in groups.items() if c != "Papers" for l in members]
     lesson = (concept or shipped)[0]
     assert not win.lesson_panel.isVisible()
@@ -174,6 +179,17 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
     panel.toggleViewAction().trigger()
     assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
+    # a larger application font (View ▸ Zoom, presentation mode) enlarges the panel's text with it
+    app = QtWidgets.QApplication.instance()
+    before, size = app.font(), panel.text.font().pointSizeF()
+    bigger = QtWidgets.QApplication.font()
+    bigger.setPointSizeF(bigger.pointSizeF() * 1.5)
+    try:
+        app.setFont(bigger)
+        qtbot.waitUntil(lambda: abs(panel.text.font().pointSizeF() - 1.5 * size) < 0.01, timeout=WAIT)
+        assert panel.title_label.font().pointSizeF() > panel.text.font().pointSizeF()
+    finally:
+        app.setFont(before)
 
 
 def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, monkeypatch, tiny):
@@ -210,7 +226,8 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     win.open_lesson_action.trigger()
     box = win.lesson_error_box
     assert box.isVisible() and box.icon() == QtWidgets.QMessageBox.Warning
-    assert "broken.toml" in box.text() and "action.kind" in box.text()
+    line = 1 + TINY.split('action = { kind = "steps", n = 2 }')[0].count("\n")
+    assert "broken.toml" in box.text() and f"line {line}: steps[2].action.kind" in box.text()
     assert not win.lesson_panel.isVisible() and win.lesson_panel.lesson is None
     assert not win.busy
     after = (win.data, win.source, win.corruption_key, win.corruption_params,
