@@ -31,6 +31,7 @@ from robust_subspace_lab.core import catalogue, corruption, linalg, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
+from .display import Display
 from .frame_clock import FRAME_MS, FrameClock
 from .help_menu import ABOUT_PAPERS, HelpActions
 from .lessons_menu import LessonsMenu, choose_lesson_file
@@ -305,9 +306,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
             dock.setWidget(widget)
             dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
-            dock.setMinimumWidth(270)
+            dock.setMinimumWidth(290)
             self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
-            self.resizeDocks([dock], [285], QtCore.Qt.Horizontal)
+            self.resizeDocks([dock], [300], QtCore.Qt.Horizontal)
             m_view.addAction(dock.toggleViewAction())
             dock.visibilityChanged.connect(lambda _v, w=ws: self._remember_dock(w))
             self._docks[id(ws)] = dock
@@ -315,6 +316,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
         self.data_dock = self._docks.get(id(self.subspace))
+        self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
         # ------------------------------------------------------------ workspaces
         self.tabs = ShownPageTabs()

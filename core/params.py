@@ -233,6 +233,10 @@ class MethodInfo(HasParams):
     params: tuple[ParamSpec, ...]
     estimator: type = field(repr=False)
     task: str = "subspace"
+    #: "" if the method's objective never increases; else one line on why its curve rises or
+    #: zigzags by design (the objective chart shows it under the curve, so that a rise is not
+    #: read as a failure)
+    objective_note: str = ""
 
     def create(self, **params: Any):
         """Build the estimator with the defaults overridden by ``params``.
@@ -252,20 +256,24 @@ TASKS = ("subspace", "regression")
 
 
 def register(*, key: str, name: str, family: str, reference: str, summary: str,
-             params: Sequence[ParamSpec], task: str = "subspace") -> Callable[[type], type]:
+             params: Sequence[ParamSpec], task: str = "subspace",
+             objective_note: str = "") -> Callable[[type], type]:
     """Class decorator attaching a method's catalogue entry (:class:`MethodInfo`) to its
     estimator as ``_info``; :mod:`core.catalogue` lists the estimators explicitly.
 
     The estimator's constructor keywords must be exactly the names of ``params``. ``task`` is
     ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
     ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
+    ``objective_note``: for a method whose objective is not monotone by design, one line saying
+    why (see :attr:`MethodInfo.objective_note`); "" otherwise.
     """
     if task not in TASKS:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
 
     def deco(cls: type) -> type:
         cls._info = MethodInfo(key=key, name=name, family=family, reference=reference,
-                               summary=summary, params=tuple(params), estimator=cls, task=task)
+                               summary=summary, params=tuple(params), estimator=cls, task=task,
+                               objective_note=objective_note)
         return cls
 
     return deco
