@@ -239,3 +239,21 @@ def test_check_runs_a_lesson_and_reports(tmp_path):
                                       'check = "iterations[2] > 1000"'), "bad.toml")
     failed = lessons.check(bad, seed=11)
     assert not failed.ok and "FAILED" in failed.text() and failed.claims[1].fails
+
+
+def test_support_errors_match_the_hastie_supports_in_either_order():
+    """Paper 002's MR, order-free: swapping the two true supports costs nothing; one wrong
+    variable costs 2 of 20 entries (one missing, one extra)."""
+    from robust_subspace_lab.core import toys
+    data = toys.make_toy("hastie", n=50)
+    right = np.zeros((2, 10))
+    right[0, 4:8] = right[1, 0:4] = 0.5
+    swapped, wrong = right[::-1].copy(), right.copy()
+    wrong[0, 7], wrong[0, 8] = 0.0, 0.5                 # x8 dropped, x9 (an outlier variable) taken
+    cols = [lessons.ColumnResult("rspca", {}, _state(None, components=c, mean=np.zeros(10)), data)
+            for c in (right, swapped, wrong)]
+    (result,) = lessons.evaluate([_claim("support_errors[1] == 0 and support_errors[2] == 0 and "
+                                         "support_errors[3] == 0.1")], cols)
+    assert result.holds, result.line
+    faces = lessons.ColumnResult("rspca", {}, _state(None, components=right, mean=np.zeros(10)), _points([False] * 3))
+    assert lessons.evaluate([_claim("support_errors[1] >= 0")], [faces])[0].values == {"support_errors[1]": None}
