@@ -229,6 +229,14 @@ def main(argv: list[str] | None = None) -> int:
               f"known: {', '.join(corruption.CORRUPTIONS)}", file=sys.stderr)
         return 2
 
+    if args.session:                             # the whole file checked before any window
+        from .session_io import SessionFileError, read_session
+        try:
+            read_session(args.session)
+        except SessionFileError as exc:
+            print(f"robust-subspace-lab: {exc}", file=sys.stderr)
+            return 1
+
     app = QtWidgets.QApplication.instance()
     owns_app = app is None
     if owns_app:
@@ -260,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
                   "which this version does not have; run --lesson KEY --check", file=sys.stderr)
             win.close()
             return 2
-        opener(args.lesson_loaded)
+        opener(args.lesson_loaded, args.seed)          # --seed S: every corruption seed of the lesson
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:

@@ -11,18 +11,24 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue, guide
+from robust_subspace_lab.core import catalogue
 
 from . import params as P
+from .column_help import CollapseNote, show_method_help
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
 from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
+from .display import add_show_large_action
 from .export import add_view_actions
 from .layout import share_by_stretch
+from .method_combo import fill_method_combo
 from .views import for_task, keep_scenes_active
 
-#: minimum height of a view, per area (the window's 768 px leave about 400 px for the views)
-VIEW_MIN_HEIGHT = {"side": 90, "curves": 80, "bottom": 120}
+#: minimum height of a view, per area: room for its title, axis labels and ticks, and (bottom)
+#: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
+#: px left for the views) scrolls the columns vertically rather than shrinking the views until
+#: their text is cut and the thumbnails are 12 px (app.text_fit measures it)
+VIEW_MIN_HEIGHT = {"side": 130, "curves": 150, "bottom": 280}
 
 
 def view_classes() -> list:
@@ -35,30 +41,6 @@ __all__ = ["MethodColumn", "fill_method_combo"]
 def _area(cls, areas) -> str:
     """The area of the column where views of class ``cls`` go."""
     return cls.area if cls.area in areas else "bottom"
-
-
-def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:
-    """The methods grouped by ``MethodInfo.family`` (families in order of first appearance),
-    each family under a disabled header item (item data None); tooltips: summary + reference."""
-    families: dict[str, list] = {}
-    for info in infos:
-        families.setdefault(info.family, []).append(info)
-    model = QtGui.QStandardItemModel(combo)
-    for family, members in families.items():
-        header = QtGui.QStandardItem(family)
-        header.setFlags(QtCore.Qt.NoItemFlags)
-        f = header.font()
-        f.setBold(True)
-        f.setItalic(True)
-        header.setFont(f)
-        header.setForeground(QtGui.QBrush(QtGui.QColor("#666666")))
-        model.appendRow(header)
-        for info in members:
-            item = QtGui.QStandardItem(info.name)
-            item.setData(info.key, QtCore.Qt.UserRole)
-            item.setToolTip(f"{info.summary}\n\n{info.reference}")
-            model.appendRow(item)
-    combo.setModel(model)
 
 
 #: rows of the parameter tree shown (more scroll); the same in every column, so views align
@@ -175,7 +157,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         small.setPointSizeF(max(small.pointSizeF() - 1.0, 7.0))
         self.reference_label.setFont(small)
         self.reference_label.setStyleSheet("color: #555;")
-        self.reference_label.setFixedHeight(2 * QtGui.QFontMetrics(small).lineSpacing() + 2)
         self.reference_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.reference_label)
         slider_box = QtWidgets.QWidget()
@@ -189,8 +170,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.slider_holder = QtWidgets.QVBoxLayout()
         self.slider_holder.setContentsMargins(0, 0, 0, 0)
         slider_row.addLayout(self.slider_holder, 1)
-        slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(),
-                                       self.fontMetrics().height()) + 6)
+        self.slider_box = slider_box
         left.addWidget(slider_box)
         self.iteration_label = QtWidgets.QLabel("iteration –")
         self.iteration_label.setObjectName("iterationLabel")
@@ -204,20 +184,19 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             # a fixed height: empty, a label is 1 px shorter, and every view of the column moved
             # (and was repainted, 20-40 ms) when the error came or went (a folder without clean data)
             label.setFont(big)
-            label.setFixedHeight(QtWidgets.QLabel("Ag", font=big).sizeHint().height())
         left.addWidget(self.iteration_label)
         left.addWidget(self.error_label)
         self.scalars_label = QtWidgets.QLabel("")
         self.scalars_label.setWordWrap(True)
         self.scalars_label.setStyleSheet("color: #333;")
-        self.scalars_label.setFixedHeight(2 * self.fontMetrics().lineSpacing() + 2)
         self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.scalars_label)
+        self.collapse_note = CollapseNote()        # "weights collapsed: …", only while they are
+        left.addWidget(self.collapse_note)
         self.metrics_label = QtWidgets.QLabel("")
         self.metrics_label.setObjectName("metricsLabel")
         self.metrics_label.setTextFormat(QtCore.Qt.RichText)
         self.metrics_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
-        self.metrics_label.setFixedHeight(3 * self.fontMetrics().lineSpacing() + 6)
         self.metrics_label.setToolTip(METRICS_TIP)
         left.addWidget(self.metrics_label)
         self._measures_text = MeasuresText(self.error_label, self.metrics_label)
@@ -275,6 +254,22 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         # scrubber
         scrub = self._build_scrubber()
         outer.addLayout(scrub)
+        self.fit_to_font()
+
+    def fit_to_font(self) -> None:
+        """The header's fixed heights for the fonts its labels have now (built, and after each zoom,
+        :mod:`app.display`): the reference takes three lines (the longest, Truncated Cauchy NMF's,
+        wraps to three in a column 380 px wide), the scalars two, the metrics three. Fixed, so that
+        the views of all columns stay aligned side by side."""
+        def lines(label, n, pad=2):
+            label.setFixedHeight(n * QtGui.QFontMetrics(label.font()).lineSpacing() + pad)
+        lines(self.reference_label, 3)
+        self.slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(),
+                                           self.fontMetrics().height()) + 6)
+        for label in (self.iteration_label, self.error_label):
+            label.setFixedHeight(QtWidgets.QLabel("Ag", font=label.font()).sizeHint().height())
+        lines(self.scalars_label, 2)
+        lines(self.metrics_label, 3, 6)
 
     # ------------------------------------------------------------------ views, built when needed
     @property
@@ -327,6 +322,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         view.setVisible(cls.default_visible)
         self.view_list.insert(len(before), view)
         add_view_actions(view, self)
+        add_show_large_action(view)
         if redraw:
             self._drawn_key = None
         return view
@@ -544,6 +540,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             self.error_label.setText("")
             self.metrics_label.setText("")
             self.scalars_label.setText("starting…" if self.runner.busy and not self.runner.error else "")
+            self.collapse_note.draw(None)
             self.scrub_label.setText("")
             return
         self.iteration_label.setText(self.runner.status_line(snap.iteration))
@@ -554,6 +551,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
         self.scalars_label.setText("   ·   ".join(parts))
+        self.collapse_note.draw(snap)
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")
         self.live_button.setEnabled(not self._follow)
@@ -581,16 +579,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
 
     def show_help(self) -> QtWidgets.QMessageBox:
         """Show the "what you are seeing" text of the column's method (non-modal)."""
-        info = self.runner.info
-        if self.help_box is None:
-            self.help_box = QtWidgets.QMessageBox(self)
-            self.help_box.setIcon(QtWidgets.QMessageBox.Information)
-            self.help_box.setModal(False)
-        self.help_box.setWindowTitle(f"What you are seeing: {info.name}")
-        self.help_box.setText(f"<b>{html.escape(info.name)}</b>")
-        self.help_box.setInformativeText(f"{guide.text(info.key)}\n\nSource: {info.reference}")
-        self.help_box.show()
-        return self.help_box
+        return show_method_help(self)
 
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:

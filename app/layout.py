@@ -10,17 +10,36 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-__all__ = ["share_by_stretch", "share_width_equally"]
+from .views._scale import scale
+
+__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom"]
+
+#: widget properties holding the unzoomed minimum sizes (``follow_zoom`` scales them)
+_MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
 
 
 def share_by_stretch(widget: QtWidgets.QWidget, min_height: int) -> None:
-    """A view (or the place kept for it): its area's space by its stretch, at least ``min_height``."""
-    widget.setMinimumHeight(min_height)
+    """A view (or the place kept for it): its area's space by its stretch, at least ``min_height``
+    (unzoomed pixels: times the window's zoom, :mod:`app.views._scale`)."""
+    widget.setProperty(_MIN_HEIGHT, int(min_height))
+    widget.setMinimumHeight(int(round(min_height * scale())))
     widget.setMinimumWidth(0)
     widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Ignored)
 
 
 def share_width_equally(widget: QtWidgets.QWidget, min_width: int) -> None:
-    """A column (or the place kept for it): an equal share of the width, at least ``min_width``."""
-    widget.setMinimumWidth(min_width)
+    """A column (or the place kept for it): an equal share of the width, at least ``min_width``
+    (unzoomed pixels, as ``share_by_stretch``); more columns than fit scroll sideways."""
+    widget.setProperty(_MIN_WIDTH, int(min_width))
+    widget.setMinimumWidth(int(round(min_width * scale())))
     widget.setSizePolicy(QtWidgets.QSizePolicy.Ignored, widget.sizePolicy().verticalPolicy())
+
+
+def follow_zoom(root: QtWidgets.QWidget) -> None:
+    """The minimum sizes set by the two functions above, in ``root`` and below, at the current zoom."""
+    for widget in [root, *root.findChildren(QtWidgets.QWidget)]:
+        h, w = widget.property(_MIN_HEIGHT), widget.property(_MIN_WIDTH)
+        if h is not None:
+            widget.setMinimumHeight(int(round(int(h) * scale())))
+        if w is not None:
+            widget.setMinimumWidth(int(round(int(w) * scale())))

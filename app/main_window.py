@@ -31,8 +31,12 @@ from robust_subspace_lab.core import catalogue, corruption, linalg, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
+from .display import Display
 from .frame_clock import FRAME_MS, FrameClock
 from .help_menu import ABOUT_PAPERS, HelpActions
+from .lessons_menu import LessonsMenu, choose_lesson_file
+from .tab_widget import ShownPageTabs
+from . import lesson_panel
 from .session_io import SessionActions
 from .undo import UndoRecorder
 from .regression import RegressionWorkspace
@@ -47,14 +51,6 @@ __all__ = ["MainWindow", "ABOUT_PAPERS", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS"
            "WORKSPACES", "COLUMN_MIN_WIDTH"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
-#: submenus of the Presets menu, by the prefix of the preset keys
-PAPER_MENU_TITLES = {
-    "paper000": "Generalized-mean PCA (Oh && Kwak 2016)",
-    "paper001": "Optimal-mean robust PCA (Nie, Yuan && Huang 2014)",
-    "paper002": "Robust sparse PCA (Zhao, Meng && Xu 2014)",
-    "paper003": "Truncated Cauchy NMF (Guan et al. 2019)",
-    "paper004": "Robust regression (Huang, Cabral && De la Torre 2016)",
-}
 DEFAULT_SIZE = (1600, 1000)
 #: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
 GIL_SWITCH_INTERVAL_S = 0.001
@@ -267,6 +263,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         act.setShortcut(QtGui.QKeySequence.Open)
         act = m_file.addAction("&Save screenshot…", self.choose_screenshot)
         act.setShortcut(QtGui.QKeySequence.Save)
+        self.open_lesson_action = m_file.addAction("Open &lesson…", lambda: choose_lesson_file(self))
         m_file.addSeparator()
         self._add_session_actions(m_file)
         act = m_file.addAction("&Quit", self.quit)
@@ -286,24 +283,12 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         menu.addMenu(self.export_menu)
         m_tools = menu.addMenu("&Tools")
         m_tools.addAction("&Sweep…", self.open_sweep)
-        self.presets_menu = m_pre = menu.addMenu("&Presets")
-        papers: dict[str, QtWidgets.QMenu] = {}
-        for pre in presets.PRESETS:
-            paper = pre.key.split("-")[0]
-            if paper in PAPER_MENU_TITLES and paper not in papers:
-                papers[paper] = m_pre.addMenu(PAPER_MENU_TITLES[paper])
-            where = papers.get(paper, m_pre)          # the opening lesson: at the top level
-            act = where.addAction(pre.title, lambda k=pre.key: self.apply_preset(k))
-            act.setToolTip(f"{pre.reproduces}\n{pre.note}")
-            act.setStatusTip(pre.reproduces)
-        m_pre.setToolTipsVisible(True)
-        for sub in papers.values():
-            sub.setToolTipsVisible(True)
+        self.lessons_menu = menu.addMenu(LessonsMenu(self.open_lesson, self)).menu()
         self.help_menu = m_help = menu.addMenu("&Help")
-        m_help.addAction("&What you are seeing (each column's ?)", lambda: self.subspace.show_help())
-        m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
-        act = m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
+        act = m_help.addAction("&What you are seeing (the focused column's ?)", lambda: self.subspace.show_help())
         act.setShortcut(QtGui.QKeySequence("F1"))
+        m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
+        m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         m_help.addAction("&About Robust Subspace Lab", self.show_about)
         #: per workspace: its own menu (enabled only with its tab)
         self._menus = {id(ws): menu.addMenu(ws.menu()) for ws in self.workspaces if ws.menu() is not None}
@@ -321,18 +306,20 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
             dock.setWidget(widget)
             dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
-            dock.setMinimumWidth(270)
+            dock.setMinimumWidth(290)
             self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
-            self.resizeDocks([dock], [285], QtCore.Qt.Horizontal)
+            self.resizeDocks([dock], [300], QtCore.Qt.Horizontal)
             m_view.addAction(dock.toggleViewAction())
             dock.visibilityChanged.connect(lambda _v, w=ws: self._remember_dock(w))
             self._docks[id(ws)] = dock
+        self.lesson_panel = lesson_panel.install(self, m_view)
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
         self.data_dock = self._docks.get(id(self.subspace))
+        self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
         # ------------------------------------------------------------ workspaces
-        self.tabs = QtWidgets.QTabWidget()
+        self.tabs = ShownPageTabs()
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
         for ws in self.workspaces:
@@ -413,22 +400,28 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.statusBar().showMessage(text, 10000)
         self._show_data_status()
 
-    def apply_preset(self, key: str) -> bool:
-        """Set the data, corruption, methods and parameters of the paper preset ``key``
-        (:mod:`core.presets`) in the workspace of its task, and run it (``steps`` iterations, or
-        to convergence). False, with a message, when its data cannot be loaded."""
-        pre = presets.get(key)
+    def apply_preset(self, key, run: bool = True) -> bool:
+        """Set the data, corruption, methods and parameters of the preset ``key`` (a key of
+        :mod:`core.presets`, or a :class:`core.presets.Preset`, e.g. a lesson step's
+        ``Setup.as_preset(seed)``) in the workspace of its task, and, if ``run``, run it
+        (``steps`` iterations, or to convergence). False, with a message, when its data cannot be
+        loaded."""
+        pre = presets.get(key) if isinstance(key, str) else key
         ws = self.workspace_for(pre.task)
         ok = ws.apply_preset(pre)
         self.show_tab(ws.title)
         if not ok:
             return False
-        self.statusBar().showMessage(f"Preset: {pre.title}. {pre.note}", 30000)
-        if pre.steps:
+        if run and pre.steps:
             self.step_all(pre.steps)
-        else:
+        elif run:
             self.run_all()
         return True
+
+    def open_lesson(self, lesson, seed: int | None = None) -> None:
+        """Open ``lesson`` (a :class:`core.lessons.Lesson`) in the lesson panel on its first step,
+        with corruption seed ``seed`` (default: the lesson's); the step's setup is applied and run."""
+        self.lesson_panel.open(lesson, seed)
 
     def open_regression(self, source: str | None = None, method: str | None = None,
                         corruption_key: str | None = None, test_cleaning: bool = False,
@@ -454,6 +447,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
     def step_all(self, n: int = 1) -> None:
         """Advance every run of the tab shown ``n`` iterations (from the newest state)."""
         n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+        if self.current_workspace.finished:        # Step does not count on past the stopping rule
+            self.statusBar().showMessage("Every run has ended (converged or stopped: see each status line); "
+                                         "Step does not count on. Reset starts again.", 8000)
         self.current_workspace.step(n)
         self._update_buttons()
 
@@ -578,6 +574,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         give_way.uninstall(self._heartbeat)     # nobody waits for a closing window
         self._stop_autosave()
         self.data_jobs.shutdown()
+        self.lesson_panel.driver.close()
         for ws in self.workspaces:
             ws.shutdown()
         sweep = getattr(self, "sweep_dialog", None)

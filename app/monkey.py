@@ -3,7 +3,7 @@
 
 A :class:`Monkey` acts on the window the way an impatient user does: it clicks enabled
 buttons, picks combo-box entries, drags sliders, types into spin boxes, toggles check boxes,
-switches tabs, triggers menu actions (presets, step, run, pause, reset, columns) and resizes
+switches tabs, triggers menu actions (lessons, step, run, pause, reset, columns) and resizes
 the window, with short, random pauses in between. After every action it checks what the
 user would see, and it records
 
@@ -163,7 +163,7 @@ class Monkey:
                 m = stack.pop()
                 for a in m.actions():
                     if a.menu() is not None:
-                        if self.allow_presets or "preset" not in top.text().lower():
+                        if self.allow_presets or "lesson" not in top.text().lower():
                             stack.append(a.menu())
                     elif a.isEnabled() and not a.isSeparator() and not AVOID.search(a.text()) \
                             and "about" not in a.text().lower() and "shortcut" not in a.text().lower():

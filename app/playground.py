@@ -26,7 +26,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..core.errors import DataError, ParameterError, SolverError
-from ..core.playground import METHODS, Playground
+from ..core.playground import DEFAULT_METHOD, METHODS, Playground, default_points
 from .workspace import Workspace
 
 __all__ = ["PlaygroundWorkspace", "weight_brushes", "weight_sizes"]
@@ -116,6 +116,10 @@ class _PointsItem(pg.ScatterPlotItem):
         self._owner.remove_point(i)
 
 
+#: the narrowest angle window of the cross-section (± degrees about the iterate)
+SECTION_MIN_SPAN_DEG = 0.01
+
+
 class _PlaneViewBox(pg.ViewBox):
     """ViewBox whose plain left click on empty space adds an outlier there."""
 
@@ -166,7 +170,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
 
     task = "playground"
 
-    def __init__(self, pool=None, *, session=None, data_jobs=None, delay=None, method: str = "pca-gm",
+    def __init__(self, pool=None, *, session=None, data_jobs=None, delay=None, method: str = DEFAULT_METHOD,
                  seed: int = 0, parent=None):
         # the window builds every workspace with (pool, session, data_jobs, delay); the playground
         # refits synchronously (a few ms) and has its own points, so it uses only ``delay``
@@ -350,6 +354,32 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self._fit_view()
         self.refresh(force=True)
 
+    def apply_preset(self, pre) -> bool:
+        """The points and method of a lesson step's setup (a :class:`core.presets.Preset` of task
+        "playground"): ``data_params`` are :func:`core.playground.default_points`' (``seed``,
+        ``n_inliers``, ``n_outliers``), the method is the first of ``pre.methods`` (its ``p``).
+        False, with the reason shown, when they are refused (the points shown stay)."""
+        params = dict(pre.data_params)
+        seed = int(params.pop("seed", self.seed))
+        key, mparams = pre.methods[0] if pre.methods else (self.model.method, {})
+        try:
+            points, outliers = default_points(seed, **params)
+            model = Playground(points, outliers, method=key, seed=seed, p=float(mparams.get("p", 0.3)))
+        except (DataError, ParameterError, TypeError, ValueError) as exc:
+            self.last_error = f"Playground: {exc}"
+            self.message.setText(self.last_error)
+            return False
+        self.pause()
+        self.seed, self.model, self.last_error = seed, model, ""
+        self.message.setText("")
+        blocked = self.method_combo.blockSignals(True)
+        self.method_combo.setCurrentIndex(list(METHODS).index(key))
+        self.method_combo.blockSignals(blocked)
+        self.drawn_version = -1
+        self._fit_view()
+        self.refresh(force=True)
+        return True
+
     def set_method(self, key: str) -> None:
         """Show method ``key`` (a key of :data:`METHODS`); the combo follows."""
         i = list(METHODS).index(key)
@@ -429,38 +459,56 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
 
     def _draw_section(self) -> None:
         m = self.model
-        cs = m.cross_section(n_angles=721)      # 0.25° steps: the zoomed bowl stays smooth
+        cs, x0, x1, lo, hi = self._section_window(m)
         deg = np.degrees(cs.theta)
         x_now = float(np.degrees(cs.theta_now))
-        # the window: where the surrogate's bowl stays under J's maximum (at least ±15°), so a
-        # tight majorizer (PCA-GM's, with its tiny δ) is seen as a bowl and not as a spike
-        x0, x1 = float(deg[0]), float(deg[-1])
-        if cs.surrogate is not None:
-            inside = cs.surrogate <= cs.objective.max()
-            span = 1.5 * float(np.max(np.abs(deg[inside] - x_now))) if inside.any() else 0.0
-            span = min(max(span, 15.0), 90.0)
-            x0, x1 = max(x0, x_now - span), min(x1, x_now + span)
-        shown = (deg >= x0) & (deg <= x1)
-        J = cs.objective[shown]
-        lo = float(J.min())
-        # J of the line fit grows like tan²θ near vertical lines: cap the range at 2.5 × the median rise
-        hi = min(float(J.max()), lo + 2.5 * (float(np.median(J)) - lo))
-        hi = max(hi, cs.objective_now + 0.05 * (cs.objective_now - lo))
+        # a window narrower than ±15° shows J − J(θₜ): the rise is what is seen, and the absolute
+        # values would differ only in their 5th or 6th digit (no room for the tick labels)
+        base = cs.objective_now if x1 - x0 < 30.0 else 0.0
+        self.section_plot.setLabel("left", "objective − J(θₜ)" if base else "objective")
+        lo, hi = lo - base, hi - base
         pad = 0.08 * max(hi - lo, abs(hi) * 1e-6, 1e-12)
         # values far above the view are capped just above it: the same picture, and no path with
         # huge coordinates for the painter to clip (the majorizer grows fast away from the iterate)
         cap = hi + 4.0 * (hi - lo + pad)
-        self.objective_item.setData(deg, np.minimum(cs.objective, cap))
+        self.objective_item.setData(deg, np.minimum(cs.objective - base, cap))
         if cs.surrogate is None:
             self.surrogate_item.setData([], [])
             self.section_plot.setTitle("PCA is not reweighted: no surrogate", size="9pt")
         else:
-            self.surrogate_item.setData(deg, np.minimum(cs.surrogate, cap))
+            self.surrogate_item.setData(deg, np.minimum(cs.surrogate - base, cap))
             self.section_plot.setTitle(f"iteration {m.shown}: {cs.formula}", size="9pt")
-        self.now_item.setData([x_now], [cs.objective_now])
+        self.now_item.setData([x_now], [cs.objective_now - base])
         self.now_line.setValue(x_now)
         self.section_plot.setXRange(x0, x1, padding=0)
         self.section_plot.setYRange(lo - pad, hi + pad, padding=0)
+
+    @staticmethod
+    def _section_window(m: Playground):
+        """(cross-section, x0, x1, y low, y high) to draw: the angle window where the surrogate's
+        bowl fills about a third of the view, so that a tight majorizer (PCA-GM's or RPCA-OM's when
+        a point lies on the line: weights over 4 decades, a bowl a fraction of a degree wide) is
+        seen as a bowl and not as a vertical line; a narrow window gets its own fine grid."""
+        cs = m.cross_section(n_angles=721)      # 0.25° steps
+        x_now = float(np.degrees(cs.theta_now))
+        span = 90.0
+        for attempt in range(6):
+            deg = np.degrees(cs.theta)
+            x0, x1 = max(float(deg[0]), x_now - span), min(float(deg[-1]), x_now + span)
+            J = cs.objective[(deg >= x0) & (deg <= x1)]
+            lo = float(J.min())
+            # J of the line fit grows like tan²θ near vertical lines: cap the range at 2.5 × the median rise
+            hi = min(float(J.max()), lo + 2.5 * (float(np.median(J)) - lo))
+            hi = max(hi, cs.objective_now + 0.05 * (cs.objective_now - lo))
+            if cs.surrogate is None or span <= SECTION_MIN_SPAN_DEG or attempt == 5:
+                break
+            inside = (cs.surrogate <= hi) & (deg >= x0) & (deg <= x1)
+            bowl = float(np.max(np.abs(deg[inside] - x_now))) if inside.any() else 0.0
+            if bowl >= span / 4:
+                break
+            span = max(3.0 * bowl, SECTION_MIN_SPAN_DEG)
+            cs = m.cross_section(n_angles=721, half_width=float(np.radians(min(span, 90.0))))
+        return cs, x0, x1, lo, hi
 
     # ================================================================== for tests
     def drawn_weights(self) -> np.ndarray:

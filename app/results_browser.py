@@ -114,8 +114,10 @@ class ResultsModel(QtCore.QAbstractTableModel):
         return None
 
     def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):
-        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return self._cols[section]
+        if orientation == QtCore.Qt.Orientation.Horizontal and role in (QtCore.Qt.ItemDataRole.DisplayRole,
+                                                                        QtCore.Qt.ItemDataRole.ToolTipRole):
+            column = self._cols[section]         # the window's metric names; the CSV column as tooltip
+            return core_sweep.metric_label(column) if role == QtCore.Qt.ItemDataRole.DisplayRole else column
         return super().headerData(section, orientation, role)
 
 
@@ -188,8 +190,8 @@ class ResultsBrowser(QtWidgets.QWidget):
 
         self.metric_combo = QtWidgets.QComboBox()
         self.param_combo = QtWidgets.QComboBox()
-        self.metric_combo.currentTextChanged.connect(lambda _: self.redraw())
-        self.param_combo.currentTextChanged.connect(lambda _: self.redraw())
+        self.metric_combo.currentIndexChanged.connect(lambda _: self.redraw())
+        self.param_combo.currentIndexChanged.connect(lambda _: self.redraw())
         self._chosen: set = set()        # the combos the user picked from (kept as columns change)
         self.metric_combo.activated.connect(lambda _: self._chosen.add(self.metric_combo))
         self.param_combo.activated.connect(lambda _: self._chosen.add(self.param_combo))
@@ -210,6 +212,7 @@ class ResultsBrowser(QtWidgets.QWidget):
             # the axes (ticks, labels and grid) are drawn again only when they change: a paint
             # that played them took 2 × 5 ms of the dialog's event loop for every run that came in
             self.plot.getAxis(name).setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+            self.plot.getAxis(name).enableAutoSIPrefix(False)    # an AUC near 1 was drawn "(×0.001)"
 
         table_box = QtWidgets.QWidget()
         tl = QtWidgets.QVBoxLayout(table_box)
@@ -271,16 +274,17 @@ class ResultsBrowser(QtWidgets.QWidget):
         params = list(self._swept) or ["seed"]
         for combo, items, prefer in ((self.metric_combo, metrics, "reconstruction_error"),
                                      (self.param_combo, params, None)):
-            current = combo.currentText()
-            if [combo.itemText(i) for i in range(combo.count())] == items:
+            current = combo.currentData()            # a row's column; the text is the window's name
+            if [combo.itemData(i) for i in range(combo.count())] == items:
                 continue
             combo.blockSignals(True)
             combo.clear()
-            combo.addItems(items)
+            for item in items:
+                combo.addItem(core_sweep.metric_label(item), item)
             chosen = combo in self._chosen and current in items
             keep = current if chosen else (prefer if prefer in items else (current if current in items else None))
             if keep is not None:
-                combo.setCurrentText(keep)
+                combo.setCurrentIndex(combo.findData(keep))
             combo.blockSignals(False)
 
     def redraw(self) -> None:
@@ -292,7 +296,7 @@ class ResultsBrowser(QtWidgets.QWidget):
         bars appear); a new run of a sweep otherwise updates them in place. Building them for
         every run that came in held the sweep dialog's event loop 31 ms (67 ms while the runs
         computed) on the digits."""
-        metric, param = self.metric_combo.currentText(), self.param_combo.currentText()
+        metric, param = self.metric_combo.currentData(), self.param_combo.currentData()
         if not metric or not param:
             self.plot.clear()
             self.lines, self._errors, self._drawn = {}, {}, None
@@ -347,7 +351,12 @@ class ResultsBrowser(QtWidgets.QWidget):
                     self.plot.addItem(self._errors[method])
             self.lines[method] = item
         self.plot.setLabel("bottom", param)
-        self.plot.setLabel("left", metric)
+        self.plot.setLabel("left", core_sweep.metric_label(metric))
+        bounds = core_sweep.METRIC_RANGES.get(metric)
+        if bounds is not None:                    # a bounded metric on its whole range (an AUC on 0–1)
+            self.plot.setYRange(*bounds, padding=0.02)
+        else:
+            self.plot.enableAutoRange(axis="y")
 
     # ------------------------------------------------------------------ actions
     def _double_clicked(self, index) -> None:

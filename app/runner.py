@@ -354,8 +354,9 @@ class ColumnRunner(QtCore.QObject):
         return f" — kept {self.info.name}" + (f" ({shown})" if shown else "")
 
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` iterations from the newest state (even past convergence)."""
-        if self._closed or n <= 0:
+        """Advance ``n`` iterations from the newest state, up to the stopping rule: a finished
+        run (converged, or stopped at max_iter) does not count on (its status line says so)."""
+        if self._closed or n <= 0 or (self.finished and not self.busy):
             return
         self._queued_steps += int(n)
         self._end_measuring()

@@ -28,16 +28,16 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue
-from robust_subspace_lab.core.errors import DataError, ParameterError
+from robust_subspace_lab.core.errors import ParameterError
 from robust_subspace_lab.core.session import FOLDER, TOY, CorruptionSpec, DataSpec
 from robust_subspace_lab.core.session import storage
-from robust_subspace_lab.core.session.run import validated
+from robust_subspace_lab.core.session.payload import check_payload
 from robust_subspace_lab.core.session.storage import SessionFileError
 
 # imported with the window, not on Tools ▸ Sweep…: its modules (core.sweep, sweep_io, the results
 # browser) took 17 ms to import, in the same event-loop turn as building and showing the dialog
 from .sweep_dialog import SweepDialog
+from .sweep_open import open_sweep_run
 
 #: milliseconds after a sweep dialog closes (or while the window is busy) before the next one is
 #: built ahead (:meth:`SessionActions._build_spare_sweep_dialog`)
@@ -66,8 +66,16 @@ def session_payload(win) -> dict:
     if data.kind == FOLDER and os.path.isdir(data.name):
         cached = getattr(win, "_folder_hash", None)          # hashed once per data source loaded
         if cached is None or cached[0] is not data:
-            win._folder_hash = cached = (data, storage.folder_hash(data.name))
-        payload["folder_hash"] = cached[1]
+            unhashed: list[tuple[str, str]] = []
+            try:
+                digest = storage.folder_hash(data.name, unhashed)
+            except OSError as exc:                           # the folder itself cannot be listed
+                digest, unhashed = None, [(".", f"folder cannot be read ({exc.strerror or exc})")]
+            win._folder_hash = cached = (data, digest, unhashed)
+        if cached[1] is not None:
+            payload["folder_hash"] = cached[1]
+        if cached[2]:
+            payload["folder_unhashed"] = [list(item) for item in cached[2]]
     rows = getattr(win, "sweep_rows", None)
     rows = rows() if callable(rows) else rows
     if rows:
@@ -89,28 +97,34 @@ def save_session(win, path) -> Path:
     return storage.write_session_file(path, session_payload(win))
 
 
+def unhashed_note(win) -> str:
+    """What the last save could not hash in the session's folder (names and reasons), or ""."""
+    cached = getattr(win, "_folder_hash", None)
+    if not cached or not cached[2]:
+        return ""
+    items = cached[2]
+    shown = ", ".join(f"{os.fsencode(n).decode('utf-8', 'replace')} ({r})" for n, r in items[:3])
+    more = f" and {len(items) - 3} more" if len(items) > 3 else ""
+    return (f"{len(items)} file(s) of the folder could not be hashed: {shown}{more}; opening the session "
+            "will not notice changes to them")
+
+
 def read_session(path) -> tuple[DataSpec, CorruptionSpec, list[tuple[str, dict, int]], dict]:
-    """``(data, corruption, columns, payload)`` from the session file ``path``, every part
-    checked (known method keys, valid specs). Raises :class:`SessionFileError` saying why."""
+    """``(data, corruption, columns, payload)`` from the session file ``path``, the whole file
+    checked first (:func:`core.session.payload.check_payload`: every field's type, range and
+    size; the saved sweep through :meth:`core.sweep.Sweep.from_dict`). Raises
+    :class:`SessionFileError` naming the field."""
+    from robust_subspace_lab.core.sweep import Sweep
+
     payload, _arrays = storage.read_session_file(path)
     name = Path(path).name
-    try:
-        sess = payload["session"]
-        data = DataSpec.from_dict(sess.get("data") or {})
-        corr = CorruptionSpec.from_dict(sess.get("corruption") or {})
-        corr.spec                                  # unknown corruption → ParameterError
-        columns = []
-        for c in payload.get("columns") or ():
-            info = catalogue.get(c["method"])
-            if info.task != "subspace":
-                raise ParameterError(f"method {c['method']!r} is not a subspace method")
-            params = validated(info, dict(c.get("params") or {}))      # ParameterError names a bad value
-            columns.append((info.key, params, int(c.get("iteration", -1))))
-    except (KeyError, TypeError, AttributeError, ValueError, ParameterError, DataError) as exc:
-        raise SessionFileError(f"{name} is damaged: {exc}") from None
-    if not columns:
-        raise SessionFileError(f"{name} is damaged: it holds no method column")
-    return data, corr, columns, payload
+    opened = check_payload(payload, name)
+    if opened.sweep_spec is not None:
+        try:
+            Sweep.from_dict(opened.sweep_spec)
+        except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
+            raise SessionFileError(f"{name} is damaged: sweep_spec: {exc}") from None
+    return opened.data, opened.corruption, list(opened.columns), payload
 
 
 def open_session(win, path, timeout: float = 120.0) -> list[str]:
@@ -192,30 +206,47 @@ class SessionActions:
 
     # ================================================================== autosave timer
     def _start_autosave(self, enabled: bool, period_ms: int) -> None:
+        """Claim this window's own autosave slot (:func:`core.session.storage.claim_autosave`:
+        a file and a lock no other window takes), offer to recover what a crashed window left
+        in it, and autosave every ``period_ms``."""
         self.autosave_enabled = enabled
         self._autosaved = None            # the payload last autosaved (JSON text)
+        self._autosave_failure = ""       # the last autosave failure shown in a box
         self.recover_box = None
+        self.autosave_slot = None
         self._autosave_timer = QtCore.QTimer(self)
         self._autosave_timer.setInterval(period_ms)
         self._autosave_timer.timeout.connect(self.autosave)
         if enabled:
+            try:
+                self.autosave_slot = storage.claim_autosave(autosave_file())
+            except SessionFileError as exc:
+                self.autosave_enabled = False
+                self._session_message(f"Autosave is off: {exc}", warning=True)
+                return
             self._offer_recovery()
             self._autosave_timer.start()
 
     def _stop_autosave(self) -> None:
         self._autosave_timer.stop()
-        if self.autosave_enabled:      # a clean exit: nothing to recover
-            autosave_file().unlink(missing_ok=True)
+        if self.autosave_slot is not None:      # a clean exit: nothing to recover
+            self.autosave_slot.release(remove=True)
+            self.autosave_slot = None
 
     # ================================================================== sessions
     def save_session(self, path) -> bool:
         """Save the session to ``path`` (see :mod:`app.session_io`); False, with a message, on error."""
         try:
             save_session(self, path)
-        except SessionFileError as exc:
-            self._session_message(str(exc))
+        except (SessionFileError, OSError, ValueError) as exc:
+            self._session_message(str(exc) if isinstance(exc, SessionFileError)
+                                  else f"could not save the session to {path}: {exc}")
             return False
-        self.statusBar().showMessage(f"Saved the session to {path}", 10000)
+        note = unhashed_note(self)
+        if note:
+            self._session_message(f"Saved the session to {path}; {note}", warning=True)
+        else:
+            self.statusBar().showMessage(f"Saved the session to {path}", 10000)
         return True
 
     def open_session(self, path, interactive: bool = True) -> bool:
@@ -262,25 +293,32 @@ class SessionActions:
         autosave (atomically). True if written."""
         import json
 
-        if self._closing or self.busy:
-            return False
-        text = json.dumps(session_payload(self), sort_keys=True, default=str)
-        if text == self._autosaved:
-            return False
+        slot = self.autosave_slot
+        if self._closing or self.busy or slot is None or self.recover_box is not None:
+            return False                 # (a crashed window's autosave waits for Recover / Discard)
         try:
-            save_session(self, autosave_file())
-        except SessionFileError as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
+            text = json.dumps(session_payload(self), sort_keys=True, default=str)
+            if text == self._autosaved:
+                return False
+            save_session(self, slot.path)
+        except (SessionFileError, OSError, ValueError) as exc:
+            message = f"Autosave failed: {exc}"
+            self.statusBar().showMessage(message, 30000)
+            if message != self._autosave_failure:           # a box once per new failure
+                self._autosave_failure = message
+                self._session_message(message, warning=True)
             return False
+        self._autosave_failure = ""
         self._autosaved = text
         return True
 
     def _offer_recovery(self) -> None:
         """An autosave exists only after a crash (a clean exit removes it): offer to recover it
         (a non-blocking box with Recover / Discard)."""
-        path = autosave_file()
-        if not path.is_file():
+        slot = self.autosave_slot
+        if slot is None or not slot.orphan:
             return
+        path = slot.path
         box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Question, "Recover the last session?",
                                     "Robust Subspace Lab did not close cleanly last time. Recover the "
                                     "session it autosaved?", parent=self)
@@ -292,6 +330,7 @@ class SessionActions:
         self.recover_box = box
 
     def _recovery_chosen(self, button, path) -> None:
+        self.recover_box = None                     # autosave may write to the slot again
         if button is self.recover_button:
             self.open_session(path)
         else:
@@ -320,13 +359,14 @@ class SessionActions:
 
     def open_sweep(self):
         """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
-        columns' methods; a run opened from its results browser opens as a new column."""
+        columns' methods and parameters; a run opened from its results browser opens as a new
+        column (:func:`app.sweep_open.open_sweep_run`)."""
         methods = tuple(dict.fromkeys(c.key for c in self.columns))
+        settings = [(c.key, dict(c.runner.params)) for c in self.columns]
         dlg, self._spare_sweep = getattr(self, "_spare_sweep", None), None
         if dlg is None:
             dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
-        else:
-            dlg.set_context(self.session.data, self.session.corruption, methods)
+        dlg.set_context(self.session.data, self.session.corruption, methods, settings)
         dlg.finished.connect(lambda _: QtCore.QTimer.singleShot(SPARE_SWEEP_AFTER_MS, self,
                                                                  self._build_spare_sweep_dialog))
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
@@ -363,24 +403,6 @@ class SessionActions:
         return saved[1] if saved else None
 
     def open_sweep_run(self, dlg, row: dict):
-        """Open the sweep run ``row`` as a new column: its method and parameters on its data
-        and corruption (seeds included), stepped to its iteration count."""
-        task = dlg.browser.sweep.task_for(row)
-        ws = self.subspace
-        data, corr = task.data_for_seed()
-        if data.is_toy:
-            if data != self.session.data and not ws.load_toy(data.name, dict(data.options), precision=data.precision):
-                return None
-        elif corr != self.session.corruption or data != self.session.data:
-            old = self.session.corruption
-            self.session.set_corruption(corr)
-            if not ws._load(data):
-                self.session.set_corruption(old)
-                return None
-        col = ws.add_column(task.method, dict(task.params))
-        self.wait_idle()
-        steps = int(row.get("n_iter") or 0)
-        if steps > 0:
-            col.runner.step(steps)
-        return col
-
+        """Open the sweep run ``row`` as a new column (:func:`app.sweep_open.open_sweep_run`: its
+        method and parameters on its own data and corruption seed; the other columns stay)."""
+        return open_sweep_run(self, dlg, row)

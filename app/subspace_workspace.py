@@ -21,6 +21,7 @@ from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSp
                                               share_clean)
 
 from .column import VIEWS_PER_TICK, MethodColumn, view_classes
+from .column_help import show_focused_help
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
 from .layout import share_width_equally
 from .ui_queue import UiQueue
@@ -141,9 +142,8 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
     def toolbar_widgets(self) -> list:
         return [self.add_column_button]
 
-    def show_help(self) -> None:
-        if self.columns:
-            self.columns[0].show_help()
+    def show_help(self) -> None:           # the focused column's "?" (F1, Help ▸ What you are seeing)
+        show_focused_help(self.columns)
 
     # ================================================================== session values
     @property

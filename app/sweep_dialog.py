@@ -66,6 +66,22 @@ class SweepThread(QtCore.QThread):
         self.done.emit(rows)
 
 
+def _window_values(name: str, settings) -> str:
+    """The grid text of parameter ``name`` that reproduces the columns' ``settings`` ((method key,
+    parameters) each): "" when every column that has it keeps its default, else every value the
+    columns use, comma-separated (one: fixed; several: swept)."""
+    values, defaults = [], True
+    for key, params in settings:
+        default = catalogue.get(key).defaults()
+        if name in params and name in default:
+            defaults = defaults and params[name] == default[name]
+            v = params[name]
+            text = str(v).lower() if isinstance(v, bool) else str(v)
+            if text not in values:
+                values.append(text)
+    return "" if defaults else ", ".join(values)
+
+
 class SweepDialog(QtWidgets.QDialog):
     """See the module notes. ``data`` and ``corruption`` describe the window's current data
     (the corruption's seed is replaced per run)."""
@@ -166,9 +182,12 @@ class SweepDialog(QtWidgets.QDialog):
                 + (f" ({self.data.size[0]}×{self.data.size[1]})" if self.data.size else "")
                 + f" &nbsp; Corruption: <b>{self.corruption.key}</b> (re-drawn with each seed)")
 
-    def set_context(self, data: DataSpec, corruption: CorruptionSpec, methods) -> None:
-        """Sweep over ``data`` and ``corruption`` with ``methods`` checked: what the window's
-        Tools ▸ Sweep… does to a dialog it built ahead (before any sweep was started in it)."""
+    def set_context(self, data: DataSpec, corruption: CorruptionSpec, methods, settings=()) -> None:
+        """Sweep over ``data`` and ``corruption`` with ``methods`` checked and the fields filled
+        in from ``settings``, the window's columns as ``(method key, parameters)``: what the
+        window's Tools ▸ Sweep… does to a dialog it built ahead (before any sweep was started in
+        it). A parameter the columns set to one value other than its default gets that value; to
+        several values (two PCA-GM columns with p = 0.1 and 0.3), all of them, swept."""
         self.data, self.corruption = data, corruption
         self.what_label.setText(self._what_text())
         if set(self.checked_methods()) != set(methods):
@@ -176,6 +195,8 @@ class SweepDialog(QtWidgets.QDialog):
             self.set_methods(methods)
             self.method_list.blockSignals(False)
             self._rebuild_grid()
+        for name, edit in self._grid_edits.items():
+            edit.setText(_window_values(name, settings))
 
     def checked_methods(self) -> list[str]:
         out = []

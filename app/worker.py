@@ -5,8 +5,8 @@ changed afterwards, the :class:`~core.corruption.Corrupted` data, an optional st
 :class:`~core.base.State`) and does, off the GUI thread:
 
 1. ``state = estimator.start(data.X)`` if it has no starting state (iteration 0);
-2. up to ``n_steps`` calls of ``estimator.step`` (or, with ``until_finished``, steps until
-   ``estimator.finished(state)``), checking its cancel flag (a :class:`threading.Event`) before
+2. up to ``n_steps`` calls of ``estimator.step``, never past ``estimator.finished(state)`` (with
+   ``until_finished``, steps until it holds), checking its cancel flag (a :class:`threading.Event`) before
    every step; a run (``until_finished``) is paced to at most one step per ``delay()`` seconds
    (the wait is a wait on the cancel flag, so Pause is immediate);
 3. each start and step only once its temporaries fit beside those of the other columns' running
@@ -279,11 +279,8 @@ class SolverJob(QtCore.QRunnable):
             emitted = time.perf_counter()
             snap_cost = float("inf")         # thread seconds of the last snapshot (unknown yet)
             while not self.cancel.is_set():
-                if self.until_finished:
-                    if est.finished(state):
-                        break
-                elif steps >= self.n_steps:
-                    break
+                if est.finished(state) or (not self.until_finished and steps >= self.n_steps):
+                    break            # (Step too ends at the stopping rule: it does not count on)
                 if self.until_finished and last is not None:
                     # paced run: at most 1/delay() iterations per second
                     pause = self.delay() - (time.perf_counter() - last)
@@ -301,7 +298,7 @@ class SolverJob(QtCore.QRunnable):
                 if self.cancel.is_set():
                     break
                 batch.append(state)
-                ends = est.finished(state) if self.until_finished else steps >= self.n_steps
+                ends = est.finished(state) or (not self.until_finished and steps >= self.n_steps)
                 # (measures made apart take at most about half of the job's time)
                 if not ends and snap_cost < CHEAP_SNAPSHOT_S \
                         and time.perf_counter() - emitted < max(SNAPSHOT_PERIOD_S, self._measure_cost):

@@ -5,7 +5,7 @@ rule before ``max_iter``, in how many iterations and seconds?
     python benchmarks/convergence_table.py --full     # all 5,000 digits
     python benchmarks/convergence_table.py --methods pca-gm,tc-nmf
 
-Prints a Markdown table (the README's methods table takes its iterations and seconds from it):
+Prints a Markdown table (the methods table of docs/methods.md takes its iterations and seconds from it):
 method, data, iterations, seconds, how the run ended (converged / max_iter / diverged: reason).
 Subspace methods run on the data with the app's default corruption; regression methods on the
 §5.1 synthetic 3-D example (paper 004) and on digits (50 per class) with the §5.3 black square.

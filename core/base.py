@@ -24,8 +24,13 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict, Series
 from . import convergence, interrupt
+from .metrics import effective_n_samples
 from .params import EstimatorParams
 from .errors import DataError
+
+#: the scalar of a sample-reweighting method's states holding Kish's effective number of samples
+#: of its weights (:func:`core.metrics.effective_n_samples`; see ``reweights_samples``)
+EFFECTIVE_N = "effective n"
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,6 +141,11 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     #: estimate by which :mod:`core.working` admits solvers that run at once (the PCA family's,
     #: measured 0.12 on 5,000 × 4,096 and 0.38 on 5,000 × 784; heavier families set their own)
     work_factors: tuple[float, float] = (0.5, 0.5)
+    #: each step is a fit weighted by the state's ``sample_weights``, recomputed from its residuals
+    #: (PCA-GM, RPCA-OM, R1-PCA, HQ-PCA): the states then carry the weights' effective number of
+    #: samples as the scalar :data:`EFFECTIVE_N` (so that its history is kept and shown), and the
+    #: collapse rule of :mod:`core.collapse` applies to them
+    reweights_samples: bool = False
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -183,7 +193,8 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         self._validated_params()
         X = self._check_data(X)
         state = self._start(X)
-        state = replace(state, _data_range=(float(X.min()), float(X.max())))
+        state = replace(state, _data_range=(float(X.min()), float(X.max())),
+                        scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
         return state
 
@@ -220,7 +231,7 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         Sets ``components_`` (n_components, n_features), ``mean_`` (n_features,),
         ``sample_weights_`` (n_samples,) or None, ``n_iter_``, ``converged_`` (the stopping rule
         was met), ``objective_`` and ``objective_history_``, and ``state_`` (the final
-        :class:`State`).
+        :class:`State`); ``effective_n_samples_`` is derived from ``sample_weights_``.
 
         Warns :class:`~sklearn.exceptions.ConvergenceWarning` when ``max_iter`` ends the run
         before the stopping rule is met. Raises :class:`~core.errors.SolverError` when the run
@@ -239,6 +250,17 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         self.objective_ = state.objective
         self.objective_history_ = np.array(state.objective_history)
         return self
+
+    @property
+    def effective_n_samples_(self) -> float:
+        """Kish's effective number of samples ``(Σwᵢ)²/Σwᵢ²`` of the fitted ``sample_weights_``
+        (:func:`core.metrics.effective_n_samples`), in [1, n_samples]: far below n_samples, the
+        fit rests on a few samples (:mod:`core.collapse`). ``NotFittedError`` before ``fit``;
+        AttributeError for a method without sample weights."""
+        check_is_fitted(self, "state_")
+        if getattr(self, "sample_weights_", None) is None:
+            raise AttributeError(f"{self.name} has no sample weights, so no effective_n_samples_")
+        return effective_n_samples(self.sample_weights_)
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates of X (n_samples, n_features) in the learned basis, shape
@@ -271,9 +293,11 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         """The state after ``prev`` with the given fields changed; sets ``converged`` by the
         relative-decrease rule ``|J_t - J_{t+1}| <= tol * |J_t|``."""
         tol = float(getattr(self, "tol", 0.0))
+        changes["scalars"] = self._with_effective_n(changes.get("scalars", prev.scalars),
+                                                    changes.get("sample_weights", prev.sample_weights))
         converged = abs(prev.objective - objective) <= tol * max(abs(prev.objective), np.finfo(float).tiny)
         changes.setdefault("converged", converged)
-        scalars = changes.get("scalars", prev.scalars)
+        scalars = changes["scalars"]
         n_prev = prev.iteration + 1
         history = {}
         for k, v in scalars.items():   # a scalar new at this iteration has NaN before it
@@ -281,6 +305,13 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         changes["scalar_history"] = history
         return replace(prev, iteration=prev.iteration + 1, objective=float(objective),
                        objective_history=prev.objective_history + (float(objective),), **changes)
+
+    def _with_effective_n(self, scalars: Mapping[str, float], weights) -> Mapping[str, float]:
+        """``scalars`` with :data:`EFFECTIVE_N` of ``weights`` added for a method that
+        :attr:`reweights_samples` (unchanged otherwise)."""
+        if not self.reweights_samples or weights is None:
+            return scalars
+        return {**scalars, EFFECTIVE_N: effective_n_samples(weights)}
 
     def _check_state(self, state: State) -> None:
         """Raise :class:`SolverError` (the run diverged) on a non-finite objective, array or

@@ -103,9 +103,13 @@ _MAX_REASONS_IN_ERROR = 3
 
 # --------------------------------------------------------------------------- helpers
 
+#: the largest side (pixels) a requested image size may have
+MAX_SIDE = 4096
+
+
 def _check_size(size) -> tuple[int, int]:
-    """``size`` as ``(height, width)`` of positive ints, or :class:`ParameterError`."""
-    bad = ParameterError(f"size must be (height, width) with two positive integers, got {size!r}")
+    """``size`` as ``(height, width)`` of ints in [1, :data:`MAX_SIDE`], or :class:`ParameterError`."""
+    bad = ParameterError(f"size must be (height, width) with two integers in [1, {MAX_SIDE}], got {size!r}"[:160])
     if isinstance(size, (str, bytes)):
         raise bad
     try:
@@ -116,7 +120,8 @@ def _check_size(size) -> tuple[int, int]:
     for v in (h, w):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
             raise bad
-        if not np.isfinite(v) or v != int(v) or int(v) < 1:
+        whole = isinstance(v, (int, np.integer)) or (np.isfinite(v) and v == int(v))   # (10**400 is never floated)
+        if not whole or not 1 <= v <= MAX_SIDE:
             raise bad
         out.append(int(v))
     return out[0], out[1]
@@ -149,7 +154,7 @@ def resize_images(images: np.ndarray | Sequence[np.ndarray], size, dtype=np.floa
 
     Raises
     ------
-    ParameterError : ``size`` is not two positive integers.
+    ParameterError : ``size`` is not two integers in [1, :data:`MAX_SIDE`].
     DataError : an image is not 2-D or is empty.
     """
     height, width = _check_size(size)

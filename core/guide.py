@@ -28,6 +28,29 @@ _GAMMA_SCALE = ("Larger γ, lower rank. Its default \"scale\" is max(1.5, 2√(n
                 "from the data's shape (the γ box shows the number): with more samples than features "
                 "a γ below about √(n_samples/n_features) leaves E = 0 and Z = X, the data reproduced. ")
 
+
+def _collapse(why: str, fix: str) -> str:
+    """The paragraph on collapsed weights of a sample-reweighting method (rule: core.collapse)."""
+    return (" Collapsed weights: the scalar \"effective n\" is (Σwᵢ)²/Σwᵢ², the number of samples the "
+            "weights count as (n when all weigh the same). Below max(2k, 5 % of n) the column says "
+            "\"weights collapsed: m samples carry x % of the weight\": the fit rests on those few. Why: "
+            + why + " The next weighted PCA fits those samples even better, so their weight grows until "
+            "the fit locks onto them (often an outlier the k components have room for). What changes it: "
+            + fix)
+
+
+_P_COLLAPSE = _collapse(
+    "a sample the subspace fits almost exactly has eᵢ ≈ 0 and weight (eᵢ + δ)^(p−1) ≈ δ^(p−1), near "
+    "infinite: only the paper's δ = 0.01·min eᵢ(W_PCA) (eq. 13) bounds it, (e/δ)^(1−p) ≈ 100 times a "
+    "typical sample's weight at p = 0.1 on the faces.",
+    "a larger p (the weights span (e/δ)^(1−p), fewer decades), fewer components k, or more samples "
+    "per component; δ is the paper's and fixed.")
+_OM_COLLAPSE = _collapse(
+    "dᵢ ∝ ‖rᵢ‖^(p−2) (1/(2‖rᵢ‖) for RPCA-OM): a sample with ‖rᵢ‖ ≈ 0 gets a near-infinite weight, "
+    "bounded only by the tiny ε of the paper's footnote 1; a sum of unsquared norms is minimised by "
+    "subspaces passing through a few samples.",
+    "a larger p (ℓ2,p-PCA-OM: p towards 2 is PCA), fewer components k, or more samples per component.")
+
 GUIDE: dict[str, str] = {
     "pca": (
         "PCA minimises Σᵢ eᵢ, the sum of squared residuals to a k-dimensional subspace through the "
@@ -40,22 +63,27 @@ GUIDE: dict[str, str] = {
         "weights βᵢ = (eᵢ + δ)^(p−1): a sample far from the current subspace gets a small weight, "
         "so outliers fade step by step and the eigenfaces clean up. Smaller p down-weights more "
         "strongly. Caveat: with k at or above the number of outlying images the subspace can absorb "
-        "them, and they then fit well and keep large weights. " + _PCA_VIEWS),
+        "them, and they then fit well and keep large weights. " + _PCA_VIEWS + _P_COLLAPSE),
     "l2p-pca-om": (
         "ℓ2,p-PCA-OM (Nie, Yuan & Huang 2014, Algorithm 2) minimises Σᵢ ‖rᵢ‖ᵖ with the mean as a "
-        "variable; weights dᵢ ∝ ‖rᵢ‖^(p−2). p = 1 is RPCA-OM, p = 2 is PCA. " + _PCA_VIEWS),
+        "variable; weights dᵢ ∝ ‖rᵢ‖^(p−2). p = 1 is RPCA-OM, p = 2 is PCA. " + _PCA_VIEWS + _OM_COLLAPSE),
     "rpca-om": (
         "RPCA-OM (Nie, Yuan & Huang 2014) minimises Σᵢ ‖xᵢ − b − WWᵀ(xᵢ − b)‖, the sum of unsquared "
         "residual norms, and optimises the centre b too (the mean is not robust). Each step is a "
         "weighted PCA around a weighted mean with dᵢ = 1/(2‖rᵢ‖): a sample twice as far counts half "
-        "as much. " + _PCA_VIEWS),
+        "as much. " + _PCA_VIEWS + _OM_COLLAPSE),
     "r1-pca": (
         "R1-PCA (Ding et al. 2006) uses Huber weights on the residual norms: samples within the "
-        "cutoff c (the median residual) weigh 1, farther ones c/‖rᵢ‖. " + _PCA_VIEWS),
+        "cutoff c (the median residual) weigh 1, farther ones c/‖rᵢ‖. " + _PCA_VIEWS + " The scalar \"effective n\", (Σwᵢ)²/Σwᵢ², "
+        "stays above n/2: half the samples weigh 1 by construction, so R1-PCA's weights cannot collapse "
+        "onto a few samples as PCA-GM's and RPCA-OM's can."),
     "hq-pca": (
         "HQ-PCA (He et al. 2011) maximises correntropy by half-quadratic steps: Welsch weights "
         "exp(−‖rᵢ‖²/2σ²), σ re-estimated each iteration. Weights fall off exponentially, so gross "
-        "outliers get weights near 0. " + _PCA_VIEWS),
+        "outliers get weights near 0. " + _PCA_VIEWS + _collapse(
+            "when σ is small next to most residuals, only the samples nearest the subspace keep a weight "
+            "near 1 and every other exp(−‖rᵢ‖²/2σ²) is near 0.",
+            "fewer components k, or more samples per component (σ follows the residuals).")),
     "pca-l1": (
         "PCA-L1 (Kwak 2008) maximises the ℓ1 dispersion Σᵢ |wᵀxᵢ| one component at a time by sign "
         "flipping, then deflates. There are no explicit weights: the ℓ1 norm counts a far sample "

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["MAX_PIXELS", "list_files", "read_gray", "to_gray", "decode_pillow", "kind_of"]
+__all__ = ["MAX_PIXELS", "list_files", "open_regular", "read_gray", "to_gray", "decode_pillow", "kind_of", "os_reason"]
 
 #: the largest image (width × height of its first frame, as declared in its header) the loader
 #: decodes; 25 megapixels (e.g. 6000 × 4000) decode to 200 MB of float64 grey levels
@@ -101,7 +101,7 @@ def list_files(root: Path, recursive: bool) -> tuple[list[tuple[tuple[str, ...],
     return found, skipped
 
 
-def _open_regular(path: Path):
+def open_regular(path: Path):
     """``path`` opened for binary reading, refusing (``ValueError``) anything but a regular file.
     Opened non-blocking, so that a named pipe put in the file's place never blocks."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -215,7 +215,7 @@ def read_gray(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     ``max_pixels`` — naming its width × height —, damaged, unsupported) and :class:`OSError`
     when the file cannot be opened."""
     try:
-        fh = _open_regular(path)
+        fh = open_regular(path)
     except OSError as exc:
         raise ValueError(f"cannot be read ({os_reason(exc)})") from exc
     with fh:

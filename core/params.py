@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+import numpy as np
 from sklearn.base import BaseEstimator
 
 from .errors import ParameterError
@@ -116,24 +117,36 @@ class ParamSpec:
                 return value
             label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
             raise ParameterError(f"{label} must be a number{self._bounds()}{auto}, got {value!r}")
-        try:
-            if isinstance(value, (bool, str, bytes)):   # "1.5" is text, not a number
-                raise TypeError
-            num = float(value)
-        except (TypeError, ValueError):
-            raise ParameterError(f"{self.name} must be a number{self._bounds()}{auto}, got {value!r}") from None
         if self.kind == "int":
-            if num != int(num):
-                raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {value!r}")
-            num = int(num)
-        if not math.isfinite(num):
-            raise ParameterError(f"{self.name} must be finite, got {value!r}")
+            # an integer parameter takes integers only (Python's or numpy's): 50.0, inf, "5" and
+            # True are refused, and a huge one (10**400) is compared as an integer, never floated
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {_short(value)}")
+            num = int(value)
+        else:
+            try:
+                if isinstance(value, (bool, np.bool_, str, bytes)):   # "1.5" is text, not a number
+                    raise TypeError
+                num = float(value)
+            except (TypeError, ValueError):
+                raise ParameterError(f"{self.name} must be a number{self._bounds()}{auto}, "
+                                     f"got {_short(value)}") from None
+            except OverflowError:                     # an integer beyond float's range (10**400)
+                num = math.inf
+            if not math.isfinite(num):
+                raise ParameterError(f"{self.name} must be finite, got {_short(value)}")
         bad_low = self.low is not None and (num <= self.low if self.low_open else num < self.low)
         bad_high = self.high is not None and (num >= self.high if self.high_open else num > self.high)
         if bad_low or bad_high:
             label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
-            raise ParameterError(f"{label} must be {self.range_text()}, got {value!r}")
+            raise ParameterError(f"{label} must be {self.range_text()}, got {_short(value)}")
         return num
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters (a 400-digit integer is not worth printing)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 
 class HasParams:
@@ -217,6 +230,10 @@ class MethodInfo(HasParams):
     params: tuple[ParamSpec, ...]
     estimator: type = field(repr=False)
     task: str = "subspace"
+    #: "" if the method's objective never increases; else one line on why its curve rises or
+    #: zigzags by design (the objective chart shows it under the curve, so that a rise is not
+    #: read as a failure)
+    objective_note: str = ""
 
     def create(self, **params: Any):
         """Build the estimator with the defaults overridden by ``params``.
@@ -236,20 +253,24 @@ TASKS = ("subspace", "regression")
 
 
 def register(*, key: str, name: str, family: str, reference: str, summary: str,
-             params: Sequence[ParamSpec], task: str = "subspace") -> Callable[[type], type]:
+             params: Sequence[ParamSpec], task: str = "subspace",
+             objective_note: str = "") -> Callable[[type], type]:
     """Class decorator attaching a method's catalogue entry (:class:`MethodInfo`) to its
     estimator as ``_info``; :mod:`core.catalogue` lists the estimators explicitly.
 
     The estimator's constructor keywords must be exactly the names of ``params``. ``task`` is
     ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
     ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
+    ``objective_note``: for a method whose objective is not monotone by design, one line saying
+    why (see :attr:`MethodInfo.objective_note`); "" otherwise.
     """
     if task not in TASKS:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
 
     def deco(cls: type) -> type:
         cls._info = MethodInfo(key=key, name=name, family=family, reference=reference,
-                               summary=summary, params=tuple(params), estimator=cls, task=task)
+                               summary=summary, params=tuple(params), estimator=cls, task=task,
+                               objective_note=objective_note)
         return cls
 
     return deco

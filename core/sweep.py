@@ -64,7 +64,8 @@ from .params import ParamSpec
 from .session.spec import TOY, CorruptionSpec, DataSpec, prepare
 
 __all__ = ["MethodGrid", "Sweep", "Task", "Progress", "spawn_seeds", "run_task", "run_sweep", "measure",
-           "replay", "parse_value", "parse_assignments", "spec_of", "BASE_COLUMNS", "METRIC_NAMES"]
+           "replay", "parse_value", "parse_assignments", "spec_of", "BASE_COLUMNS", "METRIC_NAMES",
+           "METRIC_LABELS", "METRIC_RANGES", "metric_label"]
 
 #: the columns every row has, in CSV order (the swept parameters go after ``method``)
 BASE_COLUMNS = ("method", "seed", "n_iter", "converged", "seconds")
@@ -81,6 +82,23 @@ METRIC_NAMES: dict[str, str] = {
     views.CAUGHT: "corrupted_px_cut_pct",
     views.PRECISION: "cut_px_corrupted_pct",
 }
+
+#: the window's name of each metric column of a sweep's rows (the inverse of :data:`METRIC_NAMES`):
+#: the results browser shows a metric under the name the method columns give it
+METRIC_LABELS: dict[str, str] = {column: label for label, column in METRIC_NAMES.items()}
+
+#: the range of the metric columns that have one (a plot of them is drawn on it: an AUC on 0–1)
+METRIC_RANGES: dict[str, tuple[float, float]] = {
+    "outlier_auc": (0.0, 1.0), "nmi": (0.0, 1.0), "acc_pct": (0.0, 100.0),
+    "corrupted_px_cut_pct": (0.0, 100.0), "cut_px_corrupted_pct": (0.0, 100.0),
+}
+
+
+def metric_label(column: str) -> str:
+    """The window's name of a sweep row's column (``"reconstruction_error"`` → ``"eq. 14 error
+    (000)"``); other columns (``n_iter``, a parameter) keep their own."""
+    return METRIC_LABELS.get(column, column)
+
 
 #: the methods' own seed parameters (set to the task's seed unless fixed or swept)
 _METHOD_SEEDS = ("random_state",)
@@ -112,10 +130,16 @@ def parse_value(spec: ParamSpec, text: str) -> Any:
             if str(c) == t:
                 return c
         raise ParameterError(f"{spec.name} must be {spec.range_text()}, got {text!r}")
+    if spec.kind == "int":
+        try:
+            num = int(t)                  # "50.0", "inf", "1e3" are not integers
+        except ValueError:
+            raise ParameterError(f"{spec.name} must be an integer {spec.range_text()}, got {text[:60]!r}") from None
+        return spec.validate(num)
     try:
         num = float(t)
     except ValueError:
-        raise ParameterError(f"{spec.name} must be a number {spec.range_text()}, got {text!r}") from None
+        raise ParameterError(f"{spec.name} must be a number {spec.range_text()}, got {text[:60]!r}") from None
     return spec.validate(num)
 
 

@@ -22,7 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import catalogue, interrupt
-from .base import State
+from .base import EFFECTIVE_N, State
+from .collapse import WeightCollapse, weight_collapse
 from .corruption import Corrupted
 from .linalg import weighted_top_eigenspace
 from .metrics import (outlier_auc, principal_angles, projection_residual_norms, row_blocks,
@@ -78,6 +79,9 @@ class Snapshot:
         outlier score: low = mostly rejected), or None without per-entry weights.
     relative_error : NMF only: ‖X_clean − WH‖_F / ‖X_clean‖_F (paper 003 §5.4) as a fraction,
         added outlier images excluded; else None.
+    collapse : for a sample-reweighting method (its scalars hold ``"effective n"``) whose weights
+        have collapsed onto a few samples, the :class:`~core.collapse.WeightCollapse` (its
+        ``message`` is the column's line); else None.
     measured : False for a snapshot made without its measures (``snapshot(..., measured=False)``:
         ``error`` and ``relative_error`` None, ``metrics`` empty) until :meth:`with_measures` adds
         them; True otherwise.
@@ -111,6 +115,7 @@ class Snapshot:
     mean_weights: np.ndarray | None = None
     relative_error: float | None = None
     measured: bool = True
+    collapse: WeightCollapse | None = None
 
     @property
     def measures(self) -> "Measures":
@@ -473,4 +478,12 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
                     points=data.X if two_d else None,
                     directions=state.components if two_d else None,
                     mean=state.mean, nmf=nmf, relative_error=rel, measured=measured,
-                    **_weight_arrays(state, samples, (h, w)))
+                    collapse=collapse_of(state), **_weight_arrays(state, samples, (h, w)))
+
+
+def collapse_of(state: State) -> WeightCollapse | None:
+    """The weight collapse of a sample-reweighting method's state (:func:`core.collapse.weight_collapse`
+    with the state's k), or None: not collapsed, or not a reweighting method (no ``"effective n"``)."""
+    if EFFECTIVE_N not in state.scalars or state.sample_weights is None:
+        return None
+    return weight_collapse(state.sample_weights, state.n_components)

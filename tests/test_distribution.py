@@ -2,12 +2,18 @@
 metadata, ``--version``, the type-hint marker, and Dask as an optional extra (issue 30)."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from importlib import metadata, resources
 from pathlib import Path
 
 import pytest
+
+try:                                   # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:            # Python 3.10
+    import tomli as tomllib
 
 from robust_subspace_lab.app.__main__ import main
 
@@ -54,3 +60,13 @@ def test_dask_without_the_distributed_extra_names_the_extra(tmp_path, capsys, mo
     err = capsys.readouterr().err
     assert 'pip install "robust-subspace-lab[distributed]"' in err and "--dask" in err
     assert not out.exists()
+
+
+def test_the_package_description_has_no_relative_link_or_image():
+    """A package index shows the long description without the repository: a relative image or
+    link there is broken (pyproject's ``readme`` is a short description for that reason)."""
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    text = (ROOT / cfg["readme"]).read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r"<img[^>]+src=\"([^\"]+)\"", text)
+    assert all(t.startswith(("https://", "http://", "#")) for t in targets), targets
+    assert metadata.metadata("robust-subspace-lab")["Description-Content-Type"] == "text/markdown"

@@ -6,6 +6,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from . import _scale
+
 __all__ = ["View", "COLORS", "TITLE_SIZE", "ZERO_COLOR", "ZERO_NAME", "TRUNCATED_COLOR", "TRUNCATED_NAME",
            "WEIGHT_CMAP", "LINE_COLORS", "RESIDUAL_RANGE", "GREY", "DIVERGING", "OUTLIER_SCORE",
            "configure_pyqtgraph", "is_scatter", "is_strip"]
@@ -36,22 +38,25 @@ RESIDUAL_RANGE = 128.0
 
 
 def configure_pyqtgraph() -> None:
-    """Global pyqtgraph options of the app (call before creating any view)."""
+    """Global pyqtgraph options of the app (call before creating any view); the views follow
+    the window's zoom (:mod:`app.views._scale`)."""
     pg.setConfigOptions(imageAxisOrder="row-major", antialias=True, background="w", foreground="k")
+    _scale.install()
 
 
-def _unclamp_title(label: pg.LabelItem) -> None:
-    """Let a plot's title be narrower than its text (clipped at its end) instead of widening the
-    plot beyond its widget, which would clip the plot's right side and its axis label."""
-    def update_min(self=label):
-        pg.LabelItem.updateMin(self)
-        h = self.itemRect().height()
-        self.setMinimumWidth(0)
-        self._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, h)
-        self._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, h)
-        self.updateGeometry()
-    label.updateMin = update_min
-    label.opts["justify"] = "left"          # clipped at its end, its beginning readable
+def _wrapping_title(plot: pg.PlotItem) -> "_Title":
+    """Give ``plot`` a :class:`_Title` (wrapping at the plot's width, its row as high as the
+    wrapped text) in place of pyqtgraph's title label, and return it."""
+    old = plot.titleLabel
+    plot.layout.removeItem(old)
+    old.setParentItem(None)
+    if old.scene() is not None:
+        old.scene().removeItem(old)
+    title = _Title(" ", row=(plot.layout, 0))
+    title.setParentItem(plot)
+    plot.titleLabel = title
+    plot.layout.addItem(title, 0, 1)
+    return title
 
 
 #: the room a vertical axis keeps for its tick labels from the start (pyqtgraph: 30 px), enough for
@@ -74,7 +79,7 @@ def keep_text_space(axis: pg.AxisItem, text_px: int = 0) -> None:
 
 
 def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
-    _unclamp_title(plot.titleLabel)
+    _wrapping_title(plot)
     plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
     plot.setLabel("bottom", bottom)
     if left:
@@ -346,20 +351,46 @@ def _zero_rgba(zero: np.ndarray) -> np.ndarray:
 
 
 class _Title(pg.LabelItem):
-    """A title that never widens its view: a text longer than the view is clipped at its end
-    (left-aligned, so that its beginning stays readable) instead of pushing the view's images out
-    of sight."""
+    """A title that never widens its view and is never clipped: a text longer than the view's
+    width wraps onto more lines (left-aligned), and the title is as high as its lines (``row``:
+    the ``(QGraphicsGridLayout, row)`` whose fixed height follows it, a PlotItem's title row).
+    A single word wider than the view still sticks out (:mod:`app.text_fit` reports it)."""
 
-    def __init__(self, text: str = " ", **kw):
+    #: below this width (px, before the first layout) the text is not wrapped
+    MIN_WRAP = 24
+
+    def __init__(self, text: str = " ", row=None, **kw):
         kw.setdefault("justify", "left")
+        self._row = row
         super().__init__(text, **kw)
+        option = self.item.document().defaultTextOption()
+        option.setWrapMode(QtGui.QTextOption.WordWrap)     # between words only: a longer word sticks out
+        self.item.document().setDefaultTextOption(option)
+
+    def _wrap(self) -> None:
+        width = self.rect().width()
+        target = width if width >= self.MIN_WRAP else -1
+        if abs(self.item.textWidth() - target) > 0.5:
+            self.item.setTextWidth(target)
+
+    def setText(self, text, **args):
+        self._wrap()
+        super().setText(text, **args)
+
+    def resizeEvent(self, ev):
+        self._wrap()
+        super().resizeEvent(ev)
 
     def updateMin(self):
-        super().updateMin()
-        bounds = self.itemRect()
+        h = self.item.boundingRect().height()
         self.setMinimumWidth(0)
-        self._sizeHint[QtCore.Qt.SizeHint.MinimumSize] = (0, bounds.height())
-        self._sizeHint[QtCore.Qt.SizeHint.PreferredSize] = (0, bounds.height())
+        self._sizeHint = {QtCore.Qt.SizeHint.MinimumSize: (0, h), QtCore.Qt.SizeHint.PreferredSize: (0, h),
+                          QtCore.Qt.SizeHint.MaximumSize: (-1, -1), QtCore.Qt.SizeHint.MinimumDescent: (0, 0)}
+        if self._row is not None and self.isVisible():
+            layout, row = self._row
+            if abs(layout.rowMinimumHeight(row) - h) > 0.5 or abs(self.maximumHeight() - h) > 0.5:
+                self.setMaximumHeight(h)
+                layout.setRowFixedHeight(row, h)
         self.updateGeometry()
 
 
@@ -370,6 +401,7 @@ class _Mosaic(pg.GraphicsLayoutWidget):
     GAP = 0.08          # gap between tiles, in tile widths
     TOP = 0.0           # room above the grid for column headers, in tile heights
     LEFT = 0.0          # room left of the grid for row labels, in tile widths
+    RIGHT = 0.0         # room right of the grid (labels beside the tiles), in tile widths
 
     def __init__(self, title: str, rows: int, cols: int, capacity: int | None = None, parent=None):
         super().__init__(parent)
@@ -433,9 +465,10 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         shape = tuple(int(v) for v in shape)
         rows = rows or self.rows
         cols = cols or self.cols
-        if (shape, rows, cols, self.vgap) == self._key:
+        key = (shape, rows, cols, self.vgap, round(self.TOP, 3), round(self.RIGHT, 3))
+        if key == self._key:
             return False
-        self._key = (shape, rows, cols, self.vgap)
+        self._key = key
         self._tile = shape
         self.rows, self.cols = rows, cols
         h, w = shape
@@ -445,8 +478,8 @@ class _Mosaic(pg.GraphicsLayoutWidget):
             img.setPos(self.tile_rect(r, c).topLeft())
         width = cols * w + (cols - 1) * g
         height = rows * h + (rows - 1) * gv + (gv if self.vgap is not None else 0.0)
-        top, left = self.TOP * h, self.LEFT * w
-        self.vb.setRange(QtCore.QRectF(-left, -top, width + left, height + top), padding=0.0)
+        top, left, right = self.TOP * h, self.LEFT * w, self.RIGHT * w
+        self.vb.setRange(QtCore.QRectF(-left, -top, width + left + right, height + top), padding=0.0)
         self._placed(shape)
         return True
 

@@ -4,12 +4,28 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import COLORS, _style_plot, View, plot_widget_kwargs
+from robust_subspace_lab.core import catalogue
 
-__all__ = ["ObjectiveView"]
+from ._common import COLORS, _style_plot, _Title, View, plot_widget_kwargs
+
+__all__ = ["ObjectiveView", "objective_note"]
+
+#: colour of the caption under a chart whose objective is not monotone by design
+NOTE_COLOR = "#8a5a00"
+
+
+def objective_note(method: str) -> str:
+    """The catalogue's :attr:`~core.params.MethodInfo.objective_note` of the method whose display
+    name (``Snapshot.method``) is ``method``: why its objective rises or zigzags by design, or ""."""
+    notes = objective_note.__dict__.setdefault("by_name", {})
+    if not notes:
+        notes.update({info.name: info.objective_note for info in catalogue.methods(None)})
+    return notes.get(method, "")
 
 class ObjectiveView(pg.PlotWidget, View):
-    """``Snapshot.objective_history`` against iteration."""
+    """``Snapshot.objective_history`` against iteration. A method whose objective is not
+    monotone by design (:func:`objective_note`) gets a caption under the chart saying why, so that
+    a rising or zigzagging curve is not read as a failure."""
 
     title = "Objective"
     tasks = frozenset({"subspace", "regression"})
@@ -21,20 +37,40 @@ class ObjectiveView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "iteration", "objective")
+        _style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
         plot.hideButtons()
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
                                symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
+        self.caption = _Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="8pt")
+        self.caption.setParentItem(plot)
+        plot.layout.addItem(self.caption, 4, 1)
+        self._show_caption("")
         self.snapshot = None
         self._x_max = None
         self._y_range = None
+
+    def _show_caption(self, note: str) -> None:
+        if note == getattr(self, "_note", None):
+            return
+        self._note = note
+        self.caption.setVisible(bool(note))
+        if note:
+            self.caption.setText(note)
+        else:
+            self.caption.setMaximumHeight(0)
+            self.getPlotItem().layout.setRowFixedHeight(4, 0)
+
+    def caption_text(self) -> str:
+        """The caption shown under the chart ("" when none)."""
+        return self._note
 
     def show_snapshot(self, snap) -> None:
         self.snapshot = snap
         if snap is None:
             self.curve.setData([], [])
             return
+        self._show_caption(objective_note(getattr(snap, "method", "")))
         h = np.asarray(snap.objective_history, dtype=float)
         self.curve.setData(np.arange(len(h)), h)
         plot = self.getPlotItem()

@@ -7,6 +7,10 @@ from PySide6 import QtGui
 
 from ._common import (COLORS, DIVERGING, GREY, RESIDUAL_RANGE, _arrays, _color_bar, is_scatter, is_strip,
                       _Mosaic, View)
+from ._scale import base_font
+
+#: point sizes tried, largest first, for the column headers and row labels (they must fit their tiles)
+LABEL_PT = (8.0, 7.5, 7.0, 6.5, 6.0)
 
 __all__ = ["ReconView"]
 
@@ -26,6 +30,8 @@ class ReconView(_Mosaic, View):
     TITLE = "clean | corrupted | reconstruction | residual"
     SPARSE_TITLE = "clean | corrupted | recon. | residual | E (sparse part)"
     COLUMNS = ("clean", "corrupted", "recon.", "residual", "E")
+    #: the headers when tiles are too narrow for :data:`COLUMNS` at 6 pt (the title says them in full)
+    SHORT_COLUMNS = ("clean", "corr.", "rec.", "res.", "E")
     TOP = 0.5
     LEFT = 0.4
     MAX_COLS = 5
@@ -57,6 +63,8 @@ class ReconView(_Mosaic, View):
             self.vb.addItem(t, ignoreBounds=True)
             self.row_labels.append(t)
         self._row_text = [None] * n_rows
+        self._labels_fit = None           # (header names, header pt, row pt) drawn
+        self.vb.sigTransformChanged.connect(self._fit_labels)
         self._luts_for = None
         self._set_luts(4)
         self.snapshot = None
@@ -84,6 +92,46 @@ class ReconView(_Mosaic, View):
         for r, t in enumerate(self.row_labels):
             rect = self.tile_rect(r, 0)
             t.setPos(-0.05 * w, rect.center().y())
+        self._fit_labels()
+
+    def _fit_labels(self, *_) -> None:
+        """Headers and row labels in the largest of :data:`LABEL_PT` that fits the tiles as drawn
+        now (the headers shortened when even 6 pt does not), so that they never overlap or stick
+        out of the view however small the column is."""
+        if self._tile is None:
+            return
+        px = self.vb.viewPixelSize()
+        if not px or px[0] <= 0 or px[1] <= 0:
+            return
+        h, w = self._tile
+        g, _ = self.gaps()
+        margin = 2 * self.headers[0].textItem.document().documentMargin()
+        pitch = (w + g) / px[0] - 2
+        above = (self.TOP - 0.05) * h / px[1] - margin / 2 - 1
+        beside = (self.LEFT - 0.05) * w / px[0] - margin / 2 - 1
+
+        def fits(pt, names, room_w, room_h):
+            fm = QtGui.QFontMetrics(self._font(pt))
+            return max(fm.horizontalAdvance(n) for n in names) <= room_w and fm.height() <= room_h
+
+        heads = next(((names, pt) for names in (self.COLUMNS[:self.cols], self.SHORT_COLUMNS[:self.cols])
+                      for pt in LABEL_PT if fits(pt, names, pitch, above)),
+                     (self.SHORT_COLUMNS[:self.cols], LABEL_PT[-1]))
+        rows = next((pt for pt in LABEL_PT if fits(pt, ["#0000"], h / px[1], beside)), LABEL_PT[-1])
+        if (heads, rows) == self._labels_fit:
+            return
+        self._labels_fit = (heads, rows)
+        for t, name in zip(self.headers, heads[0]):
+            t.setFont(self._font(heads[1]))
+            t.setText(name, color="#444444")
+        for t in self.row_labels:
+            t.setFont(self._font(rows))
+
+    @staticmethod
+    def _font(pt: float) -> QtGui.QFont:
+        font = base_font()
+        font.setPointSizeF(pt)
+        return font
 
     def item(self, row: int, col: int) -> pg.ImageItem:
         return self.items[row * self.cols + col]

@@ -35,7 +35,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
     the :data:`SECONDARY_SCALARS`, which go to the right axis by default (robust NMF: γ on the
     left, the truncated fraction on the right). A choice the user makes is kept while the
     snapshots have that scalar. μ and residuals are drawn on a log y axis when they are
-    positive. Each axis label has the colour of its curve."""
+    positive. Each combo's text has the colour of its curve (the legend)."""
 
     title = "Scalars"
     tasks = frozenset({"subspace", "regression"})
@@ -62,7 +62,8 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         self.combo2 = QtWidgets.QComboBox()
         self.combo2.setToolTip("A second number to plot on the right axis (— for none)")
         self.combo2.activated.connect(self._on_chosen2)
-        for combo in (self.combo, self.combo2):
+        for combo, color in ((self.combo, COLORS["scalar"]), (self.combo2, COLORS["scalar2"])):
+            combo.setStyleSheet("QComboBox { color: #%02x%02x%02x; }" % tuple(color))     # its curve's colour
             # as wide as the name shown (not the longest name): two fit in a narrow column;
             # the list that drops down is as wide as the longest name
             combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
@@ -199,7 +200,8 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         self._draw()
 
     def _fit_combos(self) -> None:
-        for combo in (self.combo, self.combo2):
+        for combo, color in ((self.combo, COLORS["scalar"]), (self.combo2, COLORS["scalar2"])):
+            combo.setStyleSheet("QComboBox { color: #%02x%02x%02x; }" % tuple(color))     # its curve's colour
             fm = combo.fontMetrics()
             text = combo.currentText()
             width = fm.horizontalAdvance(text) + 34            # + the arrow and the frame
@@ -223,12 +225,16 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         """Set an axis label only when it changes (a new label re-lays out the plot)."""
         if self._axis_labels.get(side) != text:
             self._axis_labels[side] = text
-            self.plot_widget.getPlotItem().getAxis(side).setLabel(text)
+            axis = self.plot_widget.getPlotItem().getAxis(side)
+            axis.setLabel(text)
+            axis.resizeEvent(None)          # pyqtgraph places a new label only when the axis is resized
 
     @staticmethod
     def _axis_label(name: str, color, log: bool = False) -> str:
-        return (f"<span style='color:#%02x%02x%02x'>{name}{'  (log)' if log else ''}</span>"
-                % tuple(color))
+        """The axis says only "log scale" when it is one: the combo above it, in the colour of its
+        curve, names the scalar (a name on the axis, "truncated fraction", was longer than the
+        axis of a chart 150 px high)."""
+        return ("<span style='color:#%02x%02x%02x'>log scale</span>" % tuple(color)) if log else ""
 
     def _draw(self) -> None:
         snap = self.snapshot
@@ -238,7 +244,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         if snap is None or name is None or name not in snap.scalar_history:
             self.curve.setData([], [])
             self._draw_second(None)
-            self.message.setText("no state yet" if snap is None else "this method reports no scalars")
+            self.message.setText("no state yet" if snap is None else "no scalars to plot")
             self.message.setPos(0.5, 0.0 if self._log else 0.5)
             return
         if self.message.textItem.toPlainText():

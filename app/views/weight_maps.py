@@ -1,6 +1,8 @@
 """Per-pixel weights Q of the chosen samples (robust NMF). See :class:`WeightMapView`."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
@@ -29,8 +31,10 @@ class WeightMapView(_Mosaic, View):
     stretch = 5
 
     TITLE = "Pixel weights Q"
-    TOP = 0.62              # room above the maps for the three-line captions, in tile heights
+    TOP = 0.62              # room above the maps for the captions, in tile heights (set by _arrange)
     GAP = 0.12
+    #: smallest map drawn (px); a view with no room for every map at this size shows fewer
+    MIN_TILE = 16
 
     def __init__(self, capacity: int = 3, parent=None):
         super().__init__(self.TITLE, 1, capacity, capacity=capacity, parent=parent)
@@ -45,7 +49,8 @@ class WeightMapView(_Mosaic, View):
         # the title never changes with the iteration: paint it from a cache
         cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
         self.title.setCacheMode(cache)
-        self.overlays, self.captions = _tile_overlays(self.vb, len(self.items), 8.0, (0.5, 1.0))
+        self.overlays, self.captions = _tile_overlays(self.vb, len(self.items), 7.5, (0.5, 1.0))
+        self.shown_maps = 0
         self._caption_text = [None] * len(self.items)
         self._truncation = None
         self.snapshot = None
@@ -54,10 +59,74 @@ class WeightMapView(_Mosaic, View):
 
     def _placed(self, shape) -> None:
         h, w = shape
-        for c, (ov, t) in enumerate(zip(self.overlays, self.captions)):
-            rect = self.tile_rect(0, c)
+        beside = self.rows > 1
+        for i, (ov, t) in enumerate(zip(self.overlays, self.captions)):
+            rect = self.tile_rect(i, 0) if beside else self.tile_rect(0, i)
             ov.setPos(rect.topLeft())
-            t.setPos(rect.center().x(), -0.04 * h)
+            if beside:            # right of its map, centred on it
+                t.setAnchor((0.0, 0.5))
+                t.setPos(rect.right() + 0.05 * w, rect.center().y())
+            else:                 # above its map
+                t.setAnchor((0.5, 1.0))
+                t.setPos(rect.center().x(), -0.04 * h)
+
+    def _arrange(self) -> None:
+        """Lay the maps out side by side with their captions above (as wide as a caption at
+        least), or, in a view too narrow for that, under each other with each caption beside its
+        map (as far apart as a caption is high); in a view too small for either, fewer maps (the
+        first ones). The captions never overlap or stick out. Called for each snapshot and resize."""
+        snap = getattr(self, "snapshot", None)        # None while pyqtgraph builds the view
+        maps = None if snap is None else snap.weight_maps
+        n = 0 if maps is None else min(len(maps), len(self.items))
+        if not n:
+            return
+        shown = [t for t in self.captions[:n] if t.textItem.toPlainText()]
+        margin = 2 * self.captions[0].textItem.document().documentMargin()
+        # in steps of 12 px: a caption one digit longer at the next iteration moves nothing
+        cap_w = 12.0 * math.ceil(max((t.textItem.boundingRect().width() for t in shown), default=0.0) / 12.0)
+        cap_h = max((t.textItem.boundingRect().height() for t in shown), default=0.0)
+        avail_w = max(self.width() - 8 - self.bars_width(), 1.0)
+        avail_h = max(self.height() - self.title.boundingRect().height() - 8, 1.0)
+        g = self.GAP
+        for m in range(n, 0, -1):
+            across = min(avail_w / (m + (m - 1) * g), avail_h - cap_h - 4)
+            fits_across = across >= self.MIN_TILE and across * (1 + g) >= cap_w - margin + 2
+            down, vgap = self._down_size(m, avail_w - cap_w - 8, avail_h, cap_h - margin + 2)
+            if fits_across and (across >= 0.8 * down or down < self.MIN_TILE):
+                self.vgap, self.TOP, self.RIGHT = None, (cap_h + 4) / across, 0.0
+                self._show_maps(m, 1, m)
+                return
+            if down >= self.MIN_TILE or m == 1:
+                self.vgap, self.TOP, self.RIGHT = vgap, 0.0, (cap_w + 8) / max(down, 1.0)
+                self._show_maps(m, m, 1)
+                return
+
+    def _down_size(self, m: int, width: float, height: float, caption: float) -> tuple[float, float]:
+        """(tile size in px, vertical gap in tile heights) of ``m`` maps under each other in
+        ``width`` × ``height`` px, each at least ``caption`` px apart from the next one's top."""
+        size = min(width, height / m)
+        while size >= 1.0:
+            gap = max(self.GAP * size, caption - size)
+            if m * size + m * gap <= height:        # the mosaic keeps one gap below the last map
+                return size, round(gap / size, 2)
+            size -= 1.0
+        return 0.0, self.GAP
+
+    def _show_maps(self, m: int, rows: int, cols: int) -> None:
+        """The first ``m`` maps on a rows × cols grid; the others hidden."""
+        self.shown_maps = m
+        self._layout(self.snapshot.weight_maps.shape[1:], rows, cols)
+        for i, (img, ov, t) in enumerate(zip(self.items, self.overlays, self.captions)):
+            if i >= m:
+                img.setVisible(False)
+                ov.setVisible(False)
+                t.setVisible(False)
+            else:
+                t.setVisible(True)
+
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        self._arrange()
 
     def drawn_maps(self) -> list[np.ndarray]:
         """The weight maps as drawn, one per visible map."""
@@ -95,7 +164,6 @@ class WeightMapView(_Mosaic, View):
         n = 0 if maps is None else min(len(maps), len(self.items))
         cut = None if snap is None else snap.truncated_maps
         if n:
-            self._layout(maps.shape[1:], 1, n)
             self._set_title(cut is not None)
         for i, (img, ov) in enumerate(zip(self.items, self.overlays)):
             if i >= n:
@@ -116,6 +184,7 @@ class WeightMapView(_Mosaic, View):
             if snap.truncated_share is not None:
                 lines.append(f"{100.0 * float(snap.truncated_share[i]):.0f} % truncated")
             self._set_caption(i, "\n".join(lines), "#333333")
+        self._arrange()
 
     @staticmethod
     def shows(snapshot) -> bool:

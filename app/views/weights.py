@@ -35,7 +35,7 @@ class WeightsView(pg.PlotWidget, View):
 
     TITLE = "Sample weights, log scale (red: corrupted)"
     SCORE_TITLE = "Outlier score ‖eᵢ‖ (red: corrupted)"
-    MEAN_TITLE = "Mean pixel weight per sample (red: corrupted)"
+    MEAN_TITLE = "Mean pixel weight (red: corrupted)"
 
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs(axisItems={"left": _DecadeAxis("left")}))
@@ -107,7 +107,7 @@ class WeightsView(pg.PlotWidget, View):
             axis.setTickSpacing()                  # automatic ticks
         elif mode == "mean":
             plot.setTitle(self.MEAN_TITLE, size=TITLE_SIZE, color=COLORS["title"])
-            plot.setLabel("left", "mean weight")
+            plot.setLabel("left", "mean Q")
             axis.decades = False
             axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
         else:
@@ -116,6 +116,7 @@ class WeightsView(pg.PlotWidget, View):
             axis.decades = True
             axis.setTicks(None)
             axis.setTickSpacing(1, 1)
+        axis.resizeEvent(None)          # pyqtgraph places a new label only when the axis is resized
         axis.picture = None
         axis.update()
         self._baseline = None                       # forces a new y range

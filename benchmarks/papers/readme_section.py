@@ -1,4 +1,4 @@
-"""Print the README's *Reproducing the papers* tables from the saved script outputs.
+"""Print the *Reproducing the papers* tables of docs/papers.md (moved from the README) from the saved script outputs.
 
     python benchmarks/papers/readme_section.py > /tmp/section.md
 

@@ -35,10 +35,14 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
     decrease is below ``tol`` or after ``max_iter`` iterations.
 
     X: (n_samples, n_features), grey levels 0–255. ``mean_`` (n_features,); ``sample_weights_``
-    are the α_i scaled to a maximum of 1. The state's ``components`` are empty, shape (0, n_features).
+    are the α_i scaled to a maximum of 1; ``effective_n_samples_`` is their Kish effective number
+    of samples (Σα)²/Σα² (also the state's scalar ``"effective n"``). The state's ``components``
+    are empty, shape (0, n_features).
 
     Raises ParameterError (p not in (0, 1]), DataError (bad X), SolverError (non-finite objective).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6):
         self.p = p
@@ -124,7 +128,9 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     -----
     objective : F(W) above, in (grey level)^(2p).
     sample_weights : β_i / max β (the β used for the next step).
-    scalars : ``δ``, ``p``, and ``mean iterations`` (Algorithm 1 iterations used for m_G).
+    scalars : ``δ``, ``p``, ``mean iterations`` (Algorithm 1 iterations used for m_G), and
+        ``effective n``, Kish's (Σβ)²/Σβ² (also the fitted ``effective_n_samples_``): far below n
+        the weights have collapsed onto a few samples (:mod:`core.collapse`).
 
     Raises
     ------
@@ -138,6 +144,8 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     outliers): weight AUC 0.75 at k = 10, 0.66 at k = 50, 0.38 at k = 200; on the built-in faces with
     20 % occluded, 1.00 at k = 5 and 0.85–0.95 at k = 10 (one occluded face absorbed, weight 1).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components

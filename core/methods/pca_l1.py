@@ -44,6 +44,7 @@ def augment(w: np.ndarray, X: np.ndarray) -> np.ndarray:
 
 
 @register(
+    objective_note="maximised; drops at each new component (by design)",
     key="pca-l1", name="PCA-L1", family="PCA",
     reference="Kwak, IEEE TPAMI 2008 (Oh & Kwak 2016 §5.4, Zhao et al. 2014 §5.4 and eq. (5)): greedy ℓ1-dispersion "
               "maximisation with deflation",

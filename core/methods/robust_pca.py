@@ -17,6 +17,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
 
 
 @register(
+    objective_note="may rise: the Huber threshold is re-estimated (by design)",
     key="r1-pca", name="R1-PCA", family="PCA",
     reference="Ding, Zhou, He & Zha, ICML 2006, as a baseline of Oh & Kwak 2016 (§5.4) and Nie et al. 2014 (§5.4): "
               "Huber weights, c = median residual, subspace iteration",
@@ -56,10 +57,13 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     X: (n_samples, n_features), grey levels 0–255.
 
     State: objective Σρ_H(r_i) with the current c (grey levels²); sample_weights = Huber weights
-    (max 1); scalars ``c``.
+    (max 1); scalars ``c`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
+    ``effective_n_samples_``).
 
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components
@@ -96,6 +100,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
 
 @register(
+    objective_note="may rise: the kernel width σ is re-estimated (by design)",
     key="hq-pca", name="HQ-PCA", family="PCA",
     reference="He, Hu, Zheng & Kong, IEEE TIP 20(6) 2011 (maximum correntropy), as a baseline of Oh & Kwak 2016 "
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",
@@ -130,10 +135,13 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
-    Welsch weights / max; scalars ``σ``.
+    Welsch weights / max; scalars ``σ`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
+    ``effective_n_samples_``).
 
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components

@@ -74,10 +74,13 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     objective : J(U, b) above, in grey levels^p.
     mean : b, the optimal mean.
     sample_weights : d_ii / max d (the weights of the next step).
-    scalars : ``ε``.
+    scalars : ``ε``, and ``effective n``, Kish's (Σd)²/Σd² (also the fitted
+        ``effective_n_samples_``): far below n the weights have collapsed (:mod:`core.collapse`).
 
     Raises ParameterError (k or p out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    reweights_samples = True     # see SteppableEstimator.reweights_samples
 
     def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6):
         self.n_components = n_components

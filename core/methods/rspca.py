@@ -133,6 +133,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
 
 
 @register(
+    objective_note="maximised; drops at each new component (by design)",
     key="rspca", name="RSPCA", family="sparse PCA",
     reference="Zhao, Meng & Xu, Sci China Inf Sci 2014: Algorithm 1, AUGMENT eq. (5), "
               "SPARSE eqs. (6)–(13); ℓ1 threshold θ_{k+1} and interval of (8) corrected",

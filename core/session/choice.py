@@ -90,6 +90,13 @@ class DataChoice:
     corruption_params: dict = field(default_factory=dict)
     scope: str = "both"
 
+    def __post_init__(self):
+        # absolute: a session saved from a relative path reopens from any directory
+        for name in ("path", "targets_csv"):
+            value = getattr(self, name)
+            if isinstance(value, str) and value:
+                object.__setattr__(self, name, os.path.abspath(os.path.expanduser(value)))
+
     def with_(self, **changes) -> "DataChoice":
         return dataclasses.replace(self, **changes)
 

@@ -8,6 +8,7 @@ seed gives the same arrays (every corruption and toy draws from ``numpy.random.d
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ PRECISION_CHOICES: tuple[str, ...] = (AUTO, DOUBLE, SINGLE)
 #: 5,000 built-in digits at 96 × 96 (369 MB in double) are single and every smaller built-in
 #: size (64 × 64: 164 MB), the faces and the toys are double. Measured with the window at
 #: 96 × 96, random-dot images added and four columns (tests' heavy state, see
-#: benchmarks/monkey.py): see the README's "Precision" lines.
+#: benchmarks/monkey.py): see the "Precision" lines of docs/benchmarks.md.
 AUTO_SINGLE_BYTES = 256 * 2 ** 20
 
 
@@ -69,7 +70,7 @@ class DataSpec:
     ----------
     kind : ``"builtin"`` (a set of :data:`core.datasets.BUILTIN`), ``"folder"`` (every image of a
         folder) or ``"toy"`` (a point set of :data:`core.toys.TOYS`, planted outliers included).
-    name : the built-in set's name, the folder's path, or the toy's key.
+    name : the built-in set's name, the folder's path (made absolute), or the toy's key.
     size : ``(height, width)`` to resize every image to, or ``None`` for their own size (images only).
     options : the built-in loader's options (e.g. ``{"digits": [6]}``) or the toy's parameters.
     precision : ``"auto"`` (the default: single when the images take more than
@@ -101,6 +102,9 @@ class DataSpec:
             raise ParameterError(f"precision must be one of {', '.join(PRECISION_CHOICES)}, got {self.precision!r}")
         if self.size is not None:
             object.__setattr__(self, "size", tuple(int(v) for v in self.size))
+        if self.kind == FOLDER and isinstance(self.name, str) and self.name:
+            # absolute: a session saved from a relative --folder reopens from any directory
+            object.__setattr__(self, "name", os.path.abspath(os.path.expanduser(self.name)))
         object.__setattr__(self, "options", ReadOnlyDict(dict(self.options)))
 
     @property

@@ -8,6 +8,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_settings(tmp_path_factory):
+    """The app's QSettings (the zoom kept between runs, app.display) in a directory of the test
+    session's own, never the user's."""
+    from PySide6 import QtCore
+
+    where = str(tmp_path_factory.mktemp("qsettings"))
+    for fmt in (QtCore.QSettings.NativeFormat, QtCore.QSettings.IniFormat):
+        QtCore.QSettings.setPath(fmt, QtCore.QSettings.UserScope, where)
+    yield where
+
+
 @pytest.fixture(scope="module")
 def data():
     """The built-in faces, 20 % occluded by rectangles (the runner tests' data)."""

@@ -73,12 +73,14 @@ def test_three_steps_then_reset(qtbot, make_window):
     win = make_window()
     for _ in range(3):
         click(qtbot, win.step_button)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 3 for c in win.columns) and not win.busy, timeout=WAIT)
-    for col in win.columns:
-        wait_drawn(qtbot, col, 3)
-        assert [s.iteration for s in col.runner.states] == [0, 1, 2, 3]
-        assert_views_show(col, win.data, 3)
-        assert "3 / 3 (live)" in col.scrub_label.text()
+    pca, gm = win.columns
+    qtbot.waitUntil(lambda: gm.runner.iteration == 3 and not win.busy, timeout=WAIT)
+    wait_drawn(qtbot, gm, 3)
+    assert [s.iteration for s in gm.runner.states] == [0, 1, 2, 3]
+    assert_views_show(gm, win.data, 3)
+    assert "3 / 3 (live)" in gm.scrub_label.text()
+    # PCA is solved at iteration 0 (converged): Step does not count on
+    assert [s.iteration for s in pca.runner.states] == [0] and pca.runner.finished
 
     click(qtbot, win.reset_button)
     qtbot.waitUntil(lambda: all(c.runner.iteration == 0 for c in win.columns), timeout=WAIT)
@@ -90,8 +92,8 @@ def test_three_steps_then_reset(qtbot, make_window):
 def test_scrubber_goes_back_and_follows_live_again(qtbot, make_window):
     win = make_window()
     win.step_all(3)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 3 for c in win.columns) and not win.busy, timeout=WAIT)
     col = win.columns[1]
+    qtbot.waitUntil(lambda: col.runner.iteration == 3 and not win.busy, timeout=WAIT)
     wait_drawn(qtbot, col, 3)
     col.scrubber.setValue(1)                      # the user drags the scrubber back
     wait_drawn(qtbot, col, 1)
@@ -232,7 +234,7 @@ def test_solver_error_in_worker_is_shown(qtbot, make_window):
     # the column's status line says why the run stopped
     qtbot.waitUntil(lambda: "diverged at iteration 1: the objective is nan" in col.iteration_label.text(),
                     timeout=WAIT)
-    assert win.columns[0].runner.iteration == 1      # the other column carried on
+    assert not win.columns[0].runner.error            # the other column (PCA, solved at 0) unharmed
 
 
 def test_corruption_controls(qtbot, make_window):
@@ -344,7 +346,8 @@ def test_add_and_remove_columns(qtbot, make_window):
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     assert len(win.columns) == 3
     win.step_all()
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns), timeout=WAIT)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns[1:]), timeout=WAIT)
+    assert win.columns[0].runner.iteration == 0         # PCA: solved at iteration 0, does not count on
     click(qtbot, col.close_button)
     assert len(win.columns) == 2 and col not in win.columns
 

@@ -132,7 +132,7 @@ def test_tc_nmf_parts_bars_curves_and_reconstructions(tc_column):
 
     # bars: the mean pixel weight of every sample, linear 0–1, corrupted samples red
     wv = col.weights_view
-    assert wv.mode == "mean" and wv.getPlotItem().titleLabel.text.startswith("Mean pixel weight per sample")
+    assert wv.mode == "mean" and wv.getPlotItem().titleLabel.text.startswith("Mean pixel weight")
     np.testing.assert_allclose(wv.drawn_mean_weights(), state.details["mean weight"], rtol=1e-12)
     np.testing.assert_array_equal(wv.drawn_outliers(), np.flatnonzero(data.outliers))
 

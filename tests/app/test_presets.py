@@ -1,4 +1,5 @@
-"""Presets ▸ …: each paper preset sets its data, corruption, methods and parameters, and runs."""
+"""Lessons ▸ Papers ▸ …: each paper preset (a paper lesson) sets its data, corruption, methods and
+parameters, and runs, with its lesson in the lesson panel."""
 from __future__ import annotations
 
 import pytest
@@ -12,22 +13,24 @@ def _menu_actions(menu):
     for act in menu.actions():
         if act.menu():
             yield from _menu_actions(act.menu())
-        elif act.text():
+        elif act.data():
             yield act
 
 
 def test_every_preset_is_in_the_menu(make_window):
     win = make_window()
-    titles = {a.text() for a in _menu_actions(win.presets_menu)}
-    assert titles == {p.title for p in presets.PRESETS}
+    papers = next(a.menu() for a in win.lessons_menu.actions() if a.menu() and a.text() == "Papers")
+    keys = {a.data() for a in _menu_actions(papers)}
+    assert keys == {p.key for p in presets.PRESETS}
 
 
 @pytest.mark.parametrize("key", [p.key for p in presets.PRESETS])
 def test_preset_sets_up_and_runs(qtbot, make_window, key):
     pre = presets.get(key)
     win = make_window()
-    action = next(a for a in _menu_actions(win.presets_menu) if a.text() == pre.title)
+    action = next(a for a in _menu_actions(win.lessons_menu) if a.data() == key)
     action.trigger()                                  # as a user picks it from the menu
+    assert win.lesson_panel.isVisible() and win.lesson_panel.lesson.key == key
     if pre.task == "regression":
         ws = win.regression
         assert win.current_workspace is win.regression
@@ -53,7 +56,6 @@ def test_preset_sets_up_and_runs(qtbot, make_window, key):
             assert win.corruption_params[pname] == value
     else:
         assert win.source[1] == name
-    assert pre.title in win.statusBar().currentMessage()
 
 
 def test_a_preset_starts_no_old_method_on_its_data(qtbot, make_window, monkeypatch):

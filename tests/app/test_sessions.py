@@ -34,7 +34,7 @@ def test_cli_round_trip_restores_data_corruption_methods_and_iteration(tmp_path)
                  "--size", "24x24", "--methods", "pca,pca-gm", "--corruption", "salt_pepper")
     assert (tmp_path / "s.rsl").is_file()
     second = _cli(tmp_path, "--session", "s.rsl", "--screenshot", "b.png")
-    assert [r["iteration"] for r in first] == [3, 3]
+    assert [r["iteration"] for r in first] == [0, 3]          # PCA is solved at 0: Step does not count on
     assert [(r["method"], r["params"], r["iteration"]) for r in second] == \
         [(r["method"], r["params"], r["iteration"]) for r in first]
     for a, b in zip(first, second):
@@ -159,6 +159,7 @@ def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_colum
     assert dlg2.browser.sweep.task_for(dlg2.browser.model.row(1)) == dlg.browser.sweep.task_for(dlg.browser.model.row(1))
 
     row = dlg.browser.model.row(1)
+    before = win.data
     dlg.browser.open_run_requested.emit(row)
     qtbot.waitUntil(lambda: len(win.columns) == 2 and not win.busy, timeout=30000)
     qtbot.waitUntil(lambda: win.columns[1].runner.iteration == int(row["n_iter"]) and not win.busy,
@@ -167,7 +168,8 @@ def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_colum
     task = dlg.browser.sweep.task_for(row)
     assert col.key == "pca-gm" and col.runner.params["p"] == pytest.approx(row["p"])
     data, states = core_sweep.replay(task)
-    assert np.array_equal(win.data.X, data.X)
+    assert np.array_equal(col.runner.data.X, data.X)          # the run's own corruption seed
+    assert win.data is before and win.columns[0].runner.data is before   # the window's stays
     assert col.runner.states[-1].objective == pytest.approx(states[-1].objective, rel=1e-9)
 
 

@@ -32,7 +32,8 @@ def test_dialog_runs_a_tiny_sweep_into_the_browser(dialog, qtbot):
     b = dialog.browser
     assert "p" in b.model.columns and "reconstruction_error" in b.model.columns
     qtbot.waitUntil(lambda: set(b.lines) == {"pca", "pca-gm"})     # one line per method
-    assert b.metric_combo.currentText() == "reconstruction_error" and b.param_combo.currentText() == "p"
+    assert b.metric_combo.currentData() == "reconstruction_error" and b.param_combo.currentData() == "p"
+    assert b.metric_combo.currentText() == "eq. 14 error (000)"          # the window's name of the metric
     # the PCA-GM line: the mean over the 2 seeds at p = 0.2 and 1.0 (core.sweep.aggregate)
     x, y = b.lines["pca-gm"].getData()
     agg = sweep_io.aggregate(b.rows, "p", "reconstruction_error")["pca-gm"]

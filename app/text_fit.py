@@ -1,0 +1,244 @@
+"""Which texts of a window do not fit where they are drawn (no numerics): the measure behind
+"no text is clipped" (tests, ``benchmarks/screenshots.py``).
+
+:func:`clipped_texts` walks every visible label, button and combo box of a window and every text
+of its pyqtgraph views (titles and other ``LabelItem``s, axis labels, ``TextItem``s, legends) and
+compares the room the text needs, measured with the font it is drawn in (so after any zoom,
+:mod:`app.display`), with the rectangle it is drawn in:
+
+* a ``QLabel``: its text laid out as the label lays it out (rich text, word wrap) against its
+  contents rectangle;
+* a button: its text (and icon) against the style's contents rectangle of the button; a combo
+  box: its current text against the style's edit field;
+* a ``LabelItem`` (plot and image titles, captions, legend entries) and a ``TextItem`` (tile
+  labels): the text's box (its document margins off) inside its item's rectangle, inside the
+  ViewBox that holds it, and inside the part of the scene the view shows; tile labels of a view
+  must not overlap each other;
+* an axis label: inside its axis (the axis's length along it) and inside the part of the scene
+  the view shows.
+
+A text cut by an elision ("…") counts as clipped: what is compared is the whole text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+__all__ = ["Clip", "clipped_texts", "describe"]
+
+#: pixels a text may stick out of its room before it counts as clipped (anti-aliasing, rounding)
+TOLERANCE = 1.0
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One text that does not fit: ``kind`` (``"QLabel"``, ``"title"``, ``"axis label"``…), the
+    text (plain), the room it needs and the room it has (pixels, width × height), and where
+    (the object names or classes of its widget and its parents)."""
+
+    kind: str
+    text: str
+    need: tuple[float, float]
+    room: tuple[float, float]
+    where: str
+
+    def __str__(self) -> str:
+        return (f"{self.kind} {self.text!r}: needs {self.need[0]:.0f}×{self.need[1]:.0f} px, "
+                f"has {self.room[0]:.0f}×{self.room[1]:.0f} ({self.where})")
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _plain(text: str) -> str:
+    """``text`` without HTML tags and entities, and without a mnemonic's '&'."""
+    doc = QtGui.QTextDocument()
+    doc.setHtml(text)
+    return doc.toPlainText().strip()
+
+
+def _where(widget: QtWidgets.QWidget) -> str:
+    names = []
+    w = widget
+    while w is not None and len(names) < 4:
+        names.append(w.objectName() or type(w).__name__)
+        w = w.parentWidget()
+    return " < ".join(names)
+
+
+# ------------------------------------------------------------------ widgets
+def _label_need(label: QtWidgets.QLabel, width: float) -> tuple[float, float]:
+    """(width, height) the label's text needs, laid out in ``width`` when it wraps."""
+    text = label.text()
+    rich = label.textFormat() == QtCore.Qt.RichText or (
+        label.textFormat() == QtCore.Qt.AutoText and QtGui.Qt.mightBeRichText(text))
+    if rich:
+        doc = QtGui.QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(label.font())
+        doc.setHtml(text)
+        if label.wordWrap():
+            doc.setTextWidth(width)
+            return min(doc.idealWidth(), width), doc.size().height()
+        return doc.idealWidth(), doc.size().height()
+    fm = label.fontMetrics()
+    if label.wordWrap():
+        r = fm.boundingRect(QtCore.QRect(0, 0, max(int(width), 1), 100000),
+                            int(QtCore.Qt.TextWordWrap | label.alignment()), text)
+        return float(r.width()), float(r.height())
+    lines = text.split("\n")
+    return (float(max(fm.horizontalAdvance(line) for line in lines)),
+            float(fm.lineSpacing() * (len(lines) - 1) + fm.height()))
+
+
+def _widget_clips(widget: QtWidgets.QWidget) -> Clip | None:
+    if isinstance(widget, QtWidgets.QLabel):
+        text = widget.text()
+        if not text.strip() or widget.pixmap() is not None and not widget.pixmap().isNull():
+            return None
+        room = widget.contentsRect()
+        m = widget.margin()
+        w, h = room.width() - 2 * m - widget.indent() * 0, room.height() - 2 * m
+        need = _label_need(widget, w)
+        if need[0] > w + TOLERANCE or need[1] > h + TOLERANCE:
+            return Clip("QLabel", _plain(text) if "<" in text else text, need, (w, h), _where(widget))
+        return None
+    style = widget.style()
+    if isinstance(widget, QtWidgets.QComboBox):
+        text = widget.currentText()
+        if not text:
+            return None
+        opt = QtWidgets.QStyleOptionComboBox()
+        widget.initStyleOption(opt)
+        field = style.subControlRect(QtWidgets.QStyle.CC_ComboBox, opt, QtWidgets.QStyle.SC_ComboBoxEditField,
+                                     widget)
+        need = float(widget.fontMetrics().horizontalAdvance(text))
+        if not widget.itemIcon(widget.currentIndex()).isNull():
+            need += widget.iconSize().width() + 4
+        if need > field.width() + TOLERANCE:
+            return Clip("QComboBox", text, (need, 0.0), (float(field.width()), float(field.height())),
+                        _where(widget))
+        return None
+    if isinstance(widget, QtWidgets.QAbstractButton):
+        text = widget.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        if not text.strip():
+            return None
+        need = float(widget.fontMetrics().horizontalAdvance(text))
+        if not widget.icon().isNull():
+            need += widget.iconSize().width() + 4
+        if isinstance(widget, QtWidgets.QCheckBox):
+            opt = QtWidgets.QStyleOptionButton()
+            widget.initStyleOption(opt)
+            room = style.subElementRect(QtWidgets.QStyle.SE_CheckBoxContents, opt, widget).width()
+        elif isinstance(widget, QtWidgets.QRadioButton):
+            opt = QtWidgets.QStyleOptionButton()
+            widget.initStyleOption(opt)
+            room = style.subElementRect(QtWidgets.QStyle.SE_RadioButtonContents, opt, widget).width()
+        elif isinstance(widget, QtWidgets.QPushButton):
+            opt = QtWidgets.QStyleOptionButton()
+            widget.initStyleOption(opt)
+            room = style.subElementRect(QtWidgets.QStyle.SE_PushButtonContents, opt, widget).width()
+        else:                   # tool buttons: the button's rectangle less its frame
+            room = widget.width() - 4
+        if need > room + TOLERANCE:
+            return Clip(type(widget).__name__, text, (need, 0.0), (float(room), float(widget.height())),
+                        _where(widget))
+    return None
+
+
+# ------------------------------------------------------------------ pyqtgraph scenes
+def _text_rect(item: QtWidgets.QGraphicsTextItem) -> QtCore.QRectF:
+    """Scene rectangle of ``item``'s text (its document's margins off)."""
+    m = item.document().documentMargin()
+    return item.mapRectToScene(item.boundingRect().adjusted(m, m, -m, -m))
+
+
+def _view_box(item) -> pg.ViewBox | None:
+    p = item.parentItem()
+    while p is not None:
+        if isinstance(p, pg.ViewBox):
+            return p
+        p = p.parentItem()
+    return None
+
+
+def _fits(text: QtCore.QRectF, room: QtCore.QRectF) -> bool:
+    return (text.left() >= room.left() - TOLERANCE and text.right() <= room.right() + TOLERANCE
+            and text.top() >= room.top() - TOLERANCE and text.bottom() <= room.bottom() + TOLERANCE)
+
+
+def _scene_clips(view: pg.GraphicsView) -> list[Clip]:
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    where = _where(view)
+    out: list[Clip] = []
+    tiles: list[tuple[QtCore.QRectF, str]] = []
+
+    def check(kind: str, text_item, room: QtCore.QRectF):
+        text = text_item.toPlainText().strip()
+        if not text:
+            return
+        rect = _text_rect(text_item)
+        room = room.intersected(shown)
+        if not _fits(rect, room):
+            out.append(Clip(kind, text, (rect.width(), rect.height()), (room.width(), room.height()), where))
+
+    for item in view.scene().items():
+        if not item.isVisible():
+            continue
+        if isinstance(item, pg.LabelItem):
+            room = item.mapRectToScene(item.rect())
+            vb = _view_box(item)
+            if vb is not None:
+                room = room.intersected(vb.mapRectToScene(vb.rect()))
+            check("title" if item.parentItem() is not None and hasattr(item.parentItem(), "titleLabel")
+                  and item.parentItem().titleLabel is item else "text", item.item, room)
+        elif isinstance(item, pg.AxisItem):
+            label = item.label
+            if label is None or not label.isVisible() or not item.style.get("showValues", True) and False:
+                continue
+            nudge = 6.0
+            room = item.mapRectToScene(item.rect().adjusted(-nudge, -nudge, nudge, nudge))
+            check("axis label", label, room)
+        elif isinstance(item, pg.TextItem):
+            vb = _view_box(item)
+            room = vb.mapRectToScene(vb.rect()) if vb is not None else shown
+            check("text", item.textItem, room)
+            if item.textItem.toPlainText().strip():
+                tiles.append((_text_rect(item.textItem), item.textItem.toPlainText().strip()))
+    for i, (a, ta) in enumerate(tiles):            # tile labels over each other are unreadable
+        for b, tb in tiles[i + 1:]:
+            inter = a.intersected(b)
+            if inter.width() > TOLERANCE and inter.height() > TOLERANCE:
+                out.append(Clip("overlapping text", f"{ta} / {tb}", (a.width(), a.height()),
+                                (b.width(), b.height()), where))
+    return out
+
+
+def _shown(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> bool:
+    return widget.isVisibleTo(top) and widget.isVisible() and widget.width() > 0 and widget.height() > 0
+
+
+def clipped_texts(window: QtWidgets.QWidget) -> list[Clip]:
+    """Every text of ``window`` (and of the widgets inside it) shown but not fitting its room;
+    empty when every text fits. Lay the window out first (process the pending events)."""
+    out: list[Clip] = []
+    for widget in window.findChildren(QtWidgets.QWidget):
+        if not _shown(widget, window):
+            continue
+        if isinstance(widget, QtWidgets.QMenu) or widget.window() is not window:
+            continue
+        if isinstance(widget, pg.GraphicsView):
+            out.extend(_scene_clips(widget))
+        elif isinstance(widget, (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QComboBox)):
+            clip = _widget_clips(widget)
+            if clip is not None:
+                out.append(clip)
+    return out
+
+
+def describe(clips: list[Clip]) -> str:
+    """One line per clipped text (for a test's failure message or a script's report)."""
+    return "\n".join(str(c) for c in clips) or "no clipped text"

@@ -1,0 +1,223 @@
+"""The lesson panel, the Lessons menu and File ▸ Open lesson…, driven as a teacher would (issue 28).
+
+A tiny lesson written here (the 2-D line toy of paper 000, two small columns) keeps these tests to
+seconds: step 1 sets PCA and PCA-GM up and steps 3 iterations; step 2 sets three columns (one
+added: the window builds it in parts) and steps 2; step 3 keeps step 2's results and runs to
+convergence.
+"""
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from robust_subspace_lab.app.lessons_menu import ENTRY_CHARS
+from robust_subspace_lab.core import lessons
+
+WAIT = 30000
+
+TINY = '''
+key = "tiny-test"
+title = "A tiny lesson"
+concept = "Weights"
+teaches = "Three steps on the 2-D line toy."
+seed = 3
+
+[[steps]]
+title = "Three iterations"
+text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall."""
+look_at = "weights"
+action = { kind = "steps", n = 3 }
+
+[steps.setup]
+task = "subspace"
+data = "toy:line"
+methods = [ { key = "pca", params = { n_components = 1 } },
+            { key = "pca-gm", params = { n_components = 1, p = 0.3 } } ]
+
+[[steps.claims]]
+text = "PCA-GM has made three iterations"
+check = "iterations[2] == 3"
+source = "ours"
+
+[[steps.claims]]
+text = "PCA's objective is negative"
+check = "objective[1] < 0"
+source = "ours"
+
+[[steps.claims]]
+text = "PCA-GM's objective is negative"
+check = "objective[2] < 0"
+source = "paper"
+expect = "does-not-reproduce"
+reason = "a sum of powers of norms is never negative"
+
+[[steps]]
+title = "Another p"
+text = "Two iterations with p = 0.5."
+look_at = "objective"
+action = { kind = "steps", n = 2 }
+
+[steps.setup]
+task = "subspace"
+data = "toy:line"
+methods = [ { key = "pca-gm", params = { n_components = 1, p = 0.5 } },
+            { key = "pca-gm", params = { n_components = 1, p = 0.1 } },
+            { key = "pca", params = { n_components = 1 } } ]
+
+[[steps.claims]]
+text = "Both made two iterations"
+check = "iterations[1] == 2 and iterations[2] == 2"
+
+[[steps]]
+title = "To the end"
+text = "Run on from here until the stopping rule holds."
+action = { kind = "converge" }
+
+[[steps.claims]]
+text = "PCA-GM went on past iteration 2"
+check = "iterations[1] > 2"
+'''
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def _choose_file(monkeypatch, path) -> None:
+    """The next file dialog answers ``path`` (as if the user picked it)."""
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "Lessons (*.toml)")))
+
+
+def _open_file(qtbot, win, monkeypatch, path):
+    """File ▸ Open lesson… on ``path``; returns once step 1's claims are checked."""
+    _choose_file(monkeypatch, path)
+    with qtbot.waitSignal(win.lesson_panel.driver.evaluated, timeout=WAIT):
+        win.open_lesson_action.trigger()
+    return win.lesson_panel
+
+
+def _click_and_check(qtbot, panel, button):
+    with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):
+        qtbot.mouseClick(button, QtCore.Qt.LeftButton)
+
+
+def _leaves(menu):
+    for act in menu.actions():
+        if act.menu() is not None:
+            yield from _leaves(act.menu())
+        elif act.data() is not None:
+            yield act
+
+
+def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
+    win = make_window()
+    groups = lessons.by_concept()
+    if not groups:
+        pytest.skip("no lessons shipped")
+    titles = [a.text().replace("&", "") for a in win.lessons_menu.actions() if a.menu() is not None]
+    assert [t for t in titles if t != "Papers"] == [c.replace("&", "") for c in groups if c != "Papers"]
+    shipped = [l for members in groups.values() for l in members]
+    entries = {a.data(): a for a in _leaves(win.lessons_menu)}
+    assert set(entries) == {l.key for l in shipped}               # every lesson, papers included
+    for lesson in shipped:        # "title — teaches" in the menu (cut at ENTRY_CHARS), whole in the tips
+        act = entries[lesson.key]
+        text = act.text().replace("&&", "&")
+        assert len(text) <= ENTRY_CHARS and " — " in text and text.split(" — ")[0] in lesson.title
+        assert lesson.teaches in act.statusTip() and lesson.teaches in act.toolTip()
+    concept = [l for c, members in groups.items() if c != "Papers" for l in members]
+    lesson = (concept or shipped)[0]
+    assert not win.lesson_panel.isVisible()
+    entries[lesson.key].trigger()                                   # as a teacher picks it
+    panel = win.lesson_panel
+    assert panel.isVisible() and panel.lesson.key == lesson.key
+    assert panel.count_label.text() == f"Step 1 of {len(lesson.steps)}"
+    assert panel.step_title.text() == lesson.steps[0].title
+    assert lesson.steps[0].text.split()[0] in panel.text.toPlainText()
+    assert not panel.back_button.isEnabled()
+
+
+def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_changes(qtbot, make_window, monkeypatch, tiny):
+    win = make_window()
+    panel = _open_file(qtbot, win, monkeypatch, tiny)
+    assert panel.isVisible()
+    assert panel.title_label.text() == "A tiny lesson"
+    assert panel.count_label.text() == "Step 1 of 3"
+    assert "wᵢ = ‖eᵢ‖^(p−2)" in panel.text.toPlainText()
+    assert [c.runner.key for c in win.columns] == ["pca", "pca-gm"]
+    assert win.source[1] == "line"
+    assert win.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
+    # the claims: ✓ with its number, ✗ for the false one, the paper's non-reproducing one declared
+    shown = panel.claims.toPlainText()
+    ok, bad, declared = shown.split("\n")[:3]
+    assert ok.startswith("✓ PCA-GM has made three iterations") and "3" in ok and "[ours]" in ok
+    assert bad.startswith("✗ PCA's objective is negative") and "[ours]" in bad
+    assert declared.startswith("✗ PCA-GM's objective is negative") and "[paper]" in declared
+    assert "does not reproduce: a sum of powers of norms is never negative" in shown
+    assert [r.ok for r in panel.results] == [True, False, True]
+    # the view to look at is framed in every column
+    from robust_subspace_lab.app.lesson_highlight import HighlightFrame
+    for col in win.columns:
+        framed = [v for v in col.view_list if v.findChild(HighlightFrame)]
+        assert [type(v).name for v in framed] == ["weights_view"]
+    # the panel stays through a data change, and checks the claims again on the new data
+    old = win.data
+    with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):   # re-checked on the new data
+        assert win.load_toy("line", {"seed": 11})
+    assert win.data is not old
+    assert panel.isVisible() and panel.lesson.key == "tiny-test" and panel.count_label.text() == "Step 1 of 3"
+    assert not panel.results[0].ok        # the new data restarted the columns: not at iteration 3
+    assert "✗ PCA-GM has made three iterations" in panel.claims.toPlainText()
+    # closed from View, it frames no view; shown again, the same step
+    panel.toggleViewAction().trigger()
+    assert not panel.isVisible()
+    from robust_subspace_lab.app.lesson_highlight import HighlightFrame
+    assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
+    panel.toggleViewAction().trigger()
+    assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
+
+
+def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, monkeypatch, tiny):
+    win = make_window()
+    panel = _open_file(qtbot, win, monkeypatch, tiny)
+    _click_and_check(qtbot, panel, panel.next_button)
+    assert panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
+    assert [(c.runner.key, c.runner.params.get("p")) for c in win.columns] == \
+        [("pca-gm", 0.5), ("pca-gm", 0.1), ("pca", None)]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    assert panel.results[0].ok and "✓ Both made two iterations" in panel.claims.toPlainText()
+    # step 3 has no setup: it goes on from step 2's results to convergence
+    _click_and_check(qtbot, panel, panel.next_button)
+    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert all(c.runner.finished for c in win.columns) and win.columns[0].runner.iteration > 2
+    assert panel.results[0].ok and not panel.next_button.isEnabled()
+    # Back to step 2: its setup and its 2 iterations again (not step 3's converged run)
+    _click_and_check(qtbot, panel, panel.back_button)
+    assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
+    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+
+
+def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window, monkeypatch, tmp_path):
+    win = make_window()
+    broken = tmp_path / "broken.toml"
+    broken.write_text(TINY.replace('action = { kind = "steps", n = 2 }', 'action = { kind = "run" }'),
+                      encoding="utf-8")
+    win.step_all(2)
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    before = (win.data, win.source, win.corruption_key, win.corruption_params,
+              [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
+    _choose_file(monkeypatch, broken)
+    win.open_lesson_action.trigger()
+    box = win.lesson_error_box
+    assert box.isVisible() and box.icon() == QtWidgets.QMessageBox.Warning
+    line = 1 + TINY.split('action = { kind = "steps", n = 2 }')[0].count("\n")
+    assert "broken.toml" in box.text() and f"line {line}: steps[2].action.kind" in box.text()
+    assert not win.lesson_panel.isVisible() and win.lesson_panel.lesson is None
+    assert not win.busy
+    after = (win.data, win.source, win.corruption_key, win.corruption_params,
+             [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
+    assert after[0] is before[0] and after == before
