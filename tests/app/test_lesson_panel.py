@@ -103,6 +103,7 @@ def _open_file(qtbot, win, monkeypatch, path):
 def _click_and_check(qtbot, panel, button):
     with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):
         qtbot.mouseClick(button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled, timeout=WAIT)
 
 
 def _leaves(menu):
@@ -178,6 +179,17 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
     panel.toggleViewAction().trigger()
     assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
+    # a larger application font (View ▸ Zoom, presentation mode) enlarges the panel's text with it
+    app = QtWidgets.QApplication.instance()
+    before, size = app.font(), panel.text.font().pointSizeF()
+    bigger = QtWidgets.QApplication.font()
+    bigger.setPointSizeF(bigger.pointSizeF() * 1.5)
+    try:
+        app.setFont(bigger)
+        qtbot.waitUntil(lambda: abs(panel.text.font().pointSizeF() - 1.5 * size) < 0.01, timeout=WAIT)
+        assert panel.title_label.font().pointSizeF() > panel.text.font().pointSizeF()
+    finally:
+        app.setFont(before)
 
 
 def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, monkeypatch, tiny):
