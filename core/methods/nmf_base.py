@@ -487,8 +487,8 @@ class _NMFBase(SteppableEstimator):
     # ---------------------------------------------------------------- sklearn-style API
     def fit(self, X, y=None):
         """Run to the stopping rule; sets ``components_`` (r, d), ``coefficients_`` (n, r),
-        ``mean_`` (zeros), ``sample_weights_``, ``n_iter_``, ``objective_``,
-        ``objective_history_``, ``state_``."""
+        ``mean_`` (zeros), ``sample_weights_`` (and from them ``effective_n_samples_``),
+        ``n_iter_``, ``objective_``, ``objective_history_``, ``state_``."""
         super().fit(X)
         self.coefficients_ = np.array(self.state_.coefficients)
         return self

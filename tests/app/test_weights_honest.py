@@ -24,6 +24,10 @@ def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbo
     assert "effective n = " in gm.scalars_label.text()
     assert gm.collapse_note.isHidden()
     assert "effective n" not in win.columns[0].scalars_label.text()      # PCA does not reweight
+    # "+ Column" adds the next method with the window's k = 5, not the catalogue's 10 (which
+    # collapses ℓ2,p-PCA-OM and PCA-GM on these 100 faces)
+    added = win.subspace.request_column()
+    assert added.key == "l2p-pca-om" and added.runner.params["n_components"] == 5
     # k = 8 and p = 0.1 on the same 100 faces: an occluded face enters the subspace and carries the fit
     gm.param_group().child("n_components").setValue(8)
     gm.param_group().child("p").setValue(0.1)
@@ -31,6 +35,7 @@ def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbo
                     and not win.busy, timeout=WAIT)
     _run_to_the_end(qtbot, win)
     col = gm
+    assert added.collapse_note.isHidden() and "effective n = " in added.scalars_label.text()
     qtbot.waitUntil(col.collapse_note.isVisible, timeout=WAIT)
     text = col.collapse_note.text()
     assert "weights collapsed:" in text and "samples carry" in text and "% of the weight" in text
