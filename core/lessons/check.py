@@ -43,6 +43,13 @@ class LiveColumn:
         return self.pg.finished if self.pg is not None else self.run.finished
 
     @property
+    def stopped(self) -> str:
+        """"converged", "stopped at max_iter" (the stopping rule was not met) or "" (still running)."""
+        if not self.finished:
+            return ""
+        return "converged" if self.state.converged else "stopped at max_iter"
+
+    @property
     def name(self) -> str:
         if self.pg is not None:
             from ..playground import METHODS
@@ -125,7 +132,8 @@ class CheckReport:
     results : per step, ``(step, its ClaimResults)``.
     seconds : wall time of the whole run.
     errors : what stopped the run early (a column that could not start or failed), else empty.
-    iterations : per step, the iteration each column stood at after its action.
+    iterations : per step, ``(method name, iteration, how it stopped)`` of each column after its
+        action; how it stopped is "converged", "stopped at max_iter" or "" (still running).
     ok : no error, and every asserted claim holds (declared non-reproducing claims never fail it).
     """
 
@@ -134,7 +142,7 @@ class CheckReport:
     results: list[tuple[Step, list[ClaimResult]]] = field(default_factory=list)
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
-    iterations: list[list[tuple[str, int, bool]]] = field(default_factory=list)
+    iterations: list[list[tuple[str, int, str]]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -155,7 +163,7 @@ class CheckReport:
         n = len(self.lesson.steps)
         for i, (step, rs) in enumerate(self.results):
             where = self.iterations[i] if i < len(self.iterations) else []
-            its = ", ".join(f"{name} {it}{' ✓' if done else ''}" for name, it, done in where)
+            its = ", ".join(f"{name} {it}" + (f" ({done})" if done else "") for name, it, done in where)
             out.append(f"Step {i + 1}/{n} · {step.title}" + (f"  [iterations: {its}]" if its else ""))
             out.extend("  " + r.line for r in rs)
         out.extend("  error: " + e for e in self.errors)
@@ -188,7 +196,7 @@ def check(lesson: Lesson, seed: int | None = None,
         except Exception as exc:             # core's errors name the file, parameter or method
             report.errors.append(f"step {i + 1} ({step.title}): {type(exc).__name__}: {exc}")
             break
-        report.iterations.append([(c.name, int(c.state.iteration), bool(c.finished)) for c in columns])
+        report.iterations.append([(c.name, int(c.state.iteration), c.stopped) for c in columns])
         report.results.append((step, evaluate(step.claims, [c.result() for c in columns])))
     report.seconds = time.perf_counter() - t0
     return report
