@@ -145,6 +145,18 @@ class LessonPanel(QtWidgets.QDockWidget):
             shortcut.activated.connect(lambda b=button: b.click() if b.isEnabled() and self.isVisible() else None)
         self.setWidget(body)
         self._apply_fonts()
+        self._show_no_lesson()
+
+    def _show_no_lesson(self) -> None:
+        """What the panel says before a lesson is opened (View ▸ Lesson panel shows it)."""
+        self.title_label.setText("No lesson open")
+        self.paper_label.hide()
+        self.text.setMarkdown("Choose a lesson from the **Lessons** menu (by concept; the papers' settings are "
+                              "under *Papers*), or open your own lesson file with *File ▸ Open lesson…*.")
+        for w in (self.look_label, self.claims_title, self.claims):
+            w.hide()
+        for b in (self.back_button, self.again_button, self.next_button):
+            b.setEnabled(False)
 
     def _apply_fonts(self) -> None:
         """Sizes relative to the application font, so a font scale (zoom) carries over."""
@@ -211,6 +223,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.text.setMarkdown(step.text)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index + 1 < n)
+        self.again_button.setEnabled(True)
         self.look_label.setText(self._look_text(step.look_at))
         self.look_label.setVisible(bool(step.look_at))
         self.claims_title.setVisible(bool(step.claims))

@@ -123,6 +123,9 @@ class ParamSpec:
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
                 raise ParameterError(f"{self.name} must be an integer{self._bounds()}, got {_short(value)}")
             num = int(value)
+            if not -2 ** 63 <= num < 2 ** 63:       # what numpy and the solvers can hold
+                raise ParameterError(f"{self.name} must be an integer{self._bounds()} (and below 2**63), "
+                                     f"got {_short(value)}")
         else:
             try:
                 if isinstance(value, (bool, np.bool_, str, bytes)):   # "1.5" is text, not a number

@@ -132,6 +132,9 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
     concept = [l for c, members in groups.items() if c != "Papers" for l in members]
     lesson = (concept or shipped)[0]
     assert not win.lesson_panel.isVisible()
+    win.lesson_panel.toggleViewAction().trigger()                   # View ▸ Lesson panel, no lesson yet
+    assert win.lesson_panel.title_label.text() == "No lesson open"
+    assert "Lessons" in win.lesson_panel.text.toPlainText() and not win.lesson_panel.next_button.isEnabled()
     entries[lesson.key].trigger()                                   # as a teacher picks it
     panel = win.lesson_panel
     assert panel.isVisible() and panel.lesson.key == lesson.key
@@ -210,6 +213,12 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     _click_and_check(qtbot, panel, panel.back_button)
     assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
     assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    # Again: the step from its setup once more, after the student stepped on
+    win.step_all(3)
+    qtbot.waitUntil(lambda: win.columns[0].runner.iteration == 5 and not win.busy, timeout=WAIT)
+    _click_and_check(qtbot, panel, panel.again_button)
+    assert panel.count_label.text() == "Step 2 of 3"
     assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
 
 
