@@ -24,7 +24,8 @@ seed = 3
 
 [[steps]]
 title = "Three iterations"
-text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall."""
+text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall.
+Inliers ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)."""
 look_at = "weights"
 action = { kind = "steps", n = 3 }
 
@@ -151,6 +152,8 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert panel.title_label.text() == "A tiny lesson"
     assert panel.count_label.text() == "Step 1 of 3"
     assert "wᵢ = ‖eᵢ‖^(p−2)" in panel.text.toPlainText()
+    assert "ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)" in panel.text.toPlainText()      # not struck through
+    assert "line-through" not in panel.text.document().toHtml()
     assert [c.runner.key for c in win.columns] == ["pca", "pca-gm"]
     assert win.source[1] == "line"
     assert win.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
