@@ -74,6 +74,7 @@ class LessonDriver(QtCore.QObject):
         self.results: list | None = None     # the claims of the step shown, once checked
         self.checked_key: tuple | None = None
         self.error = ""                      # why the step could not be set up ("" if it was)
+        self.check_error = ""                # why the claims could not be checked ("" if they were)
         self._gen = 0
         self._actions: list = []
         self._applying = False
@@ -97,6 +98,18 @@ class LessonDriver(QtCore.QObject):
     def workspace(self):
         return self.window.workspace_for(self._task)
 
+    @property
+    def settled(self) -> bool:
+        """The step shown is done: its actions ran, its runs are idle and its claims are checked
+        (or it has none, or they could not be checked, or the step could not be set up). For
+        scripts and tests."""
+        step = self.step
+        if step is None or self.error:
+            return True
+        if self._actions or self.workspace.busy or self.window.data_jobs.busy:
+            return False
+        return self.results is not None or not step.claims or bool(self.check_error)
+
     def open(self, lesson, seed: int | None = None) -> None:
         """Start ``lesson`` at its first step (corruption seed ``seed``, default the lesson's)."""
         self.lesson = lesson
@@ -114,7 +127,7 @@ class LessonDriver(QtCore.QObject):
         self._gen += 1
         self._cancel.set()
         self._cancel = threading.Event()
-        self.results, self.checked_key, self._asked, self.error = None, None, None, ""
+        self.results, self.checked_key, self._asked, self.error, self.check_error = None, None, None, "", ""
         self.index = index
         if follows:                          # keep the results there and act on them
             first, setup = index, None
@@ -222,10 +235,11 @@ class LessonDriver(QtCore.QObject):
             return
         if kind == "error":
             self._asked = None
-            self.state.emit(f"The claims could not be checked: {error_message(value)}")
+            self.check_error = f"The claims could not be checked: {error_message(value)}"
+            self.state.emit(self.check_error)
             return
         key, results = value
-        self._asked = None
+        self._asked, self.check_error = None, ""
         self.checked_key = key
         self.results = list(results)
         self.evaluated.emit(self.results)

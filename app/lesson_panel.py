@@ -34,7 +34,9 @@ PANEL_MIN_WIDTH = 240
 OK_COLOR, FAIL_COLOR, DECLARED_COLOR, PENDING_COLOR = "#1a7f37", "#b42318", "#8a5a00", "#666666"
 #: what "Look at:" calls the parts of a tab that are not views (:data:`app.lesson_highlight.PARTS`)
 PART_NAMES = {"metrics": "the numbers under the iteration", "points": "the points and their weights",
-              "majorizer": "the objective and its majorizer", "regression": "the test results"}
+              "majorizer": "the objective and its majorizer", "regression": "the test results",
+              ("playground", "weights"): "the points' weights (size and colour)",
+              ("playground", "objective"): "the objective J(θ) and its majorizer"}
 
 
 def claim_html(result) -> str:
@@ -143,6 +145,18 @@ class LessonPanel(QtWidgets.QDockWidget):
             shortcut.activated.connect(lambda b=button: b.click() if b.isEnabled() and self.isVisible() else None)
         self.setWidget(body)
         self._apply_fonts()
+        self._show_no_lesson()
+
+    def _show_no_lesson(self) -> None:
+        """What the panel says before a lesson is opened (View ▸ Lesson panel shows it)."""
+        self.title_label.setText("No lesson open")
+        self.paper_label.hide()
+        self.text.setMarkdown("Choose a lesson from the **Lessons** menu (by concept; the papers' settings are "
+                              "under *Papers*), or open your own lesson file with *File ▸ Open lesson…*.")
+        for w in (self.look_label, self.claims_title, self.claims):
+            w.hide()
+        for b in (self.back_button, self.again_button, self.next_button):
+            b.setEnabled(False)
 
     def _apply_fonts(self) -> None:
         """Sizes relative to the application font, so a font scale (zoom) carries over."""
@@ -164,9 +178,17 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims_title.setFont(scaled(1.0, True))
 
     def changeEvent(self, event) -> None:
-        if event.type() == QtCore.QEvent.ApplicationFontChange:
-            self._apply_fonts()
+        # the application font changed (a dock that sets no font of its own gets a FontChange)
+        if event.type() in (QtCore.QEvent.FontChange, QtCore.QEvent.ApplicationFontChange):
+            self.fit_to_font()
         super().changeEvent(event)
+
+    def fit_to_font(self) -> None:
+        """The application font changed (View ▸ Zoom, presentation mode): sizes and boxes follow."""
+        self._apply_fonts()
+        self._elide_paper()
+        if self.claims.isVisible():
+            self._fit_claims()
 
     # ------------------------------------------------------------------ the lesson
     @property
@@ -201,6 +223,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.text.setMarkdown(step.text)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index + 1 < n)
+        self.again_button.setEnabled(True)
         self.look_label.setText(self._look_text(step.look_at))
         self.look_label.setVisible(bool(step.look_at))
         self.claims_title.setVisible(bool(step.claims))
@@ -249,7 +272,8 @@ class LessonPanel(QtWidgets.QDockWidget):
             return ""
         ws = self.driver.workspace
         views = [w for w in lesson_highlight.targets(ws, key) if getattr(type(w), "title", "")]
-        title = PART_NAMES.get(key) or (type(views[0]).title if views else key.replace("_", " "))
+        title = PART_NAMES.get((ws.task, key)) or PART_NAMES.get(key) or \
+            (type(views[0]).title if views else key.replace("_", " "))
         where = "in every column" if ws.task == "subspace" else "in the tab"
         return f"Look at: {title} (framed in orange {where})"
 
@@ -258,7 +282,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         if step is None:
             return
         if not step.claims:
-            self.state_label.setText("")
+            self.state_label.setText("Your turn: do what the text says." if step.action.kind == "wait"
+                                     else "Done: this step checks no claim; read the views.")
             return
         self.claims.setHtml("".join(claim_html(r) for r in results))
         self._fit_claims()
