@@ -223,6 +223,13 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     _click_and_check(qtbot, panel, panel.again_button)
     assert panel.count_label.text() == "Step 2 of 3"
     assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    # Back, and Next again while step 1's data are still loading: the panel ends on step 2, whole
+    QtCore.QTimer.singleShot(0, panel.next_button.click)
+    qtbot.mouseClick(panel.back_button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled and panel.results is not None, timeout=WAIT)
+    assert panel.index == 1 and panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
+    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2] and panel.results[0].ok
 
 
 def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window, monkeypatch, tmp_path):
