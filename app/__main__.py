@@ -262,13 +262,7 @@ def main(argv: list[str] | None = None) -> int:
                 win.deleteLater()
                 return 1
     if args.lesson_loaded is not None:
-        opener = getattr(win, "open_lesson", None)
-        if opener is None:
-            print("robust-subspace-lab: --lesson without --check needs the lesson panel (MainWindow.open_lesson), "
-                  "which this version does not have; run --lesson KEY --check", file=sys.stderr)
-            win.close()
-            return 2
-        opener(args.lesson_loaded, args.seed)          # --seed S: every corruption seed of the lesson
+        win.open_lesson(args.lesson_loaded, args.seed)   # --seed S: every seed of the lesson's data
     if args.screenshot:
         return _screenshot(win, args)
     if args.folder and win.last_error:

@@ -74,9 +74,11 @@ class LessonDriver(QtCore.QObject):
         self.results: list | None = None     # the claims of the step shown, once checked
         self.checked_key: tuple | None = None
         self.error = ""                      # why the step could not be set up ("" if it was)
+        self.check_error = ""                # why the claims could not be checked ("" if they were)
         self._gen = 0
         self._actions: list = []
         self._applying = False
+        self._queued: int | None = None      # a step asked for while a setup was loading
         self._poking = False
         self._asked: tuple | None = None     # the live key of the check in flight
         self._task = "subspace"
@@ -97,6 +99,18 @@ class LessonDriver(QtCore.QObject):
     def workspace(self):
         return self.window.workspace_for(self._task)
 
+    @property
+    def settled(self) -> bool:
+        """The step shown is done: its actions ran, its runs are idle and its claims are checked
+        (or it has none, or they could not be checked, or the step could not be set up). For
+        scripts and tests."""
+        step = self.step
+        if step is None or self.error:
+            return True
+        if self._actions or self.workspace.busy or self.window.data_jobs.busy:
+            return False
+        return self.results is not None or not step.claims or bool(self.check_error)
+
     def open(self, lesson, seed: int | None = None) -> None:
         """Start ``lesson`` at its first step (corruption seed ``seed``, default the lesson's)."""
         self.lesson = lesson
@@ -108,13 +122,16 @@ class LessonDriver(QtCore.QObject):
         """Enter step ``index`` (clamped to the lesson): setup, actions, then the claims."""
         if self.lesson is None:
             return
+        if self._applying:          # a setup is loading (its data job runs the event loop): after it
+            self._queued = index
+            return
         index = max(0, min(int(index), len(self.lesson.steps) - 1))
         steps = self.lesson.steps
         follows = index == self.index + 1 and steps[index].setup is None and not self.error
         self._gen += 1
         self._cancel.set()
         self._cancel = threading.Event()
-        self.results, self.checked_key, self._asked, self.error = None, None, None, ""
+        self.results, self.checked_key, self._asked, self.error, self.check_error = None, None, None, "", ""
         self.index = index
         if follows:                          # keep the results there and act on them
             first, setup = index, None
@@ -129,6 +146,10 @@ class LessonDriver(QtCore.QObject):
                 ok = self.window.apply_preset(setup.as_preset(self.seed), run=False)
             finally:
                 self._applying = False
+            if self._queued is not None:         # Next/Back pressed meanwhile: go there instead
+                queued, self._queued, self.index = self._queued, None, -2
+                self.go(queued)
+                return
             if not ok:
                 self._actions = []
                 self.error = f"This step could not be set up: {self.window.last_error or 'see the status bar'}"
@@ -222,10 +243,11 @@ class LessonDriver(QtCore.QObject):
             return
         if kind == "error":
             self._asked = None
-            self.state.emit(f"The claims could not be checked: {error_message(value)}")
+            self.check_error = f"The claims could not be checked: {error_message(value)}"
+            self.state.emit(self.check_error)
             return
         key, results = value
-        self._asked = None
+        self._asked, self.check_error = None, ""
         self.checked_key = key
         self.results = list(results)
         self.evaluated.emit(self.results)

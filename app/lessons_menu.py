@@ -34,9 +34,9 @@ PAPER_MENU_TITLES = {
 LESSON_FILTER = "Lessons (*.toml);;All files (*)"
 
 
-#: characters of a menu entry at most ("title — teaches"; the whole line is its tooltip and status
-#: tip): a Papers ▸ paper ▸ entry menu then fits beside its parents on a 1280 px screen
-ENTRY_CHARS = 90
+#: characters of a menu entry at most ("title — teaches", cut at a word; the whole line is its
+#: tooltip and status tip): a concept's submenu then fits beside its parents on a 1280 px screen
+ENTRY_CHARS = 110
 
 
 def paper_title(lesson, by_citation: dict | None = None) -> str:
@@ -57,8 +57,10 @@ def entry_text(lesson, limit: int = ENTRY_CHARS) -> str:
     if lesson.concept == PAPERS_CONCEPT and " · " in title and title.lower().startswith("paper"):
         title = title.split(" · ", 1)[1]
     text = f"{title} — {lesson.teaches}" if lesson.teaches else title
-    if len(text) > limit:
-        text = text[:limit - 1].rstrip(" ,;:—") + "…"
+    if len(text) > limit:                    # at a word's end
+        cut = text[:limit - 1]
+        cut = cut[:cut.rfind(" ")] if " " in cut[len(title):] else cut
+        text = cut.rstrip(" ,;:—") + "…"
     return text.replace("&", "&&")
 
 

@@ -15,12 +15,13 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
-from robust_subspace_lab.core import catalogue, corruption
+from robust_subspace_lab.core import corruption
 from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.session import (BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, Session, prepare,
                                               share_clean)
 
 from .column import VIEWS_PER_TICK, MethodColumn, view_classes
+from .column_defaults import next_column
 from .column_help import show_focused_help
 from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
 from .layout import share_width_equally
@@ -177,12 +178,11 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
     # ================================================================== columns
     def add_column(self, key: str | None = None, params: dict | None = None,
                    placeholder: QtWidgets.QWidget | None = None) -> MethodColumn:
-        """Add a method column (``key`` from the catalogue; default: a method not shown yet), at
-        the end or in place of ``placeholder`` (a widget of the columns' layout)."""
-        if key is None:
-            shown = {c.key for c in self.columns}
-            keys = [m.key for m in catalogue.methods()]
-            key = next((k for k in keys if k not in shown), keys[0])
+        """Add a method column (``key`` from the catalogue; default: a method not shown yet, with
+        the columns' k: :func:`app.column_defaults.next_column`), at the end or in place of
+        ``placeholder`` (a widget of the columns' layout)."""
+        if key is None:                   # the first method not shown, with the columns' k
+            key, params = next_column(self.columns, params)
         # in a shown window the new column's views are built one per job of the build queue
         col = MethodColumn(self.pool, key, params, delay=self._delay, index=len(self.columns),
                            build_queue=self.build_queue if self.isVisible() else None,

@@ -48,7 +48,6 @@ import functools
 import itertools
 import json
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -62,9 +61,10 @@ from .corruption import Corrupted
 from .errors import DataError, ParameterError, SolverError
 from .params import ParamSpec
 from .session.spec import TOY, CorruptionSpec, DataSpec, prepare
+from .sweep_exec import make_executor
 
 __all__ = ["MethodGrid", "Sweep", "Task", "Progress", "spawn_seeds", "run_task", "run_sweep", "measure",
-           "replay", "parse_value", "parse_assignments", "spec_of", "BASE_COLUMNS", "METRIC_NAMES",
+           "replay", "MAX_RUNS", "check_runs", "parse_value", "parse_assignments", "spec_of", "BASE_COLUMNS", "METRIC_NAMES",
            "METRIC_LABELS", "METRIC_RANGES", "metric_label"]
 
 #: the columns every row has, in CSV order (the swept parameters go after ``method``)
@@ -160,6 +160,17 @@ def parse_assignments(text: str, what: str) -> list[tuple[str, str]]:
             raise ParameterError(f"{what}: expected name=value, got {item.strip()!r}")
         out.append((name.strip(), value.strip()))
     return out
+
+
+#: the most runs a sweep starts without being told it may (``--max-runs``)
+MAX_RUNS = 10_000
+
+
+def check_runs(n_runs: int, max_runs: int) -> None:
+    """ParameterError when ``n_runs`` is over ``max_runs`` (saying how to allow it)."""
+    if n_runs > max_runs:
+        raise ParameterError(f"the sweep has {n_runs:,} runs, more than the limit of {max_runs:,}; "
+                             f"narrow the grid or the seeds, or allow it with --max-runs {n_runs}")
 
 
 # ------------------------------------------------------------------------------------ the spec
@@ -287,6 +298,11 @@ class Sweep:
         return spawn_seeds(self.base_seed, self.n_seeds)
 
     @property
+    def n_runs(self) -> int:
+        """How many runs :meth:`tasks` lists (counted, not listed: a 10⁶-run grid costs nothing)."""
+        return int(self.n_seeds) * sum(math.prod(len(v) for v in m.grid.values()) for m in self.methods)
+
+    @property
     def swept_names(self) -> list[str]:
         """The swept parameters' names, in order of first appearance."""
         return list(dict.fromkeys(n for m in self.methods for n in m.grid))
@@ -329,9 +345,20 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Sweep":
-        return cls(DataSpec.from_dict(d["data"]), CorruptionSpec.from_dict(d["corruption"]),
-                   tuple(MethodGrid(m["key"], m.get("grid", {}), m.get("fixed", {})) for m in d["methods"]),
-                   int(d.get("n_seeds", 3)), int(d.get("base_seed", 0)))
+        """The sweep of :meth:`to_dict`'s plain data, validated (:meth:`validate`, at most
+        :data:`MAX_RUNS` runs). Raises ParameterError naming what is wrong."""
+        try:
+            methods = tuple(MethodGrid(m["key"], m.get("grid", {}), m.get("fixed", {})) for m in d["methods"])
+            n_seeds, base_seed = d.get("n_seeds", 3), d.get("base_seed", 0)
+            data, corruption = DataSpec.from_dict(d["data"]), CorruptionSpec.from_dict(d["corruption"])
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            raise ParameterError(f"not a sweep: {type(e).__name__}: {e}"[:200]) from None
+        for name, value, low in (("n_seeds", n_seeds, 1), ("base_seed", base_seed, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2 ** 32:
+                raise ParameterError(f"{name} must be an integer in [{low}, 2**32), got {value!r}"[:160])
+        sweep = cls(data, corruption, methods, n_seeds, base_seed)
+        check_runs(sweep.n_runs, MAX_RUNS)
+        return sweep.validate()
 
 
 # ------------------------------------------------------------------------------------ one run
@@ -439,67 +466,6 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {(s % 3600) // 60:02d} min"
 
 
-def _in_thread(task: Task, cancel: threading.Event | None, give_way=None) -> dict:
-    with interrupt.cancellable(cancel, give_way=give_way):
-        return run_task(task)
-
-
-class _Local1:
-    """n_jobs = 1: a thread of this process (Cancel reaches the running fit)."""
-
-    def __init__(self, cancel, give_way=None):
-        self.pool, self.cancel, self.width = cf.ThreadPoolExecutor(1, thread_name_prefix="sweep"), cancel, 2
-        self.give_way = give_way
-
-    def submit(self, task):
-        return self.pool.submit(_in_thread, task, self.cancel, self.give_way)
-
-    def close(self, cancelled: bool):
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        _load.cache_clear()       # this process goes on (the app): keep no images of a finished sweep
-
-
-class _Loky:
-    """n_jobs > 1: joblib's loky worker processes."""
-
-    def __init__(self, n_jobs: int):
-        from joblib.externals.loky import get_reusable_executor
-        threads = str(max(1, (os.cpu_count() or 1) // n_jobs))
-        env = {k: threads for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
-        self.pool = get_reusable_executor(max_workers=n_jobs, env=env)
-        self.width = 2 * n_jobs
-
-    def submit(self, task):
-        return self.pool.submit(run_task, task)
-
-    def close(self, cancelled: bool):
-        if cancelled:                     # stop the running fits now (the next sweep starts new workers)
-            self.pool.shutdown(wait=True, kill_workers=True)
-
-
-class _Dask:
-    """A Dask distributed scheduler's workers."""
-
-    def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:        # an optional dependency: the "distributed" extra
-            raise ParameterError("running a sweep on a Dask cluster (--dask) needs Dask's 'distributed' package, "
-                                 "which is not installed: pip install \"robust-subspace-lab[distributed]\"") from None
-        try:
-            self.client = Client(address, set_as_default=False, timeout=10)
-        except (OSError, TimeoutError) as e:
-            raise ParameterError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
-        self.pool = self.client.get_executor(pure=False)
-        self.width = 2 * max(1, sum(self.client.nthreads().values()))
-
-    def submit(self, task):
-        return self.pool.submit(run_task, task)
-
-    def close(self, cancelled: bool):
-        self.client.close()
-
-
 def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
               on_result: Callable[[dict], None] | None = None,
               cancel: threading.Event | None = None, poll: float = 0.1,
@@ -509,9 +475,11 @@ def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
 
     Parameters
     ----------
-    n_jobs : local worker processes (1: a thread of this process; -1: one per CPU). Ignored
-        with ``dask_address``.
-    dask_address : a Dask scheduler's address (``tcp://HOST:PORT``): run on that cluster.
+    n_jobs : local worker processes (1: a thread of this process; -1: one per CPU), capped at
+        the number of CPUs (:func:`core.sweep_exec.local_jobs`). Ignored with ``dask_address``.
+    dask_address : a Dask scheduler's address (``tcp://HOST:PORT``, ``tls://HOST:PORT``): run on
+        that cluster (the form is checked; connecting gives up after
+        :data:`core.sweep_exec.DASK_CONNECT_SECONDS`).
     on_result : called with each row as it finishes (in the calling thread, in finishing order).
     cancel : when set (from another thread, or by ``on_result``), no more task is submitted,
         the pending ones are dropped and the finished rows so far are returned.
@@ -520,24 +488,25 @@ def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
         (:func:`core.interrupt.cancellable`): the app passes one that pauses the run while its
         window's event loop is late, as its own solver threads do.
 
-    Raises ParameterError (a bad sweep, an unreachable scheduler) and whatever a run raises
+    Raises ParameterError (a bad sweep, ``n_jobs`` 0, a malformed address, a scheduler that
+    cannot be reached or does not answer: the message says which) and whatever a run raises
     besides the errors recorded in its row.
     """
     sweep = sweep.validate()
     tasks = sweep.tasks()
-    if dask_address:
-        ex = _Dask(dask_address)
-    else:
-        import joblib
-        n = int(joblib.effective_n_jobs(n_jobs))
-        ex = _Local1(cancel, give_way) if n <= 1 else _Loky(n)
+    stop = threading.Event()       # set when the caller cancels, or this function is left early
+    # the runs' checkpoints watch ``stop``; ``give_way`` is handed the caller's own event
+    gw = None if give_way is None else (lambda _event: give_way(cancel))
+    ex = make_executor(run_task, n_jobs, dask_address, stop, gw, on_close=_load.cache_clear)
     rows: dict[int, dict] = {}
     pending: dict[cf.Future, int] = {}
     queue = iter(tasks)
     cancelled = False
 
     def stop_requested() -> bool:
-        return cancel is not None and cancel.is_set()
+        if cancel is not None and cancel.is_set():
+            stop.set()
+        return stop.is_set()
 
     def fill() -> None:
         while len(pending) < ex.width and not stop_requested():
@@ -566,6 +535,8 @@ def run_sweep(sweep: Sweep, n_jobs: int = 1, dask_address: str | None = None,
             fill()
         cancelled = cancelled or stop_requested()
     finally:
+        # also on an exception (Ctrl-C, a row callback failing): the running fit is stopped at its
+        # next checkpoint rather than waited for; the rows so far were handed to on_result
         for fut in pending:
             fut.cancel()
         ex.close(cancelled or bool(pending))

@@ -16,10 +16,11 @@ from . import corruption as _corruption
 from . import datasets
 from .errors import DataError, ParameterError
 from .session.spec import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec
-from .sweep import (BASE_COLUMNS, MethodGrid, Progress, Sweep, parse_assignments, parse_value, run_sweep,
-                    spec_of)
+from .sweep import (BASE_COLUMNS, MAX_RUNS, MethodGrid, Progress, Sweep, check_runs, parse_assignments,
+                    parse_value, run_sweep, spec_of)
+from .sweep_exec import check_dask_address, local_jobs
 
-__all__ = ["columns", "write_csv", "read_csv", "aggregate", "parse_method", "parse_grid", "parse_corruption",
+__all__ = ["columns", "write_csv", "CsvStream", "read_csv", "aggregate", "parse_method", "parse_grid", "parse_corruption",
            "parse_data", "build_sweep", "cli"]
 
 
@@ -52,6 +53,50 @@ def write_csv(path, rows: Sequence[Mapping[str, Any]], swept: Sequence[str] = ()
         for r in rows:
             w.writerow([_cell(r.get(c)) for c in cols])
     return cols
+
+
+class CsvStream:
+    """The CSV of a sweep written as its runs finish, so that an interrupt or a crash keeps every
+    finished row on disk: each row is appended (and flushed) as it comes; when a row brings a
+    column the file does not have yet (another method's metrics), the file is rewritten with it
+    (atomically, beside itself). :meth:`finish` rewrites it in task order.
+
+    Opening checks the destination before any run: its folder must exist and it must be a
+    regular file or absent (ParameterError naming the path otherwise)."""
+
+    def __init__(self, path, swept: Sequence[str] = ()):
+        self.path, self.swept, self.rows = os.fspath(path), list(swept), []
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):
+            raise ParameterError(f"--out {self.path}: the folder {folder} does not exist")
+        if os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise ParameterError(f"--out {self.path}: not a regular file")
+        self.cols: list[str] = []
+        self._rewrite()
+
+    def _rewrite(self, rows: Sequence[Mapping[str, Any]] | None = None) -> None:
+        rows = self.rows if rows is None else rows
+        tmp = f"{self.path}.part"
+        try:
+            self.cols = write_csv(tmp, rows, self.swept)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise ParameterError(f"--out {self.path}: cannot write: {exc.strerror or exc}") from None
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        """Write one finished row."""
+        self.rows.append(row)
+        if columns(self.rows, self.swept) != self.cols:
+            self._rewrite()
+            return
+        with open(self.path, "a", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerow([_cell(row.get(c)) for c in self.cols])
+
+    def finish(self, ordered: Sequence[Mapping[str, Any]]) -> None:
+        """Rewrite the file with ``ordered`` (the rows in task order)."""
+        self._rewrite(list(ordered))
 
 
 def _parse_cell(text: str) -> Any:
@@ -153,10 +198,12 @@ def parse_data(text: str, size: tuple[int, int] | None = None) -> DataSpec:
 
 
 def build_sweep(data: DataSpec, corruption: CorruptionSpec, methods: Sequence[MethodGrid],
-                grids: Sequence[tuple[str, Sequence[str]]], n_seeds: int = 3, base_seed: int = 0) -> Sweep:
+                grids: Sequence[tuple[str, Sequence[str]]], n_seeds: int = 3, base_seed: int = 0,
+                max_runs: int = MAX_RUNS) -> Sweep:
     """A validated Sweep: each grid ``(name, texts)`` applies to every method with a parameter
     of that name (converted and checked by that method's ParamSpec). ParameterError for a grid
-    no method has, or a value out of range (naming method and parameter)."""
+    no method has, a value out of range (naming method and parameter), or more than
+    ``max_runs`` runs (counted before the seeds are drawn)."""
     grids = list(grids)
     names = [n for n, _ in grids]
     twice = sorted({n for n in names if names.count(n) > 1})
@@ -173,7 +220,9 @@ def build_sweep(data: DataSpec, corruption: CorruptionSpec, methods: Sequence[Me
         if not any(name in {s.name for s in m.info.params} for m in methods):
             raise ParameterError(f"--grid {name}: none of the methods ({', '.join(m.key for m in methods)}) "
                                  f"has a parameter {name!r}")
-    return Sweep(data, corruption, tuple(out), int(n_seeds), int(base_seed)).validate()
+    sweep = Sweep(data, corruption, tuple(out), int(n_seeds), int(base_seed))
+    check_runs(sweep.n_runs, max_runs)
+    return sweep.validate()
 
 
 def _size(text: str):
@@ -181,10 +230,26 @@ def _size(text: str):
     try:
         h, w = (int(v) for v in t.split("x", 1)) if "x" in t else (int(t),) * 2
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 32x32 or 32, got {text!r}") from None
-    if h < 1 or w < 1:
-        raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
+        raise argparse.ArgumentTypeError(f"size must look like 32x32 or 32, got {text[:40]!r}") from None
+    if not (1 <= h <= datasets.MAX_SIDE and 1 <= w <= datasets.MAX_SIDE):
+        raise argparse.ArgumentTypeError(f"size must be between 1 and {datasets.MAX_SIDE} pixels a side, "
+                                         f"got {text[:40]!r}")
     return (h, w)
+
+
+def _int_arg(low: int, high: int | None = None, allow: tuple[int, ...] = ()):
+    """An argparse type: an integer in [low, high] (or one of ``allow``)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text[:40]!r}") from None
+        if value in allow or (value >= low and (high is None or value <= high)):
+            return value
+        wanted = f"at least {low}" if high is None else f"between {low} and {high}"
+        extra = f" (or {', '.join(map(str, allow))})" if allow else ""
+        raise argparse.ArgumentTypeError(f"must be {wanted}{extra}, got {text[:40]!r}")
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,42 +270,75 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a method key with optional fixed parameters; repeat for more methods")
     p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="values of a parameter to sweep (for every method that has it); repeat for a grid")
-    p.add_argument("--seeds", type=int, default=3, metavar="N", help="seeds per grid point (default 3)")
-    p.add_argument("--base-seed", type=int, default=0, metavar="S",
+    p.add_argument("--seeds", type=_int_arg(1), default=3, metavar="N", help="seeds per grid point (default 3)")
+    p.add_argument("--base-seed", type=_int_arg(0, 2 ** 32 - 1), default=0, metavar="S",
                    help="SeedSequence(S).spawn(N) gives the seeds (default 0)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="local worker processes (default 1; -1: one per CPU)")
+    p.add_argument("--jobs", type=_int_arg(1, allow=(-1,)), default=1, metavar="N",
+                   help="local worker processes (default 1; -1: one per CPU; at most one per CPU)")
+    p.add_argument("--max-runs", type=_int_arg(1), default=MAX_RUNS, metavar="N",
+                   help=f"refuse a sweep of more runs than this (default {MAX_RUNS:,})")
     p.add_argument("--dask", metavar="tcp://HOST:PORT", default=None,
-                   help="run on this Dask distributed scheduler's workers instead")
-    p.add_argument("--out", required=True, metavar="CSV", help="the CSV file to write")
+                   help="run on this Dask distributed scheduler's workers instead (tls://HOST:PORT for a "
+                        "cluster others can reach: an unauthenticated scheduler runs anyone's code)")
+    p.add_argument("--out", required=True, metavar="CSV",
+                   help="the CSV file to write (each row as its run finishes)")
     return p
 
 
 def cli(argv: Sequence[str] | None = None) -> int:
-    """``robust-subspace-lab sweep ...``: run a sweep, print progress to stderr, write the CSV.
-    Exit code 0, 2 for bad arguments (before any run), 1 on a failure."""
-    args = build_parser().parse_args(argv)
+    """``robust-subspace-lab sweep ...``: run a sweep, print progress to stderr, write the CSV
+    as the runs finish (an interrupt or a crash keeps the finished rows).
+
+    Everything is checked before any run: the values (argparse's message for a malformed one),
+    the grid's size (over ``--max-runs``, default :data:`core.sweep.MAX_RUNS`: refused), the
+    output path, the Dask address; ``--jobs`` is capped at the number of CPUs.
+    Exit code 0; 2 for bad arguments (before any run); 1 when the scheduler cannot be reached,
+    a run raised, or every run failed; 130 on Ctrl-C (the finished rows kept)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = "robust-subspace-lab sweep"
     try:
-        sweep = build_sweep(parse_data(args.data, args.size), parse_corruption(args.corruption),
-                            [parse_method(m) for m in args.method], [parse_grid(g) for g in args.grid],
-                            args.seeds, args.base_seed)
-    except ParameterError as e:
-        print(f"robust-subspace-lab sweep: {e}", file=sys.stderr)
+        if args.dask:
+            check_dask_address(args.dask)
+        methods = [parse_method(m) for m in args.method]
+        grids = [parse_grid(g) for g in args.grid]
+        data, corr = parse_data(args.data, args.size), parse_corruption(args.corruption)
+        sweep = build_sweep(data, corr, methods, grids, args.seeds, args.base_seed, max_runs=args.max_runs)
+        out = CsvStream(args.out, sweep.swept_names)
+    except (ParameterError, DataError) as e:
+        parser.print_usage(sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
-    progress = Progress(len(sweep.tasks()))
-    where = f"on {args.dask}" if args.dask else f"with {args.jobs} job(s)"
+    jobs = local_jobs(args.jobs)
+    if not args.dask and args.jobs not in (-1, jobs):
+        print(f"sweep: --jobs {args.jobs} capped at {jobs} (the number of CPUs)", file=sys.stderr)
+    progress = Progress(sweep.n_runs)
+    where = f"on {args.dask}" if args.dask else f"with {jobs} job(s)"
     print(f"sweep: {progress.total} runs {where}", file=sys.stderr)
 
     def report(row):
+        out.add(row)
         progress.update()
         err = f" ({row['error']})" if row.get("error") else ""
         print(f"sweep: {progress.text()}{err}", file=sys.stderr, flush=True)
 
     try:
-        rows = run_sweep(sweep, n_jobs=args.jobs, dask_address=args.dask, on_result=report)
+        rows = run_sweep(sweep, n_jobs=jobs, dask_address=args.dask, on_result=report)
     except (ParameterError, DataError) as e:
-        print(f"robust-subspace-lab sweep: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 1
-    write_csv(args.out, rows, sweep.swept_names)
-    print(f"sweep: wrote {len(rows)} rows to {args.out}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted; the {len(out.rows)} finished row(s) are in {args.out}", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - a run failed in a way its row could not record
+        print(f"{prog}: a run failed with {type(e).__name__}: {str(e)[:300]}; the {len(out.rows)} finished "
+              f"row(s) are in {args.out}", file=sys.stderr)
+        return 1
+    out.finish(rows)
+    failed = sum(1 for r in rows if r.get("error"))
+    print(f"sweep: wrote {len(rows)} rows to {args.out}" + (f" ({failed} failed)" if failed else ""),
+          file=sys.stderr)
+    if rows and failed == len(rows):
+        print(f"{prog}: every run failed (first: {rows[0]['error']})", file=sys.stderr)
+        return 1
     return 0

@@ -72,3 +72,10 @@ def test_the_lessons_page_lists_every_shipped_lesson():
     assert lessons.LESSONS
     for lesson in lessons.LESSONS:
         assert f"| `{lesson.key}` |" in text, lesson.key
+
+
+def test_the_install_page_gives_the_system_check_lines():
+    from robust_subspace_lab.app import system_check
+
+    text = (DOCS / "guide" / "install.md").read_text(encoding="utf-8")
+    assert system_check.DEBIAN_LINE in text and system_check.FEDORA_LINE in text

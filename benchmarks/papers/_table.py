@@ -2,7 +2,7 @@
 
 Each reproducible cell is a :class:`Cell`: the paper's value, our values over seeds, and an
 explanation when the difference is larger than our spread over seeds. :func:`print_table` prints
-a Markdown table (paste it into the README's *Reproducing the papers*) and flags every
+a Markdown table (paste it into docs/papers.md, *Reproducing the papers*) and flags every
 unexplained large difference.
 """
 from __future__ import annotations

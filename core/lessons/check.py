@@ -4,7 +4,10 @@ panel does live.
 
 The runs are the app's: :class:`core.session.Run` on the data of :func:`core.session.prepare`
 (subspace task) or :func:`core.session.choice.build` (regression task), and
-:class:`core.playground.Playground` for the playground. A column that cannot start or fails
+:class:`core.playground.Playground` for the playground; each solver runs inside
+:data:`core.threads.RUNNING` as the app's solver jobs do (one BLAS thread on data of at most
+:data:`core.threads.THREADED_MIN_ENTRIES` entries: on a busy two-core machine the PCA start of
+paper 002's Table 4 lesson took 7.4 s with the default threads and 0.6 s with one). A column that cannot start or fails
 (bad data, a diverged solver) ends the check with its message (``CheckReport.errors``).
 """
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from .. import catalogue
+from ..threads import RUNNING
 from ..corruption import Corrupted
 from ..playground import Playground, default_points
 from ..session import CorruptionSpec, DataSpec, Run, fit_to_data, prepare
@@ -43,6 +47,13 @@ class LiveColumn:
         return self.pg.finished if self.pg is not None else self.run.finished
 
     @property
+    def stopped(self) -> str:
+        """"converged", "stopped at max_iter" (the stopping rule was not met) or "" (still running)."""
+        if not self.finished:
+            return ""
+        return "converged" if self.state.converged else "stopped at max_iter"
+
+    @property
     def name(self) -> str:
         if self.pg is not None:
             from ..playground import METHODS
@@ -53,20 +64,32 @@ class LiveColumn:
         """``action`` on this column: n iterations (fewer when it stops), to its stopping rule, or nothing."""
         if action.kind == "wait":
             return
-        if self.pg is not None:
-            self.pg.step(action.n) if action.kind == "steps" else self.pg.run()
-            return
-        todo = action.n if action.kind == "steps" else None
-        while not self.run.finished and (todo is None or todo > 0):
-            before = self.run.iteration
-            self.run.step(1)
-            if self.run.iteration == before:      # closed form: nothing left to iterate
-                break
-            if todo is not None:
-                todo -= 1
+        with RUNNING.solver(_entries(self.data)):
+            if self.pg is not None:
+                self.pg.step(action.n) if action.kind == "steps" else self.pg.run()
+                return
+            todo = action.n if action.kind == "steps" else None
+            while not self.run.finished and (todo is None or todo > 0):
+                before = self.run.iteration
+                self.run.step(1)
+                if self.run.iteration == before:      # closed form: nothing left to iterate
+                    break
+                if todo is not None:
+                    todo -= 1
 
     def result(self) -> ColumnResult:
         return ColumnResult(self.key, dict(self.params), self.state, self.data, self.task)
+
+
+def _entries(data) -> int:
+    """The size of the data a solver runs on (for the BLAS thread policy)."""
+    return int(np.asarray(data.X).size)
+
+
+def _started(run: Run, data) -> Run:
+    with RUNNING.solver(_entries(data)):
+        run.start(data)
+    return run
 
 
 def _points_data(pg: Playground) -> Corrupted:
@@ -96,8 +119,7 @@ def start_columns(setup: Setup) -> list[LiveColumn]:
         data, _ = build(choice)
         cols = []
         for key, mparams in setup.methods:
-            run = Run(key, dict(mparams))
-            run.start(data)
+            run = _started(Run(key, dict(mparams)), data)
             cols.append(LiveColumn("regression", key, run.params, data, run=run))
         return cols
     if kind == "toy":
@@ -109,8 +131,7 @@ def start_columns(setup: Setup) -> list[LiveColumn]:
     cols = []
     for key, mparams in setup.methods:
         info = catalogue.get(key)
-        run = Run(key, fit_to_data(info, {**info.defaults(), **mparams}, data.X.shape))
-        run.start(data)
+        run = _started(Run(key, fit_to_data(info, {**info.defaults(), **mparams}, data.X.shape)), data)
         cols.append(LiveColumn("subspace", key, run.params, data, run=run))
     return cols
 
@@ -125,7 +146,8 @@ class CheckReport:
     results : per step, ``(step, its ClaimResults)``.
     seconds : wall time of the whole run.
     errors : what stopped the run early (a column that could not start or failed), else empty.
-    iterations : per step, the iteration each column stood at after its action.
+    iterations : per step, ``(method name, iteration, how it stopped)`` of each column after its
+        action; how it stopped is "converged", "stopped at max_iter" or "" (still running).
     ok : no error, and every asserted claim holds (declared non-reproducing claims never fail it).
     """
 
@@ -134,7 +156,7 @@ class CheckReport:
     results: list[tuple[Step, list[ClaimResult]]] = field(default_factory=list)
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
-    iterations: list[list[tuple[str, int, bool]]] = field(default_factory=list)
+    iterations: list[list[tuple[str, int, str]]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -155,7 +177,7 @@ class CheckReport:
         n = len(self.lesson.steps)
         for i, (step, rs) in enumerate(self.results):
             where = self.iterations[i] if i < len(self.iterations) else []
-            its = ", ".join(f"{name} {it}{' ✓' if done else ''}" for name, it, done in where)
+            its = ", ".join(f"{name} {it}" + (f" ({done})" if done else "") for name, it, done in where)
             out.append(f"Step {i + 1}/{n} · {step.title}" + (f"  [iterations: {its}]" if its else ""))
             out.extend("  " + r.line for r in rs)
         out.extend("  error: " + e for e in self.errors)
@@ -188,7 +210,7 @@ def check(lesson: Lesson, seed: int | None = None,
         except Exception as exc:             # core's errors name the file, parameter or method
             report.errors.append(f"step {i + 1} ({step.title}): {type(exc).__name__}: {exc}")
             break
-        report.iterations.append([(c.name, int(c.state.iteration), bool(c.finished)) for c in columns])
+        report.iterations.append([(c.name, int(c.state.iteration), c.stopped) for c in columns])
         report.results.append((step, evaluate(step.claims, [c.result() for c in columns])))
     report.seconds = time.perf_counter() - t0
     return report

@@ -30,6 +30,7 @@ import os
 import stat
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -209,12 +210,13 @@ def read_session_file(path: str | os.PathLike) -> tuple[dict, dict[str, np.ndarr
             arrays = {}
             if _ARRAYS in names:
                 arrays = _arrays(_member(zf, _ARRAYS, MAX_ARRAY_BYTES, path), path)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError):
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error):
         raise SessionFileError(f"{path.name} is not a Robust Subspace Lab session file, or it is damaged "
                                "(not a readable archive)") from None
     except RecursionError:
         raise SessionFileError(f"{path.name} is damaged: its data are nested too deeply") from None
-    except (ValueError, UnicodeDecodeError, KeyError, OSError, NotImplementedError) as exc:
+    except (ValueError, UnicodeDecodeError, KeyError, OSError, NotImplementedError, RuntimeError) as exc:
+        # (RuntimeError: zipfile's "encrypted, password required" for a flipped flag bit)
         if isinstance(exc, SessionFileError):
             raise
         raise SessionFileError(f"{path.name} is damaged and cannot be read: {str(exc)[:200]}") from None

@@ -239,3 +239,74 @@ def test_check_runs_a_lesson_and_reports(tmp_path):
                                       'check = "iterations[2] > 1000"'), "bad.toml")
     failed = lessons.check(bad, seed=11)
     assert not failed.ok and "FAILED" in failed.text() and failed.claims[1].fails
+
+
+def test_support_errors_match_the_hastie_supports_in_either_order():
+    """Paper 002's MR, order-free: swapping the two true supports costs nothing; one wrong
+    variable costs 2 of 20 entries (one missing, one extra)."""
+    from robust_subspace_lab.core import toys
+    data = toys.make_toy("hastie", n=50)
+    right = np.zeros((2, 10))
+    right[0, 4:8] = right[1, 0:4] = 0.5
+    swapped, wrong = right[::-1].copy(), right.copy()
+    wrong[0, 7], wrong[0, 8] = 0.0, 0.5                 # x8 dropped, x9 (an outlier variable) taken
+    cols = [lessons.ColumnResult("rspca", {}, _state(None, components=c, mean=np.zeros(10)), data)
+            for c in (right, swapped, wrong)]
+    (result,) = lessons.evaluate([_claim("support_errors[1] == 0 and support_errors[2] == 0 and "
+                                         "support_errors[3] == 0.1")], cols)
+    assert result.holds, result.line
+    faces = lessons.ColumnResult("rspca", {}, _state(None, components=right, mean=np.zeros(10)), _points([False] * 3))
+    assert lessons.evaluate([_claim("support_errors[1] >= 0")], [faces])[0].values == {"support_errors[1]": None}
+
+
+PLAYGROUND = '''\
+key = "pg-weights"
+title = "What a weight is"
+concept = "Weights"
+teaches = "Four points far above the line get PCA-GM's smallest weights."
+
+[[steps]]
+title = "Start"
+text = "The points as they are."
+action = { kind = "steps", n = 1 }
+
+[steps.setup]
+task = "playground"
+data = "playground:default"
+methods = [ { key = "pca" }, { key = "pca-gm", params = { p = 0.5 } } ]
+
+[[steps.claims]]
+text = "PCA weighs every point alike"
+check = "weights_auc[1] == 0.5"
+
+[[steps]]
+title = "Run"
+text = "Run to the end."
+action = { kind = "converge" }
+
+[[steps.claims]]
+text = "PCA-GM weighs every marked outlier below every other point, and its mean stays nearer the inliers"
+check = "weights_auc[2] == 1 and mean_error[2] < mean_error[1] and converged[2] == 1"
+'''
+
+
+def test_a_playground_lesson_runs_headless():
+    lesson = lessons.loads(PLAYGROUND, "pg.toml")
+    assert lesson.preset(0).data == ("playground", "default") and lesson.preset(0).data_params == {"seed": 0}
+    report = lessons.check(lesson, seed=4)
+    assert not report.errors, report.errors
+    first, second = (rs for _, rs in report.results)
+    assert first[0].holds and report.iterations[0][1][1] == 1          # one step of PCA-GM
+    assert second[0].values["weights_auc[2]"] is not None and report.iterations[1][1][2] == "converged"
+    assert report.ok, report.text()
+
+
+def test_a_regression_lesson_runs_headless():
+    """Paper 004's RR lesson (the fastest regression lesson): its asserted claims hold on a seed the
+    lesson does not use, and its declared non-reproducing claim is shown with its reason."""
+    report = lessons.check(lessons.get("paper004-table1-rr"), seed=7)
+    assert report.ok, report.text()
+    rae = next(r for r in report.claims if "rae_t[1]" in r.values)
+    assert 0 < rae.values["rae_t[1]"] < 0.05
+    declared = [r for r in report.claims if not r.claim.asserted]
+    assert declared and all("does not reproduce: " in r.line for r in declared if not r.holds)
