@@ -224,7 +224,8 @@ class _InexactALM(SteppableEstimator):
         * ``rank_`` : the rank of the fitted low-rank part (L or Z);
         * ``gamma_`` (Outlier Pursuit, CRPCA-OM; set by ``start``) : the γ used, "scale" resolved;
         * ``basis_`` : (rank_, n_features) all its right singular vectors (``components_`` holds
-          at most 100 of them; at least one row even when rank_ = 0);
+          at most 100 of them; none, shape (0, n_features), when rank_ = 0: the low-rank part is
+          zero, and :meth:`note` says so in the status line);
         * ``fitted_`` : (n_samples, n_features) the method's reconstruction of the training
           data (``mean + L`` / ``b + Z``), ``sparse_`` : the sparse part S / E;
         * ``coordinates_`` : (n_samples, rank_) coordinates of ``fitted_ − mean_`` in ``basis_``.
@@ -240,12 +241,22 @@ class _InexactALM(SteppableEstimator):
         else:
             basis = np.zeros((0, X.shape[1]), dtype=it.run.X.dtype)   # rank 0 (Z = 0): the run's dtype
         self.basis_ = basis
+        if self.rank_ == 0:
+            self.components_ = basis.copy()        # (0, n_features): no direction was learned
         self.fitted_ = np.array(state.fitted)
         self.sparse_ = np.array(state.sparse_part)
         self.coordinates_ = (self.fitted_ - self.mean_) @ basis.T
         # training samples by their exact bytes: transform works sample by sample (any order/subset)
         self._train_rows = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(X))}
         return self
+
+    def note(self, state: State) -> str:
+        """``"rank 0: ..."`` when the fitted low-rank part is zero (the weight between the two
+        terms, λ or γ, sent the whole data to the sparse part), else ""."""
+        if int(state.scalars.get("rank", 1)) == 0:
+            return ("rank 0: the low-rank part is zero and everything went to the sparse part; "
+                    "another λ (PCP: larger) or γ (smaller) keeps a low-rank part")
+        return ""
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates (n_samples, rank_) in the learned basis ``basis_`` (the right singular
