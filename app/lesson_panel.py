@@ -40,23 +40,21 @@ PART_NAMES = {"metrics": "the numbers under the iteration", "points": "the point
 
 
 def claim_html(result) -> str:
-    """One checked claim as a paragraph: ✓ or ✗, its text with the measured numbers, its source;
-    a paper claim declared not to reproduce gets ✗ and "does not reproduce: reason" (it is never
-    shown as a passing claim), or "now reproduces" if it unexpectedly holds."""
-    claim = result.claim
-    line = str(result.line)
-    if line[:2] in ("✓ ", "✗ "):                         # core's mark: ours follows from the case below
-        line = line[2:]
-    tag = f" [{claim.source}]" if f"[{claim.source}]" not in line else ""
+    """One checked claim as a paragraph: core's line (:class:`core.lessons.ClaimResult`: ✓ or ✗ as
+    it holds, the text, the numbers, [paper]/[ours]), coloured: green holds, red an asserted claim
+    that fails; a paper claim declared not to reproduce is amber with "does not reproduce: reason"
+    on a line of its own (never a green ✓ unless it now reproduces, which the line says)."""
+    claim, line = result.claim, str(result.line)
     note = ""
     if claim.expect == "does-not-reproduce":
-        mark, color = ("✓", OK_COLOR) if result.holds else ("✗", DECLARED_COLOR)
-        note = ("now reproduces on this run (the lesson says it does not)" if result.holds
-                else f"does not reproduce: {claim.reason}")
-        note = f"<br><i>{html.escape(note)}</i>"
+        color = OK_COLOR if result.holds else DECLARED_COLOR
+        cut = min((i for i in (line.find(" — does not reproduce"), line.find(" — now reproduces")) if i >= 0),
+                  default=-1)
+        if cut >= 0:
+            line, note = line[:cut], f"<br><i>{html.escape(line[cut + 3:])}</i>"
     else:
-        mark, color = ("✓", OK_COLOR) if result.ok else ("✗", FAIL_COLOR)
-    return f'<p style="color:{color}; margin:0 0 6px 0"><b>{mark}</b> {html.escape(line + tag)}{note}</p>'
+        color = OK_COLOR if result.ok else FAIL_COLOR
+    return f'<p style="color:{color}; margin:0 0 6px 0">{html.escape(line)}{note}</p>'
 
 
 def _pending_html(claim) -> str:
@@ -145,6 +143,18 @@ class LessonPanel(QtWidgets.QDockWidget):
             shortcut.activated.connect(lambda b=button: b.click() if b.isEnabled() and self.isVisible() else None)
         self.setWidget(body)
         self._apply_fonts()
+        self._show_no_lesson()
+
+    def _show_no_lesson(self) -> None:
+        """What the panel says before a lesson is opened (View ▸ Lesson panel shows it)."""
+        self.title_label.setText("No lesson open")
+        self.paper_label.hide()
+        self.text.setMarkdown("Choose a lesson from the **Lessons** menu (by concept; the papers' settings are "
+                              "under *Papers*), or open your own lesson file with *File ▸ Open lesson…*.")
+        for w in (self.look_label, self.claims_title, self.claims):
+            w.hide()
+        for b in (self.back_button, self.again_button, self.next_button):
+            b.setEnabled(False)
 
     def _apply_fonts(self) -> None:
         """Sizes relative to the application font, so a font scale (zoom) carries over."""
@@ -208,9 +218,11 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.count_label.setText(f"Step {index + 1} of {n}")
         self.state_label.setStyleSheet("color: #555;")
         self.step_title.setText(step.title)
-        self.text.setMarkdown(step.text)
+        # CommonMark: GitHub's dialect reads the "~" of "ε ~ N(0, 1)" as strikethrough
+        self.text.document().setMarkdown(step.text, QtGui.QTextDocument.MarkdownDialectCommonMark)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index + 1 < n)
+        self.again_button.setEnabled(True)
         self.look_label.setText(self._look_text(step.look_at))
         self.look_label.setVisible(bool(step.look_at))
         self.claims_title.setVisible(bool(step.claims))
@@ -258,9 +270,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         if not key:
             return ""
         ws = self.driver.workspace
-        views = [w for w in lesson_highlight.targets(ws, key) if getattr(type(w), "title", "")]
         title = PART_NAMES.get((ws.task, key)) or PART_NAMES.get(key) or \
-            (type(views[0]).title if views else key.replace("_", " "))
+            lesson_highlight.view_title(ws.task, key) or key.replace("_", " ")
         where = "in every column" if ws.task == "subspace" else "in the tab"
         return f"Look at: {title} (framed in orange {where})"
 
@@ -278,10 +289,12 @@ class LessonPanel(QtWidgets.QDockWidget):
         its = sorted({c.runner.iteration for c in ws.columns}) if ws.task == "subspace" else []
         at = f" at iteration {its[0]}" if len(its) == 1 else ""
         failed = sum(1 for r in results if not r.ok and r.claim.expect == "holds")
-        declared = sum(1 for r in results if r.claim.expect != "holds")
+        declared = [r for r in results if r.claim.expect != "holds"]
         text = "every claim it asserts holds" if not failed else f"{failed} claim(s) do not hold on this run"
-        if declared:
-            text += f"; {declared} paper claim(s) declared not to reproduce"
+        if any(not r.holds for r in declared):
+            text += f"; {sum(not r.holds for r in declared)} paper claim(s) do not reproduce (as declared)"
+        if any(r.holds for r in declared):
+            text += f"; {sum(r.holds for r in declared)} declared not to reproduce does on this run"
         self.state_label.setText(f"Checked{at}: {text}.")
         self._frame_views()
 

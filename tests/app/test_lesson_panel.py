@@ -24,7 +24,8 @@ seed = 3
 
 [[steps]]
 title = "Three iterations"
-text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall."""
+text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall.
+Inliers ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)."""
 look_at = "weights"
 action = { kind = "steps", n = 3 }
 
@@ -132,6 +133,9 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
     concept = [l for c, members in groups.items() if c != "Papers" for l in members]
     lesson = (concept or shipped)[0]
     assert not win.lesson_panel.isVisible()
+    win.lesson_panel.toggleViewAction().trigger()                   # View ▸ Lesson panel, no lesson yet
+    assert win.lesson_panel.title_label.text() == "No lesson open"
+    assert "Lessons" in win.lesson_panel.text.toPlainText() and not win.lesson_panel.next_button.isEnabled()
     entries[lesson.key].trigger()                                   # as a teacher picks it
     panel = win.lesson_panel
     assert panel.isVisible() and panel.lesson.key == lesson.key
@@ -148,6 +152,8 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert panel.title_label.text() == "A tiny lesson"
     assert panel.count_label.text() == "Step 1 of 3"
     assert "wᵢ = ‖eᵢ‖^(p−2)" in panel.text.toPlainText()
+    assert "ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)" in panel.text.toPlainText()      # not struck through
+    assert "line-through" not in panel.text.document().toHtml()
     assert [c.runner.key for c in win.columns] == ["pca", "pca-gm"]
     assert win.source[1] == "line"
     assert win.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
@@ -211,6 +217,19 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
     assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
     assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    # Again: the step from its setup once more, after the student stepped on
+    win.step_all(3)
+    qtbot.waitUntil(lambda: win.columns[0].runner.iteration == 5 and not win.busy, timeout=WAIT)
+    _click_and_check(qtbot, panel, panel.again_button)
+    assert panel.count_label.text() == "Step 2 of 3"
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    # Back, and Next again while step 1's data are still loading: the panel ends on step 2, whole
+    QtCore.QTimer.singleShot(0, panel.next_button.click)
+    qtbot.mouseClick(panel.back_button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled and panel.results is not None, timeout=WAIT)
+    assert panel.index == 1 and panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
+    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2] and panel.results[0].ok
 
 
 def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window, monkeypatch, tmp_path):

@@ -1,5 +1,5 @@
-"""Issue 28, driven as a person would: the collapse line of a column, F1 on the focused column,
-Step after convergence."""
+"""Issue 28, driven as a person would: the collapse line of a column, Step after convergence, F1
+on the focused column, the playground's majorizer."""
 from __future__ import annotations
 
 from PySide6 import QtCore, QtGui
@@ -20,6 +20,13 @@ def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbo
     win = make_window()                               # the opening window: PCA, PCA-GM (k = 5, p = 0.3)
     _run_to_the_end(qtbot, win)
     gm = win.columns[1]
+    # Step after convergence does not count on, and says so
+    ended = [c.runner.states[-1].iteration for c in win.columns]
+    win.step_all()
+    assert not win.busy                               # nothing queued
+    assert [c.runner.states[-1].iteration for c in win.columns] == ended
+    assert "does not count on" in win.statusBar().currentMessage()
+    assert gm.iteration_label.text().startswith(f"iteration {ended[1]} ") and "converged at" in gm.iteration_label.text()
     assert gm.runner.key == "pca-gm"
     assert "effective n = " in gm.scalars_label.text()
     assert gm.collapse_note.isHidden()
@@ -47,8 +54,11 @@ def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbo
 
 def test_f1_opens_the_focused_columns_help(qtbot, make_window):
     win = make_window()
-    win.activateWindow()
     second = win.columns[1]
+    second.runner.step(500)                           # more steps than it needs: ends at the stopping rule
+    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
+    assert second.runner.states[-1].converged and second.runner.states[-1].iteration < 500
+    win.activateWindow()
     second.method_combo.setFocus(QtCore.Qt.OtherFocusReason)
     qtbot.waitUntil(second.method_combo.hasFocus, timeout=WAIT)
     shortcut = [a for a in win.help_menu.actions() if QtGui.QKeySequence("F1") in a.shortcuts()]
@@ -58,23 +68,12 @@ def test_f1_opens_the_focused_columns_help(qtbot, make_window):
     assert guide.text(second.runner.key) in second.help_box.informativeText()
     assert win.columns[0].help_box is None or not win.columns[0].help_box.isVisible()
     second.help_box.close()
-
-
-def test_step_after_convergence_does_not_count_on(qtbot, make_window):
-    win = make_window()
-    col = win.columns[1]
-    col.runner.step(500)                              # more steps than it needs: ends at the stopping rule
-    qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    state = col.runner.states[-1]
-    assert state.converged and col.runner.finished
-    ended = [c.runner.states[-1].iteration for c in win.columns]
-    win.step_all()
-    assert not win.busy                               # nothing queued
-    assert [c.runner.states[-1].iteration for c in win.columns] == ended
-    assert "does not count on" in win.statusBar().currentMessage()
-    col.refresh(force=True)
-    assert "converged at iteration" in col.iteration_label.text()
-    assert col.iteration_label.text().startswith(f"iteration {state.iteration} ")
+    first = win.columns[0]                            # Help ▸ What you are seeing: the focused one too
+    first.method_combo.setFocus(QtCore.Qt.OtherFocusReason)
+    qtbot.waitUntil(first.method_combo.hasFocus, timeout=WAIT)
+    shortcut[0].trigger()
+    assert first.help_box is not None and first.help_box.isVisible() and not second.help_box.isVisible()
+    first.help_box.close()
 
 
 def test_playground_majorizer_is_a_visible_bowl_for_pca_gm(qtbot):

@@ -309,11 +309,11 @@ def test_small_gamma_fits_every_sample_below_the_leverage_bound(cls):
     U = np.linalg.svd(X - X.mean(axis=0) if cls is CRPCAOM else X, full_matrices=False)[0]
     bound = 1.0 / np.sqrt(np.max(np.einsum("ij,ij->i", U, U)))
     assert 1.5 < bound < 2.0
-    below = cls(gamma=0.97 * bound, max_iter=2000).fit(X)
-    above = cls(gamma=1.03 * bound, max_iter=2000).fit(X)
+    below, above = cls(gamma=0.97 * bound, max_iter=2000), cls(gamma=1.03 * bound, max_iter=2000)
+    s_below, s_above = below.fit_state(X), above.fit_state(X)
     assert below.converged_ and above.converged_
-    assert not np.any(below.sparse_) and below.rank_ == d
-    assert np.count_nonzero(np.linalg.norm(above.sparse_, axis=1)) > 0
+    assert not np.any(s_below.sparse_part) and below.rank_ == d
+    assert np.count_nonzero(np.linalg.norm(s_above.sparse_part, axis=1)) > 0
 
 
 def test_gram_route_gives_the_exact_iterates_at_high_rank(monkeypatch):
