@@ -81,7 +81,7 @@ def main(argv=None):
     if has_option:
         configs["RSPCA all-ones + 1 random (paper)"] = lambda: RSPCA(n_components=a.m, k_nonzero=a.k, p=a.p,
                                                                        pca_start=False)
-    pca = PCA(n_components=a.m).fit(X).state_
+    pca = PCA(n_components=a.m).fit_state(X)
     err_pca = err_m(pca.components, X - pca.mean, data.X_clean - pca.mean, m=a.m, include=keep)
     times = {n: [] for n in configs}
     result = {}

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
-from sklearn.base import TransformerMixin
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.validation import _num_samples, check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict, Series
 from . import convergence, interrupt
 from .metrics import effective_n_samples
-from .params import EstimatorParams
+from .params import EstimatorParams, seed_from
 from .errors import DataError
 
 #: the scalar of a sample-reweighting method's states holding Kish's effective number of samples
@@ -120,8 +120,35 @@ class State:
         own (low-rank part of a convex method), else :meth:`reconstruct`."""
         return self.fitted if self.fitted is not None else self.reconstruct(X)
 
+    def detached(self, n_samples: int) -> "State":
+        """This state without what is the size of the training data (``fitted``,
+        ``sparse_part``, ``entry_weights``, the run's context, and any 2-D array of ``details``
+        with one row per training sample): what a fitted estimator keeps as ``state_`` (its
+        pickle holds no training data). The per-sample ``sample_weights`` and the 1-D per-sample
+        details (e.g. ``"outlier score"``) stay; the whole state of every iteration is what
+        :meth:`SteppableEstimator.start` / :meth:`~SteppableEstimator.step` give."""
+        details = {k: v for k, v in self.details.items()
+                   if not (isinstance(v, np.ndarray) and v.ndim >= 2 and v.shape[0] == n_samples)}
+        return replace(self, fitted=None, sparse_part=None, entry_weights=None, details=details,
+                       _ctx=None, **self._detached_changes())
 
-class SteppableEstimator(TransformerMixin, EstimatorParams):
+    def _detached_changes(self) -> dict:
+        """Further fields :meth:`detached` clears (subclasses: e.g. the NMF coefficients)."""
+        return {}
+
+
+def float_dtype(X: Any) -> type:
+    """``np.float32`` when X (an array, or a DataFrame whose columns are all float32) holds
+    float32 numbers, else ``np.float64``: the dtype of what ``transform`` and
+    ``inverse_transform`` return for X (scikit-learn's ``preserves_dtype``)."""
+    dtype = getattr(X, "dtype", None)
+    if dtype is None and hasattr(X, "dtypes"):
+        kinds = set(X.dtypes)
+        dtype = kinds.pop() if len(kinds) == 1 else None
+    return np.float32 if dtype == np.float32 else np.float64
+
+
+class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
     Subclasses are registered in :mod:`core.catalogue`, whose :class:`~core.params.ParamSpec`
@@ -129,6 +156,15 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     raises :class:`~core.errors.ParameterError` naming the parameter before any work is done.
     Parameters (``get_params``, ``set_params``, ``repr``, ``name``) come from
     :class:`~core.params.EstimatorParams`.
+
+    scikit-learn conventions: ``transform`` is one continuous function of its input (no special
+    case for the training data) and ``fit_transform(X)`` is ``fit(X).transform(X)``; the
+    method's own decomposition of its training data (low-rank and sparse parts, the NMF
+    coefficients of the fit) is the final state's, :meth:`fit_state`; :meth:`score` is the negative mean squared reconstruction error per sample (so
+    ``GridSearchCV`` needs no scorer), ``get_feature_names_out`` gives ``<classname>0``, ...
+    (so ``set_output(transform="pandas")`` works), and float32 input gives float32 outputs
+    (``components_``, ``mean_``, ``transform``, ``inverse_transform``), computed in float32 by
+    the methods that set :attr:`preserves_float32`, else in float64 and returned as float32.
     """
 
     #: float32 input is computed in float32 end to end (half the memory and time of float64);
@@ -149,9 +185,14 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        if self.preserves_float32 and tags.transformer_tags is not None:
+        if tags.transformer_tags is not None:     # (computed in float64 where not preserves_float32)
             tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
+
+    @property
+    def _n_features_out(self) -> int:
+        """Number of coordinates ``transform`` gives (``get_feature_names_out``)."""
+        return self.components_.shape[0]
 
     def _validate(self, X: Any, *, reset: bool, min_samples: int = 2, min_features: int = 2) -> np.ndarray:
         """scikit-learn's ``validate_data`` (2-D, numeric, finite, not sparse or complex, enough
@@ -166,10 +207,11 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
             if "NaN" in message and not self.__sklearn_tags__().input_tags.allow_nan:
                 # scikit-learn's text names its own functions and options; say it for a user
                 message = (f"{self.name} cannot learn from data with missing entries (NaN), such as "
-                           "the pixels removed by the 'missing blocks' corruption, which is for the "
-                           "missing-data methods of the Robust regression tab. Choose another "
-                           "corruption, or fill the missing entries first.")
+                           "the pixels removed by the 'missing blocks' corruption; the missing-data "
+                           "regression methods (RR-missing, RLDA-missing) accept them. Fill the "
+                           "missing entries first, or use one of those.")
             raise DataError(message) from None
+        convergence.check_scale(X)              # entries near 1e300: DataError before any run
         if (self.preserves_float32 or self.accepts_float32) and X.dtype == np.float32:
             return X
         return np.asarray(X, dtype=np.float64)
@@ -190,13 +232,31 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
     # ----------------------------------------------------------------- stepping
     def start(self, X: Any) -> State:
         """Validate parameters and data, and return the initial state (iteration 0)."""
-        self._validated_params()
+        self._start_params()
         X = self._check_data(X)
-        state = self._start(X)
+        with convergence.numeric_failures(self.name, 0):
+            state = self._start(X)
         state = replace(state, _data_range=(float(X.min()), float(X.max())),
                         scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
         return state
+
+    def _start_params(self) -> dict[str, Any]:
+        """The validated parameters of a new run; keeps the run's int seed as ``_seed`` (from
+        ``random_state``, drawn afresh for None, a RandomState or a Generator), which the
+        methods that draw random numbers read at every step."""
+        params = self._validated_params()
+        self._run_seed = int(params.get("random_state", 0))
+        return params
+
+    @property
+    def _seed(self) -> int:
+        """The int seed of the current run (set by :meth:`start`; from ``random_state`` when
+        steps are taken without it)."""
+        seed = self.__dict__.get("_run_seed")
+        if seed is None:
+            seed = self._run_seed = int(seed_from(getattr(self, "random_state", 0)))
+        return seed
 
     def step(self, state: State) -> State:
         """One iteration of the method from ``state``; returns a new state (``state`` is unchanged).
@@ -204,13 +264,19 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
         Raises :class:`~core.interrupt.Cancelled` when the calling thread's cancel flag is set
         (:mod:`core.interrupt`): before the iteration and at the checkpoints of its inner loops."""
         interrupt.checkpoint()
-        new = self._step(state)
+        with convergence.numeric_failures(self.name, state.iteration + 1):
+            new = self._step(state)
         self._check_state(new)
         return new
 
     def finished(self, state: State) -> bool:
         """The stopping rule: converged, or ``max_iter`` iterations done."""
         return self.status(state) != convergence.RUNNING
+
+    def note(self, state: State) -> str:
+        """Something the status line should add about ``state`` beyond converged / stopped /
+        diverged (e.g. a convex fit of rank 0), or ""."""
+        return ""
 
     def status(self, state: State) -> str:
         """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)
@@ -230,26 +296,45 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
 
         Sets ``components_`` (n_components, n_features), ``mean_`` (n_features,),
         ``sample_weights_`` (n_samples,) or None, ``n_iter_``, ``converged_`` (the stopping rule
-        was met), ``objective_`` and ``objective_history_``, and ``state_`` (the final
-        :class:`State`); ``effective_n_samples_`` is derived from ``sample_weights_``.
+        was met), ``objective_`` and ``objective_history_``, ``n_features_in_``, and ``state_``:
+        the final :class:`State` without what is the size of the training data
+        (:meth:`State.detached`: no ``fitted``, ``sparse_part``, ``entry_weights``), so that a
+        fitted estimator, and its pickle, holds no copy of X. Every iteration's whole state
+        is what :meth:`start` / :meth:`step` (or :meth:`iterate`) give; :meth:`fit_state`
+        returns the final one whole. float32 X gives float32 ``components_`` and ``mean_``.
+        ``effective_n_samples_`` is derived from ``sample_weights_``.
 
         Warns :class:`~sklearn.exceptions.ConvergenceWarning` when ``max_iter`` ends the run
         before the stopping rule is met. Raises :class:`~core.errors.SolverError` when the run
         diverges (NaN/inf, or fitted values far outside the data's range).
         """
+        self.fit_state(X)
+        return self
+
+    def fit_state(self, X: Any) -> State:
+        """:meth:`fit`, returning the final :class:`State` whole: the method's decomposition of
+        its training data, which the fitted estimator does not keep (the size of X): ``fitted``
+        (its reconstruction: ``mean + L`` of PCP, ``b + Z`` of CRPCA-OM, ``HW`` of NMF),
+        ``sparse_part`` (S, E), ``entry_weights``, the NMF ``coefficients`` (the fit's own H).
+        ``state.training_reconstruction(X)`` is the reconstruction for every method."""
         for state in self.iterate(X):
             pass
         self.converged_ = bool(state.converged)
         if not self.converged_:
             convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
-        self.state_ = state
-        self.components_ = np.array(state.components)
-        self.mean_ = np.array(state.mean)
+        dtype = float_dtype(X)
+        self._set_fitted(state, dtype)
+        self.state_ = state.detached(_num_samples(X))
+        return state
+
+    def _set_fitted(self, state: State, dtype: type) -> None:
+        """Set the learned attributes from the final ``state`` (float32 ones for float32 input)."""
+        self.components_ = np.array(state.components, dtype=dtype)
+        self.mean_ = np.array(state.mean, dtype=dtype)
         self.sample_weights_ = None if state.sample_weights is None else np.array(state.sample_weights)
         self.n_iter_ = state.iteration
         self.objective_ = state.objective
         self.objective_history_ = np.array(state.objective_history)
-        return self
 
     @property
     def effective_n_samples_(self) -> float:
@@ -264,29 +349,47 @@ class SteppableEstimator(TransformerMixin, EstimatorParams):
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates of X (n_samples, n_features) in the learned basis, shape
-        (n_samples, n_components). Raises ``NotFittedError`` before ``fit`` and
+        (n_samples, n_components): ``(X − mean_) components_ᵀ``, one continuous function of X
+        (float32 for float32 X). Raises ``NotFittedError`` before ``fit`` and
         :class:`DataError` for X that does not match the training data's features."""
         check_is_fitted(self, "state_")
-        return self.state_.transform(self._validate(X, reset=False, min_samples=1, min_features=1))
+        dtype = float_dtype(X)
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        return np.asarray(self.state_.transform(X), dtype=dtype)
 
     def _check_coordinates(self, Y: Any, basis: np.ndarray) -> np.ndarray:
-        """Coordinates Y (n_samples, len(basis)) checked as scikit-learn does, as float64
-        (``NotFittedError`` before ``fit``; :class:`DataError` naming the mismatch)."""
+        """Coordinates Y (n_samples, len(basis)) checked as scikit-learn does, as float64, or
+        float32 when Y is (``NotFittedError`` before ``fit``; :class:`DataError` naming the
+        mismatch)."""
         check_is_fitted(self, "state_")
+        dtype = float_dtype(Y)
         try:
-            Y = check_array(Y, dtype=[np.float64, np.float32])
+            Y = check_array(Y, dtype=[np.float64, np.float32], ensure_min_features=0)
         except ValueError as exc:
             raise DataError(str(exc)) from None
         if Y.shape[1] != len(basis):
             raise DataError(f"Y has {Y.shape[1]} coordinates but the model has {len(basis)} components")
-        return np.asarray(Y, dtype=float)
+        return np.asarray(Y, dtype=dtype)
 
     def inverse_transform(self, Y: Any) -> np.ndarray:
-        """Back from coordinates (n_samples, n_components) to images (n_samples, n_features)."""
-        return self._check_coordinates(Y, self.components_) @ self.components_ + self.mean_
+        """Back from coordinates (n_samples, n_components) to images (n_samples, n_features):
+        ``Y components_ + mean_`` (float32 for float32 Y)."""
+        Y = self._check_coordinates(Y, self.components_)
+        return (Y @ self.components_.astype(Y.dtype, copy=False)
+                + self.mean_.astype(Y.dtype, copy=False))
 
-    def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
-        return self.fit(X).transform(X)
+    def score(self, X: Any, y: Any = None) -> float:
+        """The negative mean squared reconstruction error per sample,
+        ``−(1/n) Σ_i ‖x_i − x̂_i‖²`` with ``x̂ = inverse_transform(transform(x))`` (units of
+        (grey level)²; higher is better, 0 for a perfect reconstruction), so that
+        ``GridSearchCV`` and ``cross_val_score`` need no scorer. ``y`` is ignored.
+
+        For the robust methods this is not their own objective: it scores every candidate by the
+        same squared error on held-out samples (outliers in them count fully)."""
+        check_is_fitted(self, "state_")
+        X = self._validate(X, reset=False, min_samples=1, min_features=1)
+        R = X - self.inverse_transform(self.transform(X))
+        return -float(np.einsum("ij,ij->", R, R, dtype=np.float64)) / X.shape[0]
 
     # ----------------------------------------------------------------- helpers for subclasses
     def _next_state(self, prev: State, *, objective: float, **changes: Any) -> State:

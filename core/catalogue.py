@@ -15,26 +15,26 @@ from typing import Any
 
 from .methods.convex import CRPCAOM, PCP, OutlierPursuit
 from .methods.generalized_mean import PCAGM
-from .methods.nmf import (NMF, RNMFL1, CauchyNMF, CIMNMF, HuberNMF, L1NMF, L21NMF,
+from .methods.nmf import (FrobeniusNMF, RNMFL1, CauchyNMF, CIMNMF, HuberNMF, L1NMF, L21NMF,
                           TruncatedCauchyNMF)
-from .methods.pca import PCA
+from .methods.pca import PlainPCA
 from .methods.pca_l1 import PCAL1
 from .methods.robust_pca import HQPCA, R1PCA
 from .methods.rpca_om import RPCAOM, L2pPCAOM
 from .methods.rspca import RSPCA
 from .methods.sparse_pca_baselines import GPower, SPCArSVD
 from .params import TASKS, MethodInfo
-from .regression.baselines import LDA, RANSAC, TLS, LeastSquares, Ridge, RPCALS
+from .regression.baselines import LDA, RANSAC, TLS, LeastSquares, RidgeRegression, RPCALS
 from .regression.estimators import RLDA, RR, RLDAMissing, RRMissing
 
 #: every estimator, in the order the app lists them
 ESTIMATORS: tuple[type, ...] = (
-    PCA, PCAGM, L2pPCAOM, RPCAOM, R1PCA, HQPCA,                        # PCA family (papers 000, 001)
+    PlainPCA, PCAGM, L2pPCAOM, RPCAOM, R1PCA, HQPCA,                        # PCA family (papers 000, 001)
     PCAL1, RSPCA, SPCArSVD, GPower,                                    # sparse PCA (paper 002)
     PCP, OutlierPursuit, CRPCAOM,                                      # low-rank + sparse (paper 001)
-    TruncatedCauchyNMF, CauchyNMF, NMF, L1NMF, HuberNMF, CIMNMF, L21NMF, RNMFL1,   # NMF (paper 003)
+    TruncatedCauchyNMF, CauchyNMF, FrobeniusNMF, L1NMF, HuberNMF, CIMNMF, L21NMF, RNMFL1,   # NMF (paper 003)
     RR, RRMissing, RLDA, RLDAMissing,                                  # robust regression (paper 004)
-    LeastSquares, Ridge, LDA, TLS, RPCALS, RANSAC,                     # its baselines
+    LeastSquares, RidgeRegression, LDA, TLS, RPCALS, RANSAC,                     # its baselines
 )
 
 

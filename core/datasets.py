@@ -86,11 +86,23 @@ class ImageSet:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(height, width) of every image."""
+        """(height, width) of every image: the shape of one image, not of the set (which is
+        ``images.shape`` = (n_samples, height, width); ``len(data)`` is n_samples)."""
         return tuple(self.images.shape[1:])
 
     def __len__(self) -> int:
         return len(self.images)
+
+    def __repr__(self) -> str:
+        """One line: the number and size of the images, dtype, source, and a few names."""
+        n, shown = len(self.names), ", ".join(repr(name) for name in self.names[:3])
+        more = f", … ({n - 3} more)" if n > 3 else ""
+        extra = "" if self.labels is None else f", {len(np.unique(self.labels))} labels"
+        extra += "" if self.targets is None else f", targets {self.targets.shape[1:]}"
+        extra += f", {len(self.skipped)} skipped" if self.skipped else ""
+        h, w = self.shape
+        return (f"ImageSet({len(self.images)} images of {h} × {w}, {self.images.dtype}, "
+                f"source={self.source!r}{extra}, names=[{shown}{more}])")
 
 
 #: File extensions :func:`load_folder` tries to read (lower case; matching is case-insensitive).

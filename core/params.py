@@ -18,9 +18,11 @@ components, ``nnz`` the number of non-zero loadings).
 Seeds, the one rule:
 
 * an estimator's seed is its ``random_state`` keyword (scikit-learn's estimator convention, which
-  ``check_estimator`` relies on), an int >= 0, labelled "seed" in the app. Every estimator that
-  draws random numbers (random starts, initialisations, perturbations, subsets) takes it, and no
-  estimator takes ``seed``;
+  ``check_estimator`` relies on), an int >= 0, labelled "seed" in the app; as in scikit-learn it
+  may also be None, a :class:`numpy.random.RandomState` or a :class:`numpy.random.Generator`,
+  which give a fresh int seed at each run (:func:`seed_from`). Every estimator that draws random
+  numbers (random starts, initialisations, perturbations, subsets) takes it, and no estimator
+  takes ``seed``;
 * a data draw takes ``seed``, the int >= 0 given to ``numpy.random.default_rng``: the corruptions
   (:mod:`core.corruption`), the toy data sets (:mod:`core.toys`), the regression data splits and
   subsamples (:mod:`core.regression.data`).
@@ -34,6 +36,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 
 from .errors import ParameterError
 
@@ -182,6 +185,20 @@ class HasParams:
         return {s.name: s.validate(values[s.name]) for s in self.params}
 
 
+def seed_from(random_state: Any) -> Any:
+    """The int seed of an estimator's ``random_state``, as scikit-learn takes it: an int is
+    itself (checked against the catalogue's range like any parameter); None (numpy's global
+    generator), a :class:`numpy.random.RandomState` or a :class:`numpy.random.Generator` gives a
+    fresh draw in [0, 2³¹ − 1), so that each run differs, as in scikit-learn (through
+    :func:`sklearn.utils.check_random_state`, which does not take a Generator: one is drawn from
+    directly). Anything else is returned unchanged, for the catalogue's check to refuse."""
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2 ** 31 - 1))
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        return int(check_random_state(random_state).randint(2 ** 31 - 1))
+    return random_state
+
+
 class EstimatorParams(BaseEstimator):
     """Base of every estimator: scikit-learn's :class:`~sklearn.base.BaseEstimator` (parameters
     are the constructor's keywords, stored unchanged under the same names; ``get_params``,
@@ -215,10 +232,15 @@ class EstimatorParams(BaseEstimator):
         return self._info.name if self._info is not None else type(self).__name__
 
     def _validated_params(self) -> dict[str, Any]:
-        """Check every hyperparameter against the catalogue; raise ParameterError naming the first bad one."""
+        """Check every hyperparameter against the catalogue; raise ParameterError naming the first
+        bad one. ``random_state`` comes back as an int seed (:func:`seed_from`: a fresh draw for
+        None, a RandomState or a Generator)."""
+        params = self.get_params()
+        if "random_state" in params:
+            params["random_state"] = seed_from(params["random_state"])
         if self._info is None:
-            return self.get_params()
-        return self._info.validate(**self.get_params())
+            return params
+        return self._info.validate(**params)
 
 
 @dataclass(frozen=True)

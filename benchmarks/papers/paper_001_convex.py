@@ -40,7 +40,8 @@ def literal_run(cls, X, gamma):
     scale = float(np.ptp(X, axis=0).max())
     convex.MU0_ALM, convex.MU_MAX_ALM = 0.1 * scale, 1e8 * scale
     try:
-        return cls(gamma=gamma).fit(X)
+        est = cls(gamma=gamma)
+        return est, est.fit_state(X).fitted
     finally:
         convex.MU0_ALM, convex.MU_MAX_ALM = old
 
@@ -51,14 +52,15 @@ def figure1(seeds: int, gammas) -> list[Cell]:
         err = {"OM": [], "OP": [], "rank OM": [], "rank OP": [], "lit OM": [], "lit rank": [], "lit it": []}
         for seed in range(seeds):
             c = occluded(seed)
-            om, op = CRPCAOM(gamma=g).fit(c.X), OutlierPursuit(gamma=g).fit(c.X)
-            err["OM"].append(total_reconstruction_error(om.fitted_, c.X_clean))
-            err["OP"].append(total_reconstruction_error(op.fitted_, c.X_clean))
+            om, op = CRPCAOM(gamma=g), OutlierPursuit(gamma=g)
+            om_fit, op_fit = om.fit_state(c.X).fitted, op.fit_state(c.X).fitted
+            err["OM"].append(total_reconstruction_error(om_fit, c.X_clean))
+            err["OP"].append(total_reconstruction_error(op_fit, c.X_clean))
             err["rank OM"].append(om.rank_)
             err["rank OP"].append(op.rank_)
             if g >= 30:
-                lit = literal_run(CRPCAOM, c.X, g)
-                err["lit OM"].append(total_reconstruction_error(lit.fitted_, c.X_clean))
+                lit, lit_fit = literal_run(CRPCAOM, c.X, g)
+                err["lit OM"].append(total_reconstruction_error(lit_fit, c.X_clean))
                 err["lit rank"].append(lit.rank_)
                 err["lit it"].append(lit.n_iter_)
         col = f"γ = {g:g}"

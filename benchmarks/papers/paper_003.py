@@ -51,13 +51,13 @@ B_OURS = {10: 9, 14: 12}
 def fit(key, params, X, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return catalogue.create(key, random_state=seed, **params).fit(X)
+        return catalogue.create(key, random_state=seed, **params).fit_state(X)
 
 
 def faces_tables(seeds, deltas, densities):
     faces = datasets.lfw_faces()
     cells, notes = [], {}
-    clean_floor = [relative_error(faces.X, fit("nmf", {"n_components": 10}, faces.X, s).state_.fitted)
+    clean_floor = [relative_error(faces.X, fit("nmf", {"n_components": 10}, faces.X, s).fitted)
                    for s in seeds]
     floor = 100 * float(np.mean(clean_floor))
     for table, levels, corr in (("Table II", deltas, "laplace"), ("Table III", densities, "salt_pepper_exact")):
@@ -70,7 +70,7 @@ def faces_tables(seeds, deltas, densities):
                 kw = {"scale": float(lev)} if corr == "laplace" else {"density": lev / 100.0}
                 c = corruption.corrupt(faces, corr, seed=s, **kw)
                 for i, (key, p, _) in enumerate(METHODS):
-                    st = fit(key, {"n_components": 10, **p}, c.X, s).state_
+                    st = fit(key, {"n_components": 10, **p}, c.X, s)
                     per[i].append(100 * relative_error(c.X_clean, st.fitted))
                     trunc[i].append(st.scalars.get("truncated fraction", 0.0))
             for i, (key, p, name) in enumerate(METHODS):
@@ -101,14 +101,14 @@ def digits_table(seeds, sizes):
             ("tc-nmf", {}, "TC-NMF (τ ≥ 3γ)"), ("tc-nmf", {"tau_floor": 0.0}, "TC-NMF (paper rule)")]
     clean_acc = []
     for s in seeds:
-        st = fit("nmf", {"n_components": 10}, d.X, s).state_
+        st = fit("nmf", {"n_components": 10}, d.X, s)
         clean_acc.append(100 * clustering_accuracy(d.labels, kmeans_labels(st.coefficients, 10, seed=s)))
     for b in sizes:
         accs = {i: [] for i in range(len(keys))}
         for s in seeds:
             c = corruption.corrupt(d, "value_block", size=B_OURS[b], value=550.0, seed=s)
             for i, (key, p, _) in enumerate(keys):
-                st = fit(key, {"n_components": 10, **p}, c.X, s).state_
+                st = fit(key, {"n_components": 10, **p}, c.X, s)
                 lab = kmeans_labels(st.coefficients, 10, seed=s)
                 accs[i].append(100 * clustering_accuracy(d.labels, lab))
         for i, (key, p, name) in enumerate(keys):
@@ -129,7 +129,7 @@ def toy_table(seeds):
         slopes = []
         for s in seeds:
             t = toys.make_toy("nmf_line", n_outliers=80, direction="both", noise=0.1, seed=s)
-            w = fit(key, {"n_components": 1, **p}, t.X, s).components_[0]
+            w = fit(key, {"n_components": 1, **p}, t.X, s).components[0]
             slopes.append(float(w[1] / w[0]))
         paper = 0.2 if key == "tc-nmf" else None
         ok = [100.0 * (abs(v - 0.2) < 0.02) for v in slopes]

@@ -333,8 +333,9 @@ class _Greedy(SteppableEstimator):
         """True once all ``n_components`` are committed (the stopping rule of the whole run).
         ``converged`` is then True when the kept loop of every component ended by the method's own
         rule, False when some component's kept loop was cut by ``max_iter`` (listed in
-        ``details["capped components"]``)."""
-        return bool(state._ctx[1].final)
+        ``details["capped components"]``). A fitted estimator's ``state_`` (detached from its
+        run: :meth:`~core.base.State.detached`) is the final state: finished."""
+        return state._ctx is None or bool(state._ctx[1].final)
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, comp: _Component, tau: int, why: str) -> SolverError:

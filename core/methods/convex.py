@@ -59,7 +59,7 @@ import numpy as np
 
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import State, SteppableEstimator
+from ..base import State, SteppableEstimator, float_dtype
 from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
@@ -217,61 +217,57 @@ class _InexactALM(SteppableEstimator):
         return super()._validated_params()
 
     # ----------------------------------------------------------------- fitted attributes
-    def fit(self, X: Any, y: Any = None) -> "_InexactALM":
-        """Run the ALM to its stopping rule (see the class docstring) and set the learned
-        attributes of :meth:`SteppableEstimator.fit` plus
+    def _set_fitted(self, state: State, dtype: type) -> None:
+        """The attributes of :meth:`SteppableEstimator.fit` plus
 
         * ``rank_`` : the rank of the fitted low-rank part (L or Z);
         * ``gamma_`` (Outlier Pursuit, CRPCA-OM; set by ``start``) : the γ used, "scale" resolved;
         * ``basis_`` : (rank_, n_features) all its right singular vectors (``components_`` holds
-          at most 100 of them; at least one row even when rank_ = 0);
-        * ``fitted_`` : (n_samples, n_features) the method's reconstruction of the training
-          data (``mean + L`` / ``b + Z``), ``sparse_`` : the sparse part S / E;
-        * ``coordinates_`` : (n_samples, rank_) coordinates of ``fitted_ − mean_`` in ``basis_``.
-        """
-        super().fit(X, y)
-        X = np.asarray(X, dtype=float)
-        state = self.state_
+          at most 100 of them; none, shape (0, n_features), when rank_ = 0: the low-rank part is
+          zero, and :meth:`note` says so in the status line).
+
+        The low-rank and sparse parts of the training data are not kept (the size of X): they
+        are the final state's ``fitted`` and ``sparse_part`` (:meth:`fit_state`)."""
+        super()._set_fitted(state, dtype)
         it: _Iterate = state._ctx
         self.rank_ = int(state.scalars["rank"])
         if it.factors is not None and it.factors[1].shape[0]:
-            basis = np.array(it.factors[1])
+            basis = np.array(it.factors[1], dtype=dtype)
             basis *= orientation(basis)[:, None]
         else:
-            basis = np.zeros((0, X.shape[1]), dtype=it.run.X.dtype)   # rank 0 (Z = 0): the run's dtype
+            basis = np.zeros((0, state.mean.shape[0]), dtype=dtype)   # rank 0 (Z = 0)
         self.basis_ = basis
-        self.fitted_ = np.array(state.fitted)
-        self.sparse_ = np.array(state.sparse_part)
-        self.coordinates_ = (self.fitted_ - self.mean_) @ basis.T
-        # training samples by their exact bytes: transform works sample by sample (any order/subset)
-        self._train_rows = {row.tobytes(): i for i, row in enumerate(np.ascontiguousarray(X))}
-        return self
+        if self.rank_ == 0:
+            self.components_ = basis.copy()        # (0, n_features): no direction was learned
+
+    @property
+    def _n_features_out(self) -> int:
+        return self.basis_.shape[0]
+
+    def note(self, state: State) -> str:
+        """``"rank 0: ..."`` when the fitted low-rank part is zero (the weight between the two
+        terms, λ or γ, sent the whole data to the sparse part), else ""."""
+        if int(state.scalars.get("rank", 1)) == 0:
+            return ("rank 0: the low-rank part is zero and everything went to the sparse part; "
+                    "another λ (PCP: larger) or γ (smaller) keeps a low-rank part")
+        return ""
 
     def transform(self, X: Any) -> np.ndarray:
-        """Coordinates (n_samples, rank_) in the learned basis ``basis_`` (the right singular
-        vectors of the fitted low-rank part).
-
-        * A training sample (a row equal to one given to ``fit``, in any order or subset): the
-          coordinates of the method's own low-rank part, ``(fitted_ − mean_) basis_ᵀ``, so that
-          ``inverse_transform(transform(X))`` is ``fitted_``, the method's reconstruction
-          (L + mean, Z + b) — the sparse part is not in it.
-        * Any other sample: the orthogonal projection ``(x − mean_) basis_ᵀ`` (the model has no
-          sparse part for unseen samples; refit to decompose them).
-        """
+        """Coordinates (n_samples, rank_) of X in the learned basis ``basis_`` (the right
+        singular vectors of the fitted low-rank part): the orthogonal projection
+        ``(X − mean_) basis_ᵀ`` of every sample, training samples included (the model has no
+        sparse part for a given sample; the training data's own low-rank part L is the final
+        state's, :meth:`fit_state`: ``fitted − mean``). One linear function of X: continuous,
+        row by row. float32 for float32 X."""
         check_is_fitted(self, "state_")
+        dtype = float_dtype(X)
         X = self._validate(X, reset=False, min_samples=1, min_features=1)
-        out = (X - self.mean_) @ self.basis_.T
-        index = getattr(self, "_train_rows", None)
-        if index:
-            for i, row in enumerate(np.ascontiguousarray(X)):
-                j = index.get(row.tobytes())
-                if j is not None:
-                    out[i] = self.coordinates_[j]
-        return out
+        return np.asarray((X - self.mean_) @ self.basis_.T, dtype=dtype)
 
     def inverse_transform(self, Y: Any) -> np.ndarray:
         """Images ``Y basis_ + mean_`` (n_samples, n_features) from coordinates (n_samples, rank_)."""
-        return self._check_coordinates(Y, self.basis_) @ self.basis_ + self.mean_
+        Y = self._check_coordinates(Y, self.basis_)
+        return Y @ self.basis_.astype(Y.dtype, copy=False) + self.mean_.astype(Y.dtype, copy=False)
 
     def _threads(self, X: np.ndarray):
         return one_blas_thread() if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
@@ -352,10 +348,11 @@ _RANK_CAP_DOC = """n_components : None (default, no cap: the convex model's own 
 
     Fitted attributes (besides those of ``SteppableEstimator.fit``): ``rank_`` (rank of the
     low-rank part, also the scalar ``rank``), ``basis_`` (rank_, n_features) its right singular
-    vectors, ``fitted_`` the reconstruction of the training data, ``sparse_`` the sparse part,
-    ``coordinates_``. ``transform(X)`` gives coordinates in ``basis_``: of the fitted low-rank
-    part when X is the training data (so ``inverse_transform(transform(X)) == fitted_``), the
-    orthogonal projection of ``X − mean_`` for new data; ``inverse_transform(C) = C basis_ + mean_``."""
+    vectors. ``transform(X)`` is the orthogonal projection ``(X − mean_) basis_ᵀ`` of any X,
+    training data included (``fit_transform(X) = fit(X).transform(X)``);
+    ``inverse_transform(C) = C basis_ + mean_``. The method's own decomposition of its training
+    data, the reconstruction L + mean / Z + b and the sparse part S / E, is the final state's
+    ``fitted`` and ``sparse_part`` (:meth:`fit_state`); the estimator does not keep them."""
 
 
 @register(

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from .nmf_base import (INNER_FAST, INNER_TOL, INNER_TOL_MIN, MIN_ITER, SAMPLE_WEIGHT_FLOOR,
                        ZERO_RESIDUAL)
-from .nmf_frobenius import NMF
+from .nmf_frobenius import NMF, FrobeniusNMF
 from .nmf_state import NMFState, check_nonnegative
 from .nmf_cauchy import GAMMA_MIN, CauchyNMF, TruncatedCauchyNMF
 from .nmf_robust import CIMNMF, L1NMF, L21NMF, RNMFL1, HuberNMF
 from .nmf_weights import cauchy_weights, nagy_scale, three_sigma_threshold, truncated_cauchy_objective
 
-__all__ = ["NMFState", "NMF", "TruncatedCauchyNMF", "CauchyNMF", "L1NMF", "RNMFL1", "L21NMF",
+__all__ = ["NMFState", "FrobeniusNMF", "NMF", "TruncatedCauchyNMF", "CauchyNMF", "L1NMF", "RNMFL1", "L21NMF",
            "HuberNMF", "CIMNMF", "cauchy_weights", "nagy_scale", "three_sigma_threshold",
            "truncated_cauchy_objective", "check_nonnegative", "MIN_ITER", "INNER_TOL",
            "INNER_TOL_MIN", "INNER_FAST", "ZERO_RESIDUAL", "GAMMA_MIN", "SAMPLE_WEIGHT_FLOOR"]

@@ -119,7 +119,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import convergence
 from .._readonly import appended
-from ..base import SteppableEstimator
+from ..base import SteppableEstimator, float_dtype
 from ..params import ParamSpec
 from ..errors import SolverError
 from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
@@ -258,7 +258,7 @@ class _NMFBase(SteppableEstimator):
         when the median is 0); the code scales the max of W₀H₀ to median(V)."""
         n, d = X.shape
         r = int(self.n_components)
-        rng = np.random.default_rng(int(self.random_state))
+        rng = np.random.default_rng(self._seed)
         H = rng.random((n, r))
         W = rng.random((r, d))
         target = median_above(X, -np.inf)                  # by selection: no copy of X
@@ -450,7 +450,7 @@ class _NMFBase(SteppableEstimator):
         initial state checked), with ``fitted`` left lazy: the initial state gets the data's range
         when it is made, since the base's ``dataclasses.replace`` that sets it reads every field
         and so formed HW (1× the data's bytes at the start's peak, for nothing)."""
-        self._validated_params()
+        self._start_params()
         state = self._start(self._check_data(X))
         self._check_state(state)
         return state
@@ -485,24 +485,22 @@ class _NMFBase(SteppableEstimator):
                                            state._data_range)
 
     # ---------------------------------------------------------------- sklearn-style API
-    def fit(self, X, y=None):
-        """Run to the stopping rule; sets ``components_`` (r, d), ``coefficients_`` (n, r),
-        ``mean_`` (zeros), ``sample_weights_`` (and from them ``effective_n_samples_``),
-        ``n_iter_``, ``objective_``, ``objective_history_``, ``state_``."""
-        super().fit(X)
-        self.coefficients_ = np.array(self.state_.coefficients)
-        return self
-
     def transform(self, X, weighted: bool = True) -> np.ndarray:
         """Non-negative coefficients (n, r) of X (n, d) with the learned basis fixed: the
         method's own reweighted problem with its scale parameters frozen (``weighted=True``), or
-        unweighted NNLS (``weighted=False``); see :meth:`NMFState.transform` (stopping rule:
-        relative change of the coefficients below 1e-6, at most 200 rounds). On the training
-        data it reproduces ``coefficients_``."""
+        NNLS (``weighted=False``), each row on its own (:func:`core.methods.nmf_state.transform_rows`:
+        any order or subset of rows gives the same rows; continuous in X); stopping rule:
+        relative change of a row's coefficients below 1e-10, at most 300 rounds. No special case
+        for the training data: the fit's own coefficients (for the non-convex robust losses
+        possibly another fixed point) are the final state's ``coefficients``
+        (:meth:`fit_state`). float32 for float32 X.
+        Raises DataError for negative X."""
         check_is_fitted(self, "state_")
+        dtype = float_dtype(X)
         X = self._validate(X, reset=False, min_samples=1, min_features=1)
         check_nonnegative(X)
-        return self.state_.transform(X, weighted)
+        with self._threads(X):
+            return np.asarray(self.state_.transform(X, weighted), dtype=dtype)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -510,8 +508,9 @@ class _NMFBase(SteppableEstimator):
         return tags
 
     def inverse_transform(self, H) -> np.ndarray:
-        """``H @ components_`` (n, d) for coefficients H (n, r)."""
-        return self._check_coordinates(H, self.components_) @ self.components_
+        """``H @ components_`` (n, d) for coefficients H (n, r) (float32 for float32 H)."""
+        H = self._check_coordinates(H, self.components_)
+        return H @ self.components_.astype(H.dtype, copy=False)
 
 
 class _RowProduct:

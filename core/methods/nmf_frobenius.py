@@ -50,7 +50,7 @@ from ..params import register
 from .nmf_base import COMMON, INNER, INNER_TOL, _Ctx, _Eval, _NMFBase
 from .nmf_state import LAZY, NMFState
 
-__all__ = ["NMF", "frobenius_objective"]
+__all__ = ["FrobeniusNMF", "NMF", "frobenius_objective"]
 
 #: The multiplicative update leaves its factors unnormalised while every squared basis-row norm
 #: stays within these bounds (far from overflow and underflow of the Gram products); a step
@@ -78,8 +78,10 @@ def frobenius_objective(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray,
             "NLS solve per factor and step. Every entry weighs the same.",
     params=[*COMMON, *INNER],
 )
-class NMF(_NMFBase):
-    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½).
+class FrobeniusNMF(_NMFBase):
+    """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½); catalogue
+    key ``"nmf"``, named ``FrobeniusNMF`` so as not to shadow scikit-learn's ``NMF`` in a shared
+    namespace (``NMF`` is kept as an alias).
 
     ``solver="nesterov"`` (default; Guan et al. 2019's L2-NMF is NeNMF): each factor solved by the
     shared OGM solver with unit weights (Algorithm 1 with Q ≡ 1, Gram form, exact L = λ_max(WWᵀ)),
@@ -206,3 +208,7 @@ def _finite_diagonal(G: np.ndarray) -> bool:
     """The diagonal of a Gram matrix ``G = AᵀA`` (or ``AAᵀ``) is finite, i.e. every entry of A is
     (``G_kk`` is a sum of squares: NaN or ±inf in A makes it NaN or inf; so does overflow)."""
     return math.isfinite(float(G.trace()))
+
+
+#: The former name (shadows scikit-learn's ``NMF`` when both are imported): an alias.
+NMF = FrobeniusNMF

@@ -11,21 +11,100 @@ import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.optimize import nnls
 
 from .._readonly import ReadOnlyDict
 from ..base import State
 from ..errors import DataError
-from ._wnls import Scratch, wnls
+from ._wnls import Scratch
 
 __all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "next_state", "normalise_factors"]
 
-#: ``NMFState.transform``: NNLS of new samples by OGM to this relative tolerance / iteration cap.
-TRANSFORM_TOL = 1e-6
-TRANSFORM_MAX_ITER = 500
-#: Weighted ``transform``: half-quadratic rounds stop when the coefficients change by less than
-#: this (relative Frobenius), or after :data:`TRANSFORM_OUTER` rounds.
-TRANSFORM_RTOL = 1e-6
-TRANSFORM_OUTER = 200
+#: Weighted ``transform``: a row's half-quadratic rounds stop when its coefficients change by
+#: less than this (relative ℓ2), or after :data:`TRANSFORM_OUTER` rounds.
+TRANSFORM_RTOL = 1e-10
+TRANSFORM_OUTER = 300
+
+
+# ----------------------------------------------------------------------------- transform
+def rows_nnls(T: np.ndarray, F: np.ndarray, Q: np.ndarray | None = None,
+              support: np.ndarray | None = None) -> np.ndarray:
+    """``argmin_{h_i >= 0} Σ_j q_ij (t_ij − (h_i F)_j)²`` for every row i of T (n, d) on its own,
+    F (r, d) the basis, Q (n, d) the entry weights (None: all 1); returns H (n, r).
+
+    Exact, from the r × r normal equations ``G_i h = b_i`` (``G_i = F diag(q_i) Fᵀ``,
+    ``b_i = F (q_i ∘ t_i)``). ``support`` (n, r) bool, a guess of each row's positive entries
+    (e.g. the previous round's): the equations restricted to it are solved for all rows at once
+    and a row whose solution is positive there and whose gradient is >= 0 off it meets the KKT
+    conditions, so it is the NNLS solution. Every other row is solved by the Lawson–Hanson
+    active-set method (:func:`scipy.optimize.nnls`) on ``‖A_i h − y_i‖`` with ``A_i = Λ^½ Vᵀ``,
+    ``y_i = Λ^-½ Vᵀ b_i`` (``G_i = VΛVᵀ``; eigenvalues below 1e-12 λ_max dropped: b_i lies in
+    the range of G_i). Either way a row's solution is the same continuous function of that row
+    (unique when G_i is non-singular), independent of the other rows and of their order."""
+    n, r = T.shape[0], F.shape[0]
+    H = np.zeros((n, r))
+    if n == 0:
+        return H
+    if Q is None:
+        G = np.broadcast_to(F @ F.T, (n, r, r))
+        B = T @ F.T
+    else:
+        B = (Q * T) @ F.T
+        pairs = np.ascontiguousarray((F.T[:, :, None] * F.T[:, None, :]).reshape(F.shape[1], r * r))
+        G = (Q @ pairs).reshape(n, r, r)             # G_i[k, l] = Σ_j q_ij F_kj F_lj: one product
+    todo = np.ones(n, dtype=bool)
+    if support is not None and support.any():
+        both = support[:, :, None] & support[:, None, :]
+        Gs = np.where(both, G, 0.0)
+        Gs[:, np.arange(r), np.arange(r)] += ~support          # identity off the support
+        try:
+            Hs = np.linalg.solve(Gs, np.where(support, B, 0.0)[:, :, None])[:, :, 0]
+        except np.linalg.LinAlgError:
+            Hs = None
+        if Hs is not None:
+            grad = np.einsum("nkl,nl->nk", G, Hs) - B
+            tol = 1e-10 * (np.abs(B).max(axis=1, keepdims=True) + np.finfo(float).tiny)
+            ok = np.all(np.where(support, Hs > 0, grad >= -tol), axis=1) & np.isfinite(Hs).all(axis=1)
+            H[ok] = Hs[ok]
+            todo = ~ok
+    rows = np.flatnonzero(todo)
+    if rows.size:
+        lam, V = np.linalg.eigh(G[rows])
+        for j, i in enumerate(rows):
+            keep = lam[j] > 1e-12 * max(float(lam[j, -1]), np.finfo(float).tiny)
+            if keep.any():
+                Vk = V[j][:, keep]
+                root = np.sqrt(lam[j, keep])
+                H[i] = nnls(root[:, None] * Vk.T, (Vk.T @ B[i]) / root)[0]
+    return H
+
+
+def transform_rows(X: np.ndarray, F: np.ndarray, reweigh=None) -> np.ndarray:
+    """Coefficients (n, r) of the rows of X (n, d) in the basis F (r, d): NNLS (:func:`rows_nnls`),
+    then, for a robust method (``reweigh``, the state's HQ weight function with its scale
+    parameters frozen), the half-quadratic loop of the fit on the coefficients alone —
+    weights from the residual, then the weighted NNLS — for each row until its coefficients
+    change by less than :data:`TRANSFORM_RTOL` (relative ℓ2) or :data:`TRANSFORM_OUTER` rounds.
+    Each row is solved on its own (its own stopping), so the result for a row is a function of
+    that row alone: any order or subset of rows gives the same rows, and it is continuous in X
+    (up to the loss's own switches, e.g. TC-NMF's truncation)."""
+    X = np.asarray(X, dtype=float)
+    F = np.asarray(F, dtype=float)
+    H = rows_nnls(X, F, support=np.ones((len(X), len(F)), dtype=bool))
+    if reweigh is None:
+        return H
+    active = np.arange(len(X))
+    for _ in range(TRANSFORM_OUTER):
+        Xa, Ha = X[active], H[active]
+        Q, S = reweigh(Xa, Ha @ F)
+        Hn = rows_nnls(Xa if S is None else Xa - S, F, Q, support=Ha > 0)
+        change = np.linalg.norm(Hn - Ha, axis=1)
+        H[active] = Hn
+        moving = change > TRANSFORM_RTOL * np.maximum(np.linalg.norm(Hn, axis=1), np.finfo(float).tiny)
+        active = active[moving]
+        if not active.size:
+            break
+    return H
 
 
 # ----------------------------------------------------------------------------- run context
@@ -73,19 +152,17 @@ class Deferred:
 class NMFState(State):
     """A :class:`~core.base.State` of an NMF method, plus the coefficients.
 
-    ``transform(X)`` solves the method's own problem for new samples with the basis frozen: for
-    a robust method (``reweigh`` set) the half-quadratic loop of the fit runs on the
-    coefficients alone — weights from the residual with the state's scale parameters (γ, τ, δ,
-    c, μ or λ) frozen, then the weighted NLS for the coefficients, until the coefficients change
-    by less than :data:`TRANSFORM_RTOL` (relative Frobenius) or :data:`TRANSFORM_OUTER` rounds
-    (the stopping rule). It starts from the unweighted NNLS coefficients
-    ``argmin_{h >= 0} ‖x − hᵀ W‖²`` (OGM, Gram form, relative tolerance :data:`TRANSFORM_TOL`), which is what
-    ``transform(X, weighted=False)`` returns (and what plain NMF and L2,1-NMF, whose coefficient
-    step is unweighted, always return). On the training data itself the loop starts from the
-    fitted coefficients instead: the truncated loss is not convex, and from the unweighted start
-    TC-NMF reached another fixed point, 11 % away (faces, Laplace δ = 40). On the training data
-    the weighted transform reproduces ``coefficients`` (tested to 1 %), so ``reconstruct(X)``
-    reproduces ``fitted``. ``reconstruct(X) = transform(X) @ components``.
+    ``transform(X)`` solves the method's own problem for the rows of X with the basis frozen
+    (:func:`transform_rows`): plain NNLS ``argmin_{h >= 0} ‖x − hᵀ W‖²`` (exact, per row), then for
+    a robust method (``reweigh`` set) the half-quadratic loop of the fit on the coefficients
+    alone — weights from the residual with the state's scale parameters (γ, τ, δ, c, μ or λ)
+    frozen, then the weighted NNLS — each row until its coefficients change by less than
+    :data:`TRANSFORM_RTOL` or :data:`TRANSFORM_OUTER` rounds. ``transform(X, weighted=False)``
+    returns the NNLS coefficients (what plain NMF and L2,1-NMF, whose coefficient step is
+    unweighted, always return). The training data get no special case: the truncated loss is not
+    convex, so from the NNLS start TC-NMF may reach another fixed point than the fit's own
+    coefficients (11 % away on the faces, Laplace δ = 40); the fit's coefficients are the final
+    state's (``fit_state``). ``reconstruct(X) = transform(X) @ components``.
 
     components, coefficients : as :class:`~core.base.State`, and (n_samples, n_components)
         non-negative (or None): always the unit-norm basis rows and the coefficients scaled to
@@ -210,29 +287,12 @@ class NMFState(State):
     def transform(self, X: np.ndarray, weighted: bool = True) -> np.ndarray:
         """Non-negative coefficients (n, n_components) of the rows of X (n, d) with the basis
         fixed: the method's own reweighted problem (``weighted=True``, default) or plain NNLS
-        (``weighted=False``). See the class docstring for the stopping rule."""
-        X = np.asarray(X, dtype=float)
-        F = np.asarray(self.components, dtype=float)
-        G = F @ F.T
-        lam = float(np.linalg.eigvalsh(G)[-1])
-        Y0 = np.maximum(X @ F.T, 0.0) / max(lam, np.finfo(float).tiny)
-        H = wnls(X, F, Y0, side="left", tol=TRANSFORM_TOL, max_iter=TRANSFORM_MAX_ITER).Y
-        if not weighted or self.reweigh is None:
-            return H
-        ctx = self._ctx
-        if (ctx is not None and self.coefficients is not None and X.shape == ctx.X.shape
-                and np.array_equal(X, ctx.X)):
-            H = np.array(self.coefficients)   # the training data: the fit's own local solution
-        for _ in range(TRANSFORM_OUTER):
-            Q, S = self.reweigh(X, H @ F)
-            T = X if S is None else X - S
-            Hn = wnls(T, F, H, side="left", Q=Q, tol=TRANSFORM_TOL,
-                      max_iter=TRANSFORM_MAX_ITER).Y
-            change = float(np.linalg.norm(Hn - H))
-            H = Hn
-            if change <= TRANSFORM_RTOL * max(float(np.linalg.norm(H)), np.finfo(float).tiny):
-                break
-        return H
+        (``weighted=False``). Every row is solved on its own (:func:`transform_rows`): the
+        result for a row does not depend on the other rows, their order or the training data."""
+        return transform_rows(X, self.components, self.reweigh if weighted else None)
+
+    def _detached_changes(self) -> dict:
+        return {"coefficients": None}     # (n_samples, r): the fit's (the final state's, fit_state)
 
     def reconstruct(self, X: np.ndarray, weighted: bool = True) -> np.ndarray:
         """``transform(X, weighted) @ components``: the method's reconstruction of X (n, d)."""

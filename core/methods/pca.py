@@ -25,8 +25,10 @@ class KeepsFloat32:
     summary="Least-squares subspace: top-k eigenvectors of the sample covariance. Every sample weighs 1.",
     params=[N_COMPONENTS],
 )
-class PCA(KeepsFloat32, SteppableEstimator):
-    """Principal component analysis centred at the sample mean.
+class PlainPCA(KeepsFloat32, SteppableEstimator):
+    """Principal component analysis centred at the sample mean (catalogue key ``"pca"``;
+    named ``PlainPCA`` so as not to shadow scikit-learn's ``PCA`` in a shared namespace;
+    ``PCA`` is kept as an alias).
 
     Paper 000 §2.2: ``W_PCA = argmax_{WᵀW=I} tr(Wᵀ S W)`` with ``S`` the sample covariance, i.e. the
     top-k eigenvectors; Nie et al. 2014 eq. (9) shows that centring at the ℓ2 mean is optimal for PCA.
@@ -72,3 +74,7 @@ class PCA(KeepsFloat32, SteppableEstimator):
 
     def _step(self, state: State) -> State:
         return self._next_state(state, objective=state.objective, converged=True)
+
+
+#: The former name (shadows scikit-learn's ``PCA`` when both are imported): an alias.
+PCA = PlainPCA

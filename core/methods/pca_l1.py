@@ -72,7 +72,7 @@ class PCAL1(_L1Greedy):
     ----------
     n_components : m, ``1 <= m < min(n_samples, n_features)``.
     max_iter : iteration cap per component.
-    random_state : int >= 0, the seed of the perturbations Δw (scikit-learn's name; the app labels
+    random_state : int >= 0 (or None, a RandomState or a Generator: a fresh seed per run), the seed of the perturbations Δw (scikit-learn's name; the app labels
         it "seed"). It matters only when a zero projection occurs at a fixed point.
 
     X is (n_samples, n_features) (the papers' columns are our rows), grey levels 0–255; it is
@@ -100,4 +100,4 @@ class PCAL1(_L1Greedy):
         return self._cand(run, comp, self._unit(comp, 0, x, "largest-norm sample"))
 
     def _advance(self, run, comp, cand):
-        return self._l1_advance(run, comp, cand, lambda v: v, seed=int(self.random_state))
+        return self._l1_advance(run, comp, cand, lambda v: v, seed=self._seed)

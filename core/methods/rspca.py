@@ -195,7 +195,7 @@ class RSPCA(_L1Greedy):
     pca_start : include the PCA start (default True; False = the paper's experimental protocol).
     center : subtract the sample mean first (paper: "centring is a user option"; its 2-D example
         matches uncentred data).
-    random_state : int >= 0, the seed of the random starts and perturbations (scikit-learn's name;
+    random_state : int >= 0 (or None, a RandomState or a Generator: a fresh seed per run), the seed of the random starts and perturbations (scikit-learn's name;
         the app labels it "seed").
     max_iter : iteration cap per restart.
 
@@ -248,7 +248,7 @@ class RSPCA(_L1Greedy):
         elif kind == 1:
             w = np.full(d, 1.0 / np.sqrt(d))
         else:
-            g = np.random.default_rng([int(self.random_state), comp.j, kind]).standard_normal(d)
+            g = np.random.default_rng([self._seed, comp.j, kind]).standard_normal(d)
             w = g / np.linalg.norm(g)
         return self._cand(run, comp, w, scalars=(("restart", r + 1),))
 
@@ -257,7 +257,7 @@ class RSPCA(_L1Greedy):
 
     def _advance(self, run, comp, cand):
         k, p = int(self.k_nonzero), float(self.p)
-        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=int(self.random_state))
+        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=self._seed)
 
     def _details(self, prog):
         return {"restart objectives": prog.history, "current restart objectives": prog.restart_objs,

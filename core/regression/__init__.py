@@ -20,9 +20,9 @@ n_features + 1) with the intercept last. See :mod:`core.regression._base`.
 """
 from ._base import RegressionEstimator, RegressionState
 from .estimators import RLDA, RR, RLDAMissing, RRMissing, TestCleaning, clean_test
-from .baselines import LDA, RANSAC, TLS, LeastSquares, Ridge, RPCALS
+from .baselines import LDA, RANSAC, TLS, LeastSquares, Ridge, RidgeRegression, RPCALS
 from . import data, views  # noqa: F401
 
 __all__ = ["RegressionEstimator", "RegressionState", "RR", "RRMissing", "RLDA", "RLDAMissing",
-           "TestCleaning", "clean_test", "LeastSquares", "Ridge", "LDA", "TLS", "RPCALS", "RANSAC",
+           "TestCleaning", "clean_test", "LeastSquares", "RidgeRegression", "Ridge", "LDA", "TLS", "RPCALS", "RANSAC",
            "data", "views"]

@@ -136,8 +136,10 @@ class LeastSquares(_OneStep):
     summary="Ridge regression on [X, 1]; RR's starting point and its λ → ∞ limit.",
     params=(ALPHA_RIDGE,),
 )
-class Ridge(_OneStep):
-    """Ridge regression: ``T = Yᵀ[X, c1]([X, c1]ᵀ[X, c1] + αI)⁻¹`` (samples as rows), the paper's
+class RidgeRegression(_OneStep):
+    """Ridge regression (catalogue key ``"ridge"``; named ``RidgeRegression`` so as not to shadow
+    scikit-learn's ``Ridge`` in a shared namespace: ``Ridge`` is kept as an alias):
+    ``T = Yᵀ[X, c1]([X, c1]ᵀ[X, c1] + αI)⁻¹`` (samples as rows), the paper's
     Alg. 1 initialisation with its product order corrected. ``alpha`` > 0 is relative (module
     docstring). State: D = X, E = 0, objective ``½‖Y − [X, 1]Tᵀ‖² + α/2‖T‖²`` (internal T)."""
 
@@ -301,7 +303,7 @@ class RPCALS(RegressionEstimator):
         X = self._check_X(X, n_features=state.D.shape[1])
         if X.shape[0] < 2:
             return X
-        return np.array(self._pcp().fit(X).state_.training_reconstruction(X))
+        return np.array(self._pcp().fit_state(X).training_reconstruction(X))
 
 
 # =========================================================================== RANSAC
@@ -406,4 +408,8 @@ class RANSAC(RegressionEstimator):
         return self._make(prob, state, extra, best)
 
 
-__all__ = ["LeastSquares", "Ridge", "LDA", "TLS", "RPCALS", "RANSAC"]
+__all__ = ["LeastSquares", "RidgeRegression", "Ridge", "LDA", "TLS", "RPCALS", "RANSAC"]
+
+
+#: The former name (shadows scikit-learn's ``Ridge`` when both are imported): an alias.
+Ridge = RidgeRegression

@@ -74,7 +74,7 @@ def test_collapse_rule_threshold_and_message():
 def _final_state(key, X, **params):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return catalogue.create(key, **params).fit(X).state_
+        return catalogue.create(key, **params).fit_state(X)
 
 
 def test_opening_window_defaults_do_not_collapse(faces):

@@ -10,7 +10,7 @@ import pytest
 from scipy import optimize
 
 from robust_subspace_lab.core import catalogue, corruption, datasets, prox
-from robust_subspace_lab.core.errors import ParameterError, SolverError
+from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.methods.convex import (CRPCAOM, PCP, OutlierPursuit, gamma_scale, optimal_mean_svt,
                                                     row_shrink, svt)
 from robust_subspace_lab.core.metrics import total_reconstruction_error
@@ -294,8 +294,8 @@ def test_non_finite_values_raise_solver_error(rng):
     bad = replace(s0, _ctx=replace(s0._ctx, dual=np.full_like(X, np.nan)))
     with pytest.raises(SolverError, match="CRPCA-OM stopped at iteration 1"):
         est.step(bad)
-    with pytest.raises(SolverError, match="PCP stopped at iteration 0"):
-        PCP().start(X * 1e160)      # ‖X‖_F overflows
+    with pytest.raises(DataError, match="rescale"):
+        PCP().start(X * 1e160)      # ‖X‖_F would overflow: refused before the run (issue 29)
 
 
 @pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])
@@ -309,11 +309,11 @@ def test_small_gamma_fits_every_sample_below_the_leverage_bound(cls):
     U = np.linalg.svd(X - X.mean(axis=0) if cls is CRPCAOM else X, full_matrices=False)[0]
     bound = 1.0 / np.sqrt(np.max(np.einsum("ij,ij->i", U, U)))
     assert 1.5 < bound < 2.0
-    below = cls(gamma=0.97 * bound, max_iter=2000).fit(X)
-    above = cls(gamma=1.03 * bound, max_iter=2000).fit(X)
+    below, above = cls(gamma=0.97 * bound, max_iter=2000), cls(gamma=1.03 * bound, max_iter=2000)
+    s_below, s_above = below.fit_state(X), above.fit_state(X)
     assert below.converged_ and above.converged_
-    assert not np.any(below.sparse_) and below.rank_ == d
-    assert np.count_nonzero(np.linalg.norm(above.sparse_, axis=1)) > 0
+    assert not np.any(s_below.sparse_part) and below.rank_ == d
+    assert np.count_nonzero(np.linalg.norm(s_above.sparse_part, axis=1)) > 0
 
 
 def test_gram_route_gives_the_exact_iterates_at_high_rank(monkeypatch):

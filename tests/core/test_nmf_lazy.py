@@ -54,9 +54,9 @@ def test_mu_state_shows_unit_norm_factors_of_its_raw_product(face_data):
     np.testing.assert_allclose(s.coefficients @ Wn, P, rtol=0, atol=1e-10 * face_data.max())
     assert not Wn.flags.writeable and not s.coefficients.flags.writeable
     assert s.components is Wn                        # normalised once
-    est.fit(face_data)
+    final = est.fit_state(face_data)
     np.testing.assert_allclose(np.linalg.norm(est.components_, axis=1), 1.0, rtol=1e-14)
-    np.testing.assert_allclose(est.coefficients_ @ est.components_, est.state_.fitted,
+    np.testing.assert_allclose(final.coefficients @ est.components_, final.fitted,
                                rtol=0, atol=1e-10 * face_data.max())
 
 

@@ -67,10 +67,10 @@ def test_eta_to_zero_cleans_like_rpca(rng):
     the same λ on the same X (relative difference < 1e-6)."""
     X = low_rank_sparse(rng)
     Y = rng.standard_normal((len(X), 2))
-    pcp = PCP(lam_scale=1.0, rho=1.1, tol=1e-12, max_iter=5000).fit(X)
+    low_rank = PCP(lam_scale=1.0, rho=1.1, tol=1e-12, max_iter=5000).fit_state(X).fitted
     rr = RR(lam=1.0, eta=1e-9, tol=1e-9, max_iter=5000)
     states = run(rr, X, Y)
-    diff = rel(states[-1].D, pcp.state_.fitted)
+    diff = rel(states[-1].D, low_rank)
     assert diff < 1e-6, diff
 
 

@@ -48,7 +48,7 @@ def test_r1pca_huber_weights_and_start(quarter):
     est = R1PCA(n_components=10)
     s0 = est.start(quarter.X)
     assert principal_angles(s0.components, PCA(n_components=10).fit(quarter.X).components_).max() < 1e-8
-    s = est.fit(quarter.X).state_
+    s = est.fit_state(quarter.X)
     Xc = quarter.X - s.mean
     r = np.linalg.norm(Xc - (Xc @ s.components.T) @ s.components, axis=1)
     c = s.scalars["c"]
@@ -93,7 +93,7 @@ def test_robust_methods_beat_pca_on_quarter_block_occlusion(quarter):
     d = quarter
 
     def err(est):
-        s = est.fit(d.X).state_
+        s = est.fit_state(d.X)
         return total_reconstruction_error(s.reconstruct(d.X), d.X_clean)
 
     e_pca = err(PCA(n_components=10))

@@ -290,7 +290,7 @@ def test_rspca_restart_objectives_recorded(rng):
     """RSPCA keeps the best of PCA, all-ones and r random starts, and shows every restart's final
     objective in details["restart objectives"] (one tuple per committed component)."""
     X = rng.standard_normal((100, 15)) @ rng.standard_normal((15, 15))
-    last = RSPCA(n_components=3, k_nonzero=4, p=0.0, restarts=3).fit(X).state_
+    last = RSPCA(n_components=3, k_nonzero=4, p=0.0, restarts=3).fit_state(X)
     objs = last.details["restart objectives"]
     assert len(objs) == 3 and all(len(o) == 5 for o in objs)
     assert last.details["starts"] == ("PCA", "all-ones", "random 1", "random 2", "random 3")
@@ -301,7 +301,7 @@ def test_rspca_uncentred_mean_is_zero_and_sample_weight_guard():
     """center=False leaves the data as they are (mean = 0); a sample with a zero projection gets
     the largest effective weight 1, never an infinite one (guard of 1/|x_iᵀw|)."""
     X = np.array([[1.0, 0.0], [2.0, 0.0], [-3.0, 0.1], [0.0, 1.0]])
-    s = RSPCA(n_components=1, k_nonzero=1, p=0.0, center=False, restarts=0).fit(X).state_
+    s = RSPCA(n_components=1, k_nonzero=1, p=0.0, center=False, restarts=0).fit_state(X)
     np.testing.assert_array_equal(s.mean, 0.0)
     np.testing.assert_array_equal(s.components[0], [1.0, 0.0])
     assert s.sample_weights[3] == 1.0 and np.all(np.isfinite(s.sample_weights))
@@ -365,7 +365,7 @@ def test_mnist_sixes_with_dummies_rspca_beats_pca(sixes_with_dummies):
     def err(state):
         return err_m(state.components, data.X - state.mean, data.X_clean - state.mean, m=40, include=keep)
 
-    pca = err(PCA(n_components=40).fit(data.X).state_)
+    pca = err(PCA(n_components=40).fit_state(data.X))
     for p in (0.0, 0.5):
         est = RSPCA(n_components=40, k_nonzero=400, p=p, restarts=0).fit(data.X)
         assert np.count_nonzero(est.components_, axis=1).tolist() == [400] * 40

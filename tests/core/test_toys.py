@@ -186,7 +186,7 @@ def test_line_toy_metrics_measure_against_the_inliers(seed):
     outliers were part of the "clean" reference and the metrics could disagree)."""
     from robust_subspace_lab.core import catalogue, views
     data = toys.line_toy(seed=seed)
-    snaps = {k: views.snapshot(catalogue.create(k, n_components=1).fit(data.X).state_, data)
+    snaps = {k: views.snapshot(catalogue.create(k, n_components=1).fit_state(data.X), data)
              for k in ("pca", "pca-gm")}
     for name in ("eq. 14 error (000)", "Σ‖xʳ−xᵒ‖ (001)", "mean angle to clean PCA (°)"):
         assert snaps["pca-gm"].metrics[name] < snaps["pca"].metrics[name], name
