@@ -78,6 +78,7 @@ class LessonDriver(QtCore.QObject):
         self._gen = 0
         self._actions: list = []
         self._applying = False
+        self._queued: int | None = None      # a step asked for while a setup was loading
         self._poking = False
         self._asked: tuple | None = None     # the live key of the check in flight
         self._task = "subspace"
@@ -121,6 +122,9 @@ class LessonDriver(QtCore.QObject):
         """Enter step ``index`` (clamped to the lesson): setup, actions, then the claims."""
         if self.lesson is None:
             return
+        if self._applying:          # a setup is loading (its data job runs the event loop): after it
+            self._queued = index
+            return
         index = max(0, min(int(index), len(self.lesson.steps) - 1))
         steps = self.lesson.steps
         follows = index == self.index + 1 and steps[index].setup is None and not self.error
@@ -142,6 +146,10 @@ class LessonDriver(QtCore.QObject):
                 ok = self.window.apply_preset(setup.as_preset(self.seed), run=False)
             finally:
                 self._applying = False
+            if self._queued is not None:         # Next/Back pressed meanwhile: go there instead
+                queued, self._queued, self.index = self._queued, None, -2
+                self.go(queued)
+                return
             if not ok:
                 self._actions = []
                 self.error = f"This step could not be set up: {self.window.last_error or 'see the status bar'}"

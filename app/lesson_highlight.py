@@ -36,11 +36,22 @@ def view_key(cls) -> str:
     return name[:-5] if name.endswith("_view") else name
 
 
+def view_title(task: str, key: str) -> str:
+    """The title of the registered view of ``task`` that ``key`` names ("" if none)."""
+    from .views import for_task
+    if task not in ("subspace", "regression"):
+        return ""
+    return next((cls.title for cls in for_task(task) if _matches_class(cls, key)), "")
+
+
 def matches(view, key: str | None) -> bool:
     """``view`` is the one ``key`` names (its key or, case-blind, its title)."""
+    return _matches_class(type(view), key)
+
+
+def _matches_class(cls, key: str | None) -> bool:
     if not key:
         return False
-    cls = type(view)
     return ALIASES.get(key, key) in (view_key(cls), getattr(cls, "name", None)) or \
         key.casefold() == str(getattr(cls, "title", "")).casefold()
 

@@ -40,23 +40,21 @@ PART_NAMES = {"metrics": "the numbers under the iteration", "points": "the point
 
 
 def claim_html(result) -> str:
-    """One checked claim as a paragraph: ✓ or ✗, its text with the measured numbers, its source;
-    a paper claim declared not to reproduce gets ✗ and "does not reproduce: reason" (it is never
-    shown as a passing claim), or "now reproduces" if it unexpectedly holds."""
-    claim = result.claim
-    line = str(result.line)
-    if line[:2] in ("✓ ", "✗ "):                         # core's mark: ours follows from the case below
-        line = line[2:]
-    tag = f" [{claim.source}]" if f"[{claim.source}]" not in line else ""
+    """One checked claim as a paragraph: core's line (:class:`core.lessons.ClaimResult`: ✓ or ✗ as
+    it holds, the text, the numbers, [paper]/[ours]), coloured: green holds, red an asserted claim
+    that fails; a paper claim declared not to reproduce is amber with "does not reproduce: reason"
+    on a line of its own (never a green ✓ unless it now reproduces, which the line says)."""
+    claim, line = result.claim, str(result.line)
     note = ""
     if claim.expect == "does-not-reproduce":
-        mark, color = ("✓", OK_COLOR) if result.holds else ("✗", DECLARED_COLOR)
-        note = ("now reproduces on this run (the lesson says it does not)" if result.holds
-                else f"does not reproduce: {claim.reason}")
-        note = f"<br><i>{html.escape(note)}</i>"
+        color = OK_COLOR if result.holds else DECLARED_COLOR
+        cut = min((i for i in (line.find(" — does not reproduce"), line.find(" — now reproduces")) if i >= 0),
+                  default=-1)
+        if cut >= 0:
+            line, note = line[:cut], f"<br><i>{html.escape(line[cut + 3:])}</i>"
     else:
-        mark, color = ("✓", OK_COLOR) if result.ok else ("✗", FAIL_COLOR)
-    return f'<p style="color:{color}; margin:0 0 6px 0"><b>{mark}</b> {html.escape(line + tag)}{note}</p>'
+        color = OK_COLOR if result.ok else FAIL_COLOR
+    return f'<p style="color:{color}; margin:0 0 6px 0">{html.escape(line)}{note}</p>'
 
 
 def _pending_html(claim) -> str:
@@ -220,7 +218,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.count_label.setText(f"Step {index + 1} of {n}")
         self.state_label.setStyleSheet("color: #555;")
         self.step_title.setText(step.title)
-        self.text.setMarkdown(step.text)
+        # CommonMark: GitHub's dialect reads the "~" of "ε ~ N(0, 1)" as strikethrough
+        self.text.document().setMarkdown(step.text, QtGui.QTextDocument.MarkdownDialectCommonMark)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index + 1 < n)
         self.again_button.setEnabled(True)
@@ -271,9 +270,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         if not key:
             return ""
         ws = self.driver.workspace
-        views = [w for w in lesson_highlight.targets(ws, key) if getattr(type(w), "title", "")]
         title = PART_NAMES.get((ws.task, key)) or PART_NAMES.get(key) or \
-            (type(views[0]).title if views else key.replace("_", " "))
+            lesson_highlight.view_title(ws.task, key) or key.replace("_", " ")
         where = "in every column" if ws.task == "subspace" else "in the tab"
         return f"Look at: {title} (framed in orange {where})"
 
@@ -284,6 +282,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         if not step.claims:
             self.state_label.setText("Your turn: do what the text says." if step.action.kind == "wait"
                                      else "Done: this step checks no claim; read the views.")
+            self._say_if_not_shown()
             return
         self.claims.setHtml("".join(claim_html(r) for r in results))
         self._fit_claims()
@@ -291,12 +290,21 @@ class LessonPanel(QtWidgets.QDockWidget):
         its = sorted({c.runner.iteration for c in ws.columns}) if ws.task == "subspace" else []
         at = f" at iteration {its[0]}" if len(its) == 1 else ""
         failed = sum(1 for r in results if not r.ok and r.claim.expect == "holds")
-        declared = sum(1 for r in results if r.claim.expect != "holds")
+        declared = [r for r in results if r.claim.expect != "holds"]
         text = "every claim it asserts holds" if not failed else f"{failed} claim(s) do not hold on this run"
-        if declared:
-            text += f"; {declared} paper claim(s) declared not to reproduce"
+        if any(not r.holds for r in declared):
+            text += f"; {sum(not r.holds for r in declared)} paper claim(s) do not reproduce (as declared)"
+        if any(r.holds for r in declared):
+            text += f"; {sum(r.holds for r in declared)} declared not to reproduce does on this run"
         self.state_label.setText(f"Checked{at}: {text}.")
-        self._frame_views()
+        self._say_if_not_shown()
+
+    def _say_if_not_shown(self) -> None:
+        """The runs have stopped: if the view to look at is not shown for these data (a loadings
+        map of 2-D points), "Look at" says so rather than send the student looking for it."""
+        step = self.driver.step
+        if step is not None and step.look_at and self.isVisible() and not self._frame_views():
+            self.look_label.setText(self._look_text(step.look_at).split(" (framed")[0] + " (not shown for these data)")
 
     def _on_state(self, text: str) -> None:
         if text != self.state_label.text():
@@ -304,11 +312,15 @@ class LessonPanel(QtWidgets.QDockWidget):
             self.state_label.setStyleSheet(f"color: {FAIL_COLOR};" if self.driver.error else "color: #555;")
 
     # ------------------------------------------------------------------ the framed view
-    def _frame_views(self) -> None:
+    def _frame_views(self) -> int:
+        """Frame the step's view in the lesson's workspace (none when hidden); the number framed."""
         step = self.driver.step
         key = step.look_at if step is not None and self.isVisible() else None
+        framed = 0
         for ws in self.window.workspaces:
-            lesson_highlight.highlight(ws, key if ws is self.driver.workspace else None)
+            n = lesson_highlight.highlight(ws, key if ws is self.driver.workspace else None)
+            framed += n if ws is self.driver.workspace else 0
+        return framed
 
     def _on_column_added(self, col) -> None:
         # a column builds its views after it is added (and some only when a snapshot needs them)

@@ -24,7 +24,8 @@ seed = 3
 
 [[steps]]
 title = "Three iterations"
-text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall."""
+text = """PCA-GM reweights each sample by wᵢ = ‖eᵢ‖^(p−2): watch the weights of the outliers fall.
+Inliers ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)."""
 look_at = "weights"
 action = { kind = "steps", n = 3 }
 
@@ -71,6 +72,7 @@ check = "iterations[1] == 2 and iterations[2] == 2"
 [[steps]]
 title = "To the end"
 text = "Run on from here until the stopping rule holds."
+look_at = "loadings"
 action = { kind = "converge" }
 
 [[steps.claims]]
@@ -151,6 +153,8 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert panel.title_label.text() == "A tiny lesson"
     assert panel.count_label.text() == "Step 1 of 3"
     assert "wᵢ = ‖eᵢ‖^(p−2)" in panel.text.toPlainText()
+    assert "ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)" in panel.text.toPlainText()      # not struck through
+    assert "line-through" not in panel.text.document().toHtml()
     assert [c.runner.key for c in win.columns] == ["pca", "pca-gm"]
     assert win.source[1] == "line"
     assert win.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
@@ -209,6 +213,7 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
     assert all(c.runner.finished for c in win.columns) and win.columns[0].runner.iteration > 2
     assert panel.results[0].ok and not panel.next_button.isEnabled()
+    assert panel.look_label.text() == "Look at: Loadings (not shown for these data)"     # 2-D points: a scatter
     # Back to step 2: its setup and its 2 iterations again (not step 3's converged run)
     _click_and_check(qtbot, panel, panel.back_button)
     assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
@@ -220,6 +225,13 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     _click_and_check(qtbot, panel, panel.again_button)
     assert panel.count_label.text() == "Step 2 of 3"
     assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    # Back, and Next again while step 1's data are still loading: the panel ends on step 2, whole
+    QtCore.QTimer.singleShot(0, panel.next_button.click)
+    qtbot.mouseClick(panel.back_button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.driver.settled and panel.results is not None, timeout=WAIT)
+    assert panel.index == 1 and panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
+    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2] and panel.results[0].ok
 
 
 def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window, monkeypatch, tmp_path):
