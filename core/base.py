@@ -211,6 +211,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
                            "regression methods (RR-Missing, RLDA-Missing) accept them. Fill the "
                            "missing entries first, or use one of those.")
             raise DataError(message) from None
+        convergence.check_scale(X)              # entries near 1e300: DataError before any run
         if (self.preserves_float32 or self.accepts_float32) and X.dtype == np.float32:
             return X
         return np.asarray(X, dtype=np.float64)
@@ -233,7 +234,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         """Validate parameters and data, and return the initial state (iteration 0)."""
         self._start_params()
         X = self._check_data(X)
-        state = self._start(X)
+        with convergence.numeric_failures(self.name, 0):
+            state = self._start(X)
         state = replace(state, _data_range=(float(X.min()), float(X.max())),
                         scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
@@ -262,13 +264,19 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         Raises :class:`~core.interrupt.Cancelled` when the calling thread's cancel flag is set
         (:mod:`core.interrupt`): before the iteration and at the checkpoints of its inner loops."""
         interrupt.checkpoint()
-        new = self._step(state)
+        with convergence.numeric_failures(self.name, state.iteration + 1):
+            new = self._step(state)
         self._check_state(new)
         return new
 
     def finished(self, state: State) -> bool:
         """The stopping rule: converged, or ``max_iter`` iterations done."""
         return self.status(state) != convergence.RUNNING
+
+    def note(self, state: State) -> str:
+        """Something the status line should add about ``state`` beyond converged / stopped /
+        diverged (e.g. a convex fit of rank 0), or ""."""
+        return ""
 
     def status(self, state: State) -> str:
         """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)
