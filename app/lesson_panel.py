@@ -282,6 +282,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         if not step.claims:
             self.state_label.setText("Your turn: do what the text says." if step.action.kind == "wait"
                                      else "Done: this step checks no claim; read the views.")
+            self._say_if_not_shown()
             return
         self.claims.setHtml("".join(claim_html(r) for r in results))
         self._fit_claims()
@@ -296,7 +297,14 @@ class LessonPanel(QtWidgets.QDockWidget):
         if any(r.holds for r in declared):
             text += f"; {sum(r.holds for r in declared)} declared not to reproduce does on this run"
         self.state_label.setText(f"Checked{at}: {text}.")
-        self._frame_views()
+        self._say_if_not_shown()
+
+    def _say_if_not_shown(self) -> None:
+        """The runs have stopped: if the view to look at is not shown for these data (a loadings
+        map of 2-D points), "Look at" says so rather than send the student looking for it."""
+        step = self.driver.step
+        if step is not None and step.look_at and self.isVisible() and not self._frame_views():
+            self.look_label.setText(self._look_text(step.look_at).split(" (framed")[0] + " (not shown for these data)")
 
     def _on_state(self, text: str) -> None:
         if text != self.state_label.text():
@@ -304,11 +312,15 @@ class LessonPanel(QtWidgets.QDockWidget):
             self.state_label.setStyleSheet(f"color: {FAIL_COLOR};" if self.driver.error else "color: #555;")
 
     # ------------------------------------------------------------------ the framed view
-    def _frame_views(self) -> None:
+    def _frame_views(self) -> int:
+        """Frame the step's view in the lesson's workspace (none when hidden); the number framed."""
         step = self.driver.step
         key = step.look_at if step is not None and self.isVisible() else None
+        framed = 0
         for ws in self.window.workspaces:
-            lesson_highlight.highlight(ws, key if ws is self.driver.workspace else None)
+            n = lesson_highlight.highlight(ws, key if ws is self.driver.workspace else None)
+            framed += n if ws is self.driver.workspace else 0
+        return framed
 
     def _on_column_added(self, col) -> None:
         # a column builds its views after it is added (and some only when a snapshot needs them)

@@ -72,6 +72,7 @@ check = "iterations[1] == 2 and iterations[2] == 2"
 [[steps]]
 title = "To the end"
 text = "Run on from here until the stopping rule holds."
+look_at = "loadings"
 action = { kind = "converge" }
 
 [[steps.claims]]
@@ -212,6 +213,7 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
     assert all(c.runner.finished for c in win.columns) and win.columns[0].runner.iteration > 2
     assert panel.results[0].ok and not panel.next_button.isEnabled()
+    assert panel.look_label.text() == "Look at: Loadings (not shown for these data)"     # 2-D points: a scatter
     # Back to step 2: its setup and its 2 iterations again (not step 3's converged run)
     _click_and_check(qtbot, panel, panel.back_button)
     assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
