@@ -98,7 +98,7 @@ class Display(QtCore.QObject):
         self.reset_zoom_action.setShortcut(QtGui.QKeySequence("Ctrl+0"))
         self.escape = QtGui.QShortcut(QtGui.QKeySequence("Esc"), window, self.leave)
         self.escape.setEnabled(False)
-        QtWidgets.QApplication.instance().installEventFilter(self)
+        _scale.watch_views(self)             # double clicks on the views
         window.installEventFilter(self)
 
         saved = self.settings.value(ZOOM_KEY, 1.0)
@@ -314,7 +314,7 @@ class Display(QtCore.QObject):
             if self.zoom != 1.0:             # other windows of this process start unzoomed
                 self._apply(self.zoom, 1.0)
                 self.zoom = 1.0
-            QtWidgets.QApplication.instance().removeEventFilter(self)
+            _scale.unwatch_views(self)
         return False
 
 
