@@ -160,8 +160,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     scikit-learn conventions: ``transform`` is one continuous function of its input (no special
     case for the training data) and ``fit_transform(X)`` is ``fit(X).transform(X)``; the
     method's own decomposition of its training data (low-rank and sparse parts, the NMF
-    coefficients of the fit) is the final state's, :meth:`fit_state`; :meth:`score` is the negative mean squared reconstruction error per sample (so
-    ``GridSearchCV`` needs no scorer), ``get_feature_names_out`` gives ``<classname>0``, ...
+    coefficients of the fit) is the final state's, :meth:`fit_state`; :meth:`score` is the
+    negative mean squared reconstruction error per sample (so ``GridSearchCV`` needs no scorer), ``get_feature_names_out`` gives ``<classname>0``, ...
     (so ``set_output(transform="pandas")`` works), and float32 input gives float32 outputs
     (``components_``, ``mean_``, ``transform``, ``inverse_transform``), computed in float32 by
     the methods that set :attr:`preserves_float32`, else in float64 and returned as float32.
@@ -208,7 +208,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
                 # scikit-learn's text names its own functions and options; say it for a user
                 message = (f"{self.name} cannot learn from data with missing entries (NaN), such as "
                            "the pixels removed by the 'missing blocks' corruption; the missing-data "
-                           "regression methods (RR-missing, RLDA-missing) accept them. Fill the "
+                           "regression methods (RR-Missing, RLDA-Missing) accept them. Fill the "
                            "missing entries first, or use one of those.")
             raise DataError(message) from None
         convergence.check_scale(X)              # entries near 1e300: DataError before any run

@@ -356,7 +356,7 @@ _RANK_CAP_DOC = """n_components : None (default, no cap: the convex model's own 
 
 
 @register(
-    objective_note="rises from 0 while the constraint L + S = X is enforced (by design)",
+    objective_note="rises from 0 as L + S = X is enforced (by design)",
     key="pcp", name="PCP", family="low-rank + sparse",
     reference="Candès, Li, Ma & Wright, J. ACM 2011 (Principal Component Pursuit); inexact ALM of "
               "Lin, Chen & Ma 2010; Nie et al. 2014 eq. (28)",
@@ -614,7 +614,7 @@ _GAMMA_DOC = """gamma : γ > 0, or "scale" (default): γ = max(1.5, 2·√(n_sam
 
 
 @register(
-    objective_note="rises from 0 while the constraint is enforced (by design)",
+    objective_note="rises from 0 as its constraint is enforced (by design)",
     key="outlier-pursuit", name="Outlier Pursuit", family="low-rank + sparse",
     reference="Xu, Caramanis & Sanghavi, IEEE TIT 2012; Nie et al. 2014 eq. (29) (its baseline CRPCA), "
               "solved by Algorithm 3 without b",
@@ -667,7 +667,7 @@ class OutlierPursuit(_L21ALM):
 
 
 @register(
-    objective_note="rises from 0 while the constraint is enforced (by design)",
+    objective_note="rises from 0 as its constraint is enforced (by design)",
     key="crpca-om", name="CRPCA-OM", family="low-rank + sparse",
     reference="Nie, Yuan & Huang, ICML 2014: Algorithm 3, eqs. (30)–(33), Theorem 3",
     summary="Outlier Pursuit with the mean as a variable: min_(b,Z) ‖X − 1bᵀ − Z‖_{2,1} + γ‖Z‖_*; "
