@@ -7,11 +7,14 @@ import pyqtgraph as pg
 from robust_subspace_lab.core import catalogue
 
 from ._common import COLORS, _style_plot, _Title, View, plot_widget_kwargs
+from ._scale import scaled
 
 __all__ = ["ObjectiveView", "objective_note"]
 
 #: colour of the caption under a chart whose objective is not monotone by design
 NOTE_COLOR = "#8a5a00"
+#: px (unzoomed) a chart with a caption is higher than its minimum: three lines of 7.5 pt
+CAPTION_ROOM = 40
 
 
 def objective_note(method: str) -> str:
@@ -54,6 +57,13 @@ class ObjectiveView(pg.PlotWidget, View):
         if note == getattr(self, "_note", None):
             return
         self._note = note
+        # the caption's lines come on top of the chart's own minimum height (app.layout's property)
+        if getattr(self, "_base_min", None) is None:          # placed in a column since the last call
+            self._base_min = self.property("rsl_min_height")
+        base = self._base_min
+        if base is not None:
+            self.setProperty("rsl_min_height", int(base) + (CAPTION_ROOM if note else 0))
+            self.setMinimumHeight(scaled(int(self.property("rsl_min_height"))))
         self.caption.setVisible(bool(note))
         if note:
             self.caption.setText(note)
