@@ -214,7 +214,8 @@ class View:
     * ``name``: the attribute under which the column keeps it (``column.basis_view``);
     * ``area``: where a method column places it: ``"side"`` (top left, under each other),
       ``"curves"`` (top right, under each other) or ``"bottom"`` (side by side);
-    * ``stretch``: its share of the area; ``default_visible``: shown before the first snapshot;
+    * ``stretch``: its share of the area; ``min_extra``: pixels more than the area's minimum
+      height; ``default_visible``: shown before the first snapshot;
     * ``shows(snapshot) -> bool``: whether it has something to show for this snapshot (hidden
       otherwise); a static method (it looks at the snapshot only), since a method column asks
       the class before building a view that is hidden by default;
@@ -229,6 +230,8 @@ class View:
     name: str = ""
     area: str = "bottom"
     stretch: int = 1
+    #: px (unzoomed) added to its area's minimum height (app.column.VIEW_MIN_HEIGHT)
+    min_extra: int = 0
     #: shown before the first snapshot arrives
     default_visible: bool = True
 

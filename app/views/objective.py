@@ -7,13 +7,13 @@ import pyqtgraph as pg
 from robust_subspace_lab.core import catalogue
 
 from ._common import COLORS, _style_plot, _Title, View, plot_widget_kwargs
-from ._scale import scaled
 
 __all__ = ["ObjectiveView", "objective_note"]
 
 #: colour of the caption under a chart whose objective is not monotone by design
 NOTE_COLOR = "#8a5a00"
-#: px (unzoomed) a chart with a caption is higher than its minimum: three lines of 7.5 pt
+#: px (unzoomed) every objective chart is higher than the other charts of its area: room for
+#: three lines of caption (kept when there is none, so that a caption coming moves no view)
 CAPTION_ROOM = 40
 
 
@@ -34,6 +34,7 @@ class ObjectiveView(pg.PlotWidget, View):
     tasks = frozenset({"subspace", "regression"})
     name = "objective_view"
     area = "curves"
+    min_extra = CAPTION_ROOM            # app.column: added to the area's minimum height
 
     TITLE = "Objective"
 
@@ -57,13 +58,6 @@ class ObjectiveView(pg.PlotWidget, View):
         if note == getattr(self, "_note", None):
             return
         self._note = note
-        # the caption's lines come on top of the chart's own minimum height (app.layout's property)
-        if getattr(self, "_base_min", None) is None:          # placed in a column since the last call
-            self._base_min = self.property("rsl_min_height")
-        base = self._base_min
-        if base is not None:
-            self.setProperty("rsl_min_height", int(base) + (CAPTION_ROOM if note else 0))
-            self.setMinimumHeight(scaled(int(self.property("rsl_min_height"))))
         self.caption.setVisible(bool(note))
         if note:
             self.caption.setText(note)
