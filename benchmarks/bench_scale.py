@@ -333,6 +333,7 @@ def _sweep(keys, a, cap, d):
     from robust_subspace_lab.core import catalogue
 
     ns = QUICK_SWEEP_N if a.quick else SWEEP_N
+    a.fit_methods = set()                           # start and steps only (whole fits: the tables)
     kind = a.data.split(",")[0] if a.data.split(",")[0] != "mnist" else "nogap"
     rows, refs = {k: {} for k in keys}, {}
     for n in ns:
