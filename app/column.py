@@ -20,15 +20,19 @@ from .scrubbing import FollowsIterations
 from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
 from .display import add_show_large_action
 from .export import add_view_actions
-from .layout import share_by_stretch
-from .method_combo import fill_method_combo
+from .layout import share_by_stretch, wrapped_height
+from .method_combo import CITATIONS as _CITATIONS, LONGEST_COLLAPSE as _LONGEST_COLLAPSE
+from .method_combo import LONGEST_STATUS as _LONGEST_STATUS, citation, fill_method_combo
 from .views import for_task, keep_scenes_active
+from .views._scale import scaled
 
+#: the narrowest a column gets (px, unzoomed: subspace_workspace.COLUMN_MIN_WIDTH); see fit_to_font
+NARROWEST = 330
 #: minimum height of a view, per area: room for its title, axis labels and ticks, and (bottom)
 #: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
 #: px left for the views) scrolls the columns vertically rather than shrinking the views until
 #: their text is cut and the thumbnails are 12 px (app.text_fit measures it)
-VIEW_MIN_HEIGHT = {"side": 130, "curves": 150, "bottom": 280}
+VIEW_MIN_HEIGHT = {"side": 150, "curves": 150, "bottom": 280}
 
 
 def view_classes() -> list:
@@ -174,6 +178,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         left.addWidget(slider_box)
         self.iteration_label = QtWidgets.QLabel("iteration –")
         self.iteration_label.setObjectName("iterationLabel")
+        self.iteration_label.setWordWrap(True)          # "⚠ stopped at max_iter (100) without converging"
         self.error_label = QtWidgets.QLabel("")
         self.error_label.setObjectName("errorLabel")
         self.error_label.setToolTip(ERROR_TIP)
@@ -181,23 +186,26 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         big.setPointSizeF(big.pointSizeF() * 1.1)
         big.setBold(True)
         for label in (self.iteration_label, self.error_label):
-            # a fixed height: empty, a label is 1 px shorter, and every view of the column moved
-            # (and was repainted, 20-40 ms) when the error came or went (a folder without clean data)
+            # a fixed height (fit_to_font): empty, a label is 1 px shorter, and every view of the column
+            # moved (and was repainted, 20-40 ms) when the error came or went (a folder without clean data)
             label.setFont(big)
         left.addWidget(self.iteration_label)
         left.addWidget(self.error_label)
         self.scalars_label = QtWidgets.QLabel("")
         self.scalars_label.setWordWrap(True)
         self.scalars_label.setStyleSheet("color: #333;")
+        self.scalars_label.setFont(QtGui.QFont(self.font().family(), self.font().pointSizeF() * 0.95))
         self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         left.addWidget(self.scalars_label)
         self.collapse_note = CollapseNote()        # "weights collapsed: …", only while they are
+        self.collapse_note.setWordWrap(True)
         left.addWidget(self.collapse_note)
         self.metrics_label = QtWidgets.QLabel("")
         self.metrics_label.setObjectName("metricsLabel")
         self.metrics_label.setTextFormat(QtCore.Qt.RichText)
         self.metrics_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
         self.metrics_label.setToolTip(METRICS_TIP)
+        self.metrics_label.setWordWrap(True)
         left.addWidget(self.metrics_label)
         self._measures_text = MeasuresText(self.error_label, self.metrics_label)
         header.addLayout(left)
@@ -257,19 +265,22 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.fit_to_font()
 
     def fit_to_font(self) -> None:
-        """The header's fixed heights for the fonts its labels have now (built, and after each zoom,
-        :mod:`app.display`): the reference takes three lines (the longest, Truncated Cauchy NMF's,
-        wraps to three in a column 380 px wide), the scalars two, the metrics three. Fixed, so that
-        the views of all columns stay aligned side by side."""
-        def lines(label, n, pad=2):
-            label.setFixedHeight(n * QtGui.QFontMetrics(label.font()).lineSpacing() + pad)
-        lines(self.reference_label, 3)
-        self.slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(),
-                                           self.fontMetrics().height()) + 6)
-        for label in (self.iteration_label, self.error_label):
-            label.setFixedHeight(QtWidgets.QLabel("Ag", font=label.font()).sizeHint().height())
-        lines(self.scalars_label, 2)
-        lines(self.metrics_label, 3, 6)
+        """The header's fixed heights for the fonts its labels have now (built, and after each
+        zoom, :mod:`app.display`): each label as high as the longest text it can show (every
+        method's citation, the longest status line, two lines of scalars, four of metrics)
+        wraps to in the narrowest column (:data:`NARROWEST`, zoomed). The same in every column
+        and at every width: the views of all columns stay aligned, and neither a new text nor a
+        new column beside it moves them (a relayout repaints every view of the column)."""
+        margins = self.layout().contentsMargins()
+        width = scaled(NARROWEST) - 2 * self.frameWidth() - margins.left() - margins.right()
+        self.reference_label.setFixedHeight(wrapped_height(self.reference_label.font(), _CITATIONS, width, 2))
+        self.iteration_label.setFixedHeight(wrapped_height(self.iteration_label.font(), [_LONGEST_STATUS], width))
+        self.error_label.setFixedHeight(wrapped_height(self.error_label.font(), ["Ag"], width))
+        self.scalars_label.setFixedHeight(wrapped_height(self.scalars_label.font(), [], width, 2))
+        self.metrics_label.setFixedHeight(wrapped_height(self.metrics_label.font(), [], width, 4, 6))
+        self.collapse_note.setFixedHeight(wrapped_height(self.collapse_note.font(), [_LONGEST_COLLAPSE],
+                                                         width - 10, 1, 6))
+        self.slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(), self.fontMetrics().height()) + 6)
 
     # ------------------------------------------------------------------ views, built when needed
     @property
@@ -350,8 +361,8 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         info, values = self.runner.setting()
         self._syncing = True
         try:
-            self.reference_label.setText(info.reference)
-            self.reference_label.setToolTip(info.summary)
+            self.reference_label.setText(citation(info.reference))
+            self.reference_label.setToolTip(f"{info.reference}\n\n{info.summary}")
             P.show_method(self.method_combo, info, values, self._group, self._group_key,
                           self._rebuild_params)
         finally:
@@ -547,10 +558,10 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         if self.iteration_label.toolTip() != STATUS_TIP:
             self.iteration_label.setToolTip(STATUS_TIP)
         self._measures_text.draw(snap)
-        parts = [f"objective = {snap.objective:.6g}"]
+        parts = [f"objective = {snap.objective:.6g}"]     # 8 pt, "  ·  ": two lines in 316 px
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
-        self.scalars_label.setText("   ·   ".join(parts))
+        self.scalars_label.setText("  ·  ".join(parts))
         self.collapse_note.draw(snap)
         live = "live" if self._follow else "past"
         self.scrub_label.setText(f"{self.shown_index} / {n - 1} ({live})")

@@ -98,7 +98,7 @@ class Display(QtCore.QObject):
         self.reset_zoom_action.setShortcut(QtGui.QKeySequence("Ctrl+0"))
         self.escape = QtGui.QShortcut(QtGui.QKeySequence("Esc"), window, self.leave)
         self.escape.setEnabled(False)
-        QtWidgets.QApplication.instance().installEventFilter(self)
+        _scale.watch_views(self)             # double clicks on the views
         window.installEventFilter(self)
 
         saved = self.settings.value(ZOOM_KEY, 1.0)
@@ -131,20 +131,22 @@ class Display(QtCore.QObject):
         self.zoom_changed.emit(value)
 
     def _apply(self, old: float, new: float) -> None:
-        app = QtWidgets.QApplication.instance()
+        widgets = [w for w in self.window.findChildren(QtWidgets.QWidget) if not _in_scene_view(w)]
+        # the unzoomed size of each font a widget set itself, read before the application's font
+        # changes (a widget that follows the application font, e.g. the lesson panel, then refits
+        # itself; it is given the same size below)
+        own = [w for w in widgets if w.testAttribute(QtCore.Qt.WA_SetFont)]
+        for w in own:
+            if w.property(_BASE_PT) is None:
+                w.setProperty(_BASE_PT, w.font().pointSizeF() / old)
         font = _scale.base_font()
         font.setPointSizeF(font.pointSizeF() * new)
-        app.setFont(font)
-        widgets = [w for w in self.window.findChildren(QtWidgets.QWidget) if not _in_scene_view(w)]
+        QtWidgets.QApplication.instance().setFont(font)
+        for w in own:
+            f = w.font()
+            f.setPointSizeF(float(w.property(_BASE_PT)) * new)
+            w.setFont(f)
         for w in widgets:
-            if w.testAttribute(QtCore.Qt.WA_SetFont):
-                base = w.property(_BASE_PT)
-                if base is None:                 # its font was derived from the old zoom's
-                    base = w.font().pointSizeF() / old
-                    w.setProperty(_BASE_PT, base)
-                f = w.font()
-                f.setPointSizeF(float(base) * new)
-                w.setFont(f)
             sheet = w.property(_BASE_SHEET)
             if sheet is None and w.styleSheet():
                 sheet = w.styleSheet()
@@ -157,8 +159,10 @@ class Display(QtCore.QObject):
                 base = dock.minimumWidth() / old
                 dock.setProperty(_BASE_WIDTH, base)
             dock.setMinimumWidth(int(round(float(base) * new)))
-            if not dock.isHidden():
-                self.window.resizeDocks([dock], [int(round(float(base) * new * DOCK_ROOM))], QtCore.Qt.Horizontal)
+        data = getattr(self.window, "data_dock", None)
+        if data is not None and not data.isHidden():
+            base = float(data.property(_BASE_WIDTH))
+            self.window.resizeDocks([data], [int(round(base * new * DOCK_ROOM))], QtCore.Qt.Horizontal)
         _scale.set_scale(new)
         follow_zoom(self.window)
         for w in widgets:
@@ -298,7 +302,7 @@ class Display(QtCore.QObject):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
         if kind == QtCore.QEvent.MouseButtonDblClick and isinstance(obj, QtWidgets.QWidget) \
-                and obj.window() is self.window and event.button() == QtCore.Qt.LeftButton:
+                and QtWidgets.QWidget.window(obj) is self.window and event.button() == QtCore.Qt.LeftButton:
             view = _view_of(obj)
             if view is not None and getattr(view, "enlargeable", True):
                 self.toggle_large(view)
@@ -310,7 +314,7 @@ class Display(QtCore.QObject):
             if self.zoom != 1.0:             # other windows of this process start unzoomed
                 self._apply(self.zoom, 1.0)
                 self.zoom = 1.0
-            QtWidgets.QApplication.instance().removeEventFilter(self)
+            _scale.unwatch_views(self)
         return False
 
 
@@ -333,9 +337,9 @@ def add_show_large_action(view) -> None:
 
 
 def _toggle(view) -> None:
-    display = getattr(view.window(), "display", None)
-    if display is None:
-        large = view.window()
-        display = large.findChild(Display) if large is not None else None
+    top = QtWidgets.QWidget.window(view)
+    display = getattr(top, "display", None)
+    if display is None and top is not None:
+        display = top.findChild(Display)
     if display is not None:
         display.toggle_large(view)

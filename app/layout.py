@@ -8,11 +8,11 @@ preset built its columns).
 """
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .views._scale import scale
 
-__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom"]
+__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height"]
 
 #: widget properties holding the unzoomed minimum sizes (``follow_zoom`` scales them)
 _MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
@@ -43,3 +43,16 @@ def follow_zoom(root: QtWidgets.QWidget) -> None:
             widget.setMinimumHeight(int(round(int(h) * scale())))
         if w is not None:
             widget.setMinimumWidth(int(round(int(w) * scale())))
+
+
+
+def wrapped_height(font: QtGui.QFont, texts, width: int, lines: int = 1, pad: int = 2) -> int:
+    """Pixels high that each of ``texts``, word-wrapped at ``width`` px in ``font``, fits in, at
+    least ``lines`` lines (``pad`` added): the fixed height of a label whose longest possible
+    texts are known, so that it never cuts one and never changes height with the text shown."""
+    fm = QtGui.QFontMetrics(font)
+    need = lines * fm.lineSpacing()
+    if width >= 40:
+        box = QtCore.QRect(0, 0, int(width), 100000)
+        need = max([need] + [fm.boundingRect(box, int(QtCore.Qt.TextWordWrap), t).height() for t in texts])
+    return need + pad

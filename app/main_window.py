@@ -306,9 +306,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             dock.setFeatures(QtWidgets.QDockWidget.DockWidgetMovable)
             dock.setWidget(widget)
             dock.setTitleBarWidget(QtWidgets.QWidget())     # the panel has its own group titles
-            dock.setMinimumWidth(290)
+            dock.setMinimumWidth(300)
             self.addDockWidget(QtCore.Qt.LeftDockWidgetArea, dock)
-            self.resizeDocks([dock], [300], QtCore.Qt.Horizontal)
+            self.resizeDocks([dock], [310], QtCore.Qt.Horizontal)
             m_view.addAction(dock.toggleViewAction())
             dock.visibilityChanged.connect(lambda _v, w=ws: self._remember_dock(w))
             self._docks[id(ws)] = dock

@@ -1,9 +1,26 @@
-"""The method combo box of a column: the catalogue's methods grouped by family (no numerics)."""
+"""A column's words about its method (no numerics): the method combo box (the catalogue's methods
+grouped by family), the short citation under it, and the longest texts its header can show."""
 from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["fill_method_combo"]
+from robust_subspace_lab.core import catalogue
+
+__all__ = ["fill_method_combo", "citation", "CITATIONS", "LONGEST_STATUS", "LONGEST_COLLAPSE"]
+
+
+def citation(reference: str) -> str:
+    """The authors, venue and year of a catalogue reference: its text before the first ": "
+    (the equations and algorithms after it go to the tooltip and the "?" text)."""
+    return reference.split(": ", 1)[0]
+
+
+#: the citation of every method of the columns (the reference label is as high as the longest)
+CITATIONS = tuple(citation(m.reference) for m in catalogue.methods())
+#: the longest status line a column shows (app.runner.ColumnRunner.status_line, max_iter case)
+LONGEST_STATUS = "iteration 10000  ·  ⚠ stopped at max_iter (10000) without converging"
+#: the longest collapse line (app.column_help.CollapseNote)
+LONGEST_COLLAPSE = "⚠ weights collapsed: 10000 samples carry 100 % of the weight"
 
 
 def fill_method_combo(combo: QtWidgets.QComboBox, infos) -> None:

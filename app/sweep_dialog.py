@@ -273,7 +273,7 @@ class SweepDialog(QtWidgets.QDialog):
             return False
         self.last_error = ""
         self.cancelled = False
-        total = len(sweep.tasks())
+        total = sweep.n_runs
         self.progress_info = core_sweep.Progress(total)
         self.progress.setRange(0, total)
         self.progress.setValue(0)

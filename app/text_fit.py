@@ -7,7 +7,8 @@ compares the room the text needs, measured with the font it is drawn in (so afte
 :mod:`app.display`), with the rectangle it is drawn in:
 
 * a ``QLabel``: its text laid out as the label lays it out (rich text, word wrap) against its
-  contents rectangle;
+  contents rectangle; a label, button or combo box sticking out sideways of a scroll area that
+  does not scroll sideways (a panel wider than its dock) is clipped too;
 * a button: its text (and icon) against the style's contents rectangle of the button; a combo
   box: its current text against the style's edit field;
 * a ``LabelItem`` (plot and image titles, captions, legend entries) and a ``TextItem`` (tile
@@ -221,6 +222,33 @@ def _shown(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> bool:
     return widget.isVisibleTo(top) and widget.isVisible() and widget.width() > 0 and widget.height() > 0
 
 
+def _cut_by_parent(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> Clip | None:
+    """``widget`` sticks out sideways of the viewport of a scroll area without a horizontal scroll
+    bar (a dock's panel wider than the dock): the part outside is never seen. Sticking out of a
+    viewport that scrolls, or at the top or bottom, is scrolling, not clipping."""
+    parent = widget.parentWidget()
+    while parent is not None and parent is not top:
+        area = parent.parentWidget()
+        if isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent:
+            if area.horizontalScrollBarPolicy() != QtCore.Qt.ScrollBarAlwaysOff:
+                return None
+            text = widget.currentText() if isinstance(widget, QtWidgets.QComboBox) else widget.text()
+            if not text.strip():
+                return None
+            r = QtCore.QRect(widget.mapTo(parent, QtCore.QPoint(0, 0)), widget.size())
+            if isinstance(widget, QtWidgets.QLabel):       # the text from the label's left edge
+                need = _label_need(widget, widget.contentsRect().width())[0] + widget.contentsMargins().left()
+            else:                                          # frame, icon, arrow: about 24 px
+                need = widget.fontMetrics().horizontalAdvance(text) + 24
+            room = parent.width() - r.left()
+            if r.left() < -TOLERANCE or need > room + TOLERANCE:
+                return Clip(type(widget).__name__ + " cut by its panel", _plain(text) if "<" in text else text,
+                            (float(need), float(r.height())), (float(room), float(r.height())), _where(widget))
+            return None
+        parent = parent.parentWidget()
+    return None
+
+
 def clipped_texts(window: QtWidgets.QWidget) -> list[Clip]:
     """Every text of ``window`` (and of the widgets inside it) shown but not fitting its room;
     empty when every text fits. Lay the window out first (process the pending events)."""
@@ -228,12 +256,12 @@ def clipped_texts(window: QtWidgets.QWidget) -> list[Clip]:
     for widget in window.findChildren(QtWidgets.QWidget):
         if not _shown(widget, window):
             continue
-        if isinstance(widget, QtWidgets.QMenu) or widget.window() is not window:
+        if isinstance(widget, QtWidgets.QMenu) or QtWidgets.QWidget.window(widget) is not window:
             continue
         if isinstance(widget, pg.GraphicsView):
             out.extend(_scene_clips(widget))
         elif isinstance(widget, (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QComboBox)):
-            clip = _widget_clips(widget)
+            clip = _widget_clips(widget) or _cut_by_parent(widget, window)
             if clip is not None:
                 out.append(clip)
     return out

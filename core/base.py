@@ -160,8 +160,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     scikit-learn conventions: ``transform`` is one continuous function of its input (no special
     case for the training data) and ``fit_transform(X)`` is ``fit(X).transform(X)``; the
     method's own decomposition of its training data (low-rank and sparse parts, the NMF
-    coefficients of the fit) is the final state's, :meth:`fit_state`; :meth:`score` is the negative mean squared reconstruction error per sample (so
-    ``GridSearchCV`` needs no scorer), ``get_feature_names_out`` gives ``<classname>0``, ...
+    coefficients of the fit) is the final state's, :meth:`fit_state`; :meth:`score` is the
+    negative mean squared reconstruction error per sample (so ``GridSearchCV`` needs no scorer), ``get_feature_names_out`` gives ``<classname>0``, ...
     (so ``set_output(transform="pandas")`` works), and float32 input gives float32 outputs
     (``components_``, ``mean_``, ``transform``, ``inverse_transform``), computed in float32 by
     the methods that set :attr:`preserves_float32`, else in float64 and returned as float32.
@@ -208,9 +208,10 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
                 # scikit-learn's text names its own functions and options; say it for a user
                 message = (f"{self.name} cannot learn from data with missing entries (NaN), such as "
                            "the pixels removed by the 'missing blocks' corruption; the missing-data "
-                           "regression methods (RR-missing, RLDA-missing) accept them. Fill the "
+                           "regression methods (RR-Missing, RLDA-Missing) accept them. Fill the "
                            "missing entries first, or use one of those.")
             raise DataError(message) from None
+        convergence.check_scale(X)              # entries near 1e300: DataError before any run
         if (self.preserves_float32 or self.accepts_float32) and X.dtype == np.float32:
             return X
         return np.asarray(X, dtype=np.float64)
@@ -233,7 +234,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         """Validate parameters and data, and return the initial state (iteration 0)."""
         self._start_params()
         X = self._check_data(X)
-        state = self._start(X)
+        with convergence.numeric_failures(self.name, 0):
+            state = self._start(X)
         state = replace(state, _data_range=(float(X.min()), float(X.max())),
                         scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
@@ -262,13 +264,19 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         Raises :class:`~core.interrupt.Cancelled` when the calling thread's cancel flag is set
         (:mod:`core.interrupt`): before the iteration and at the checkpoints of its inner loops."""
         interrupt.checkpoint()
-        new = self._step(state)
+        with convergence.numeric_failures(self.name, state.iteration + 1):
+            new = self._step(state)
         self._check_state(new)
         return new
 
     def finished(self, state: State) -> bool:
         """The stopping rule: converged, or ``max_iter`` iterations done."""
         return self.status(state) != convergence.RUNNING
+
+    def note(self, state: State) -> str:
+        """Something the status line should add about ``state`` beyond converged / stopped /
+        diverged (e.g. a convex fit of rank 0), or ""."""
+        return ""
 
     def status(self, state: State) -> str:
         """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)

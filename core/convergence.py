@@ -13,9 +13,10 @@ and the refusal of data with no variation (:func:`check_varies`).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -24,7 +25,7 @@ from .errors import DataError, SolverError
 
 __all__ = ["ConvergenceWarning", "RUNNING", "CONVERGED", "MAX_ITER", "DIVERGED", "status",
            "describe", "warn_unconverged", "check_finite", "check_within_range", "check_varies",
-           "RANGE_MARGIN"]
+           "check_scale", "numeric_failures", "RANGE_MARGIN", "SCALE_HEADROOM"]
 
 RUNNING, CONVERGED, MAX_ITER, DIVERGED = "running", "converged", "max_iter", "diverged"
 
@@ -92,6 +93,45 @@ def check_within_range(method: str, iteration: int, values: np.ndarray | None,
     if vmax > hi + RANGE_MARGIN * width or vmin < lo - RANGE_MARGIN * width:
         raise SolverError(method, iteration, f"{what} reach [{vmin:.4g}, {vmax:.4g}], far outside the "
                           f"data's range [{lo:.4g}, {hi:.4g}]")
+
+
+#: headroom kept below the floating-point maximum for the products the methods form from the
+#: data (weighted Gram matrices, squared residuals summed with weights, objective sums)
+SCALE_HEADROOM = 1e4
+
+
+def check_scale(X: np.ndarray, what: str = "X") -> None:
+    """Raise :class:`DataError` when the entries of ``X`` are so large that a sum of their squares
+    would overflow ``X``'s floating-point type: every method forms such sums (norms, Gram
+    matrices, objectives), and one entry of 1e300 made PCA report an objective of 0.0 and other
+    methods fail with a foreign OverflowError or LinAlgError. The limit is
+    ``sqrt(finfo(dtype).max / (X.size · SCALE_HEADROOM))`` (about 1e148 for a million float64
+    entries, 1e13 in float32): grey levels on the 0–255 scale are far below it. NaN entries are
+    ignored."""
+    if X.size == 0:
+        return
+    info = np.finfo(X.dtype if np.issubdtype(X.dtype, np.floating) else np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        top = max(abs(float(np.nanmax(X))), abs(float(np.nanmin(X))))
+    limit = math.sqrt(float(info.max) / (X.size * SCALE_HEADROOM))
+    if top > limit:
+        raise DataError(f"{what} has entries as large as {top:.3g}: sums of their squares would overflow "
+                        f"{info.dtype} (the largest magnitude these data may have is about {limit:.3g}); "
+                        "rescale the data, e.g. to grey levels 0-255")
+
+
+@contextlib.contextmanager
+def numeric_failures(method: str, iteration: int) -> Iterator[None]:
+    """Within this block, a numerical failure (OverflowError, FloatingPointError, a division by a
+    parameter as small as 5e-324, numpy's LinAlgError: an SVD or eigensolver that did not
+    converge) becomes a
+    :class:`SolverError` naming ``method`` and ``iteration``, so a run never ends in a foreign
+    exception."""
+    try:
+        yield
+    except (OverflowError, FloatingPointError, ZeroDivisionError, np.linalg.LinAlgError) as exc:
+        raise SolverError(method, iteration, f"{type(exc).__name__}: {str(exc)[:160]}") from exc
 
 
 def check_varies(X: np.ndarray, what: str = "X") -> None:

@@ -234,8 +234,8 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     Skipped files: hidden files and folders (name starting with ``.``) are ignored silently.
     Every other file that cannot be used is recorded in ``skipped`` as
     ``(relative path, short reason)``: non-image extensions (reason ``"not an image file (.txt)"``),
-    named pipes, devices and sockets (never opened: ``"not a regular file (a named pipe
-    (FIFO))"``), files and subfolders (``"sub/"``) that cannot be read (``"... (permission
+    named pipes, devices and sockets (never opened: ``"a named pipe (FIFO), not a regular
+    file"``), files and subfolders (``"sub/"``) that cannot be read (``"... (permission
     denied)"``), images whose header declares more than ``max_pixels`` pixels (refused before
     decoding, the reason gives their width × height), damaged or non-image content, empty files
     or images, non-finite values and unsupported shapes (see :mod:`core.image_files`). File names

@@ -44,7 +44,7 @@ def kind_of(mode: int) -> str:
     for test, name in _KINDS:
         if test(mode):
             return name
-    return "not a regular file"
+    return "a special file"
 
 
 def os_reason(exc: OSError) -> str:
@@ -81,7 +81,7 @@ def list_files(root: Path, recursive: bool) -> tuple[list[tuple[tuple[str, ...],
         if stat.S_ISREG(mode):
             found.append((parts, full))
         elif not stat.S_ISDIR(mode):
-            skipped.append(("/".join(parts), f"not a regular file ({kind_of(mode)})"))
+            skipped.append(("/".join(parts), f"{kind_of(mode)}, not a regular file"))
 
     if recursive:
         for dirpath, dirnames, filenames in os.walk(root, onerror=on_error):
@@ -108,7 +108,7 @@ def open_regular(path: Path):
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise ValueError(f"not a regular file ({kind_of(mode)})")
+            raise ValueError(f"{kind_of(mode)}, not a regular file")
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

@@ -6,6 +6,7 @@ re-exported there.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Sequence
 
@@ -49,6 +50,8 @@ def load_targets_csv(path: str | os.PathLike, names: Sequence[str]) -> tuple[np.
     csv_path = Path(path).expanduser()
     where = f"targets file '{csv_path}'"
     try:
+        if not stat.S_ISREG(os.stat(csv_path).st_mode):      # a named pipe would block the open
+            raise DataError(f"cannot read {where}: not a regular file")
         with open(csv_path, newline="", encoding="utf-8-sig") as fh:
             rows = [(i + 1, row) for i, row in enumerate(csv.reader(fh))]
     except (OSError, UnicodeDecodeError, csv.Error) as exc:

@@ -15,9 +15,20 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["scale", "set_scale", "base_font", "install", "scaled"]
+__all__ = ["scale", "set_scale", "base_font", "install", "scaled", "watch_views", "unwatch_views"]
 
-_state = {"scale": 1.0, "base": None, "installed": False}
+_state = {"scale": 1.0, "base": None, "installed": False, "filters": []}
+
+
+def watch_views(event_filter: QtCore.QObject) -> None:
+    """Install ``event_filter`` on the viewport of every pyqtgraph view, those shown now and
+    those laid out later (app.display's double-click: a filter per view rather than one on the
+    whole application, which Python would run for every event of every object)."""
+    if event_filter not in _state["filters"]:
+        _state["filters"].append(event_filter)
+    for widget in QtWidgets.QApplication.allWidgets():
+        if isinstance(widget, pg.GraphicsView) and not getattr(widget, "closed", False):
+            widget.viewport().installEventFilter(event_filter)
 
 
 def scale() -> float:
@@ -47,12 +58,20 @@ def set_scale(value: float) -> None:
             widget.resizeEvent(None)
 
 
+def unwatch_views(event_filter: QtCore.QObject) -> None:
+    """Undo :func:`watch_views` (views laid out later no longer get ``event_filter``)."""
+    if event_filter in _state["filters"]:
+        _state["filters"].remove(event_filter)
+
+
 def _resize(self, ev=None):
     """``pg.GraphicsView.resizeEvent``, its scene laid out in ``size / scale`` pixels."""
     if self.closed:
         return
     if not self.testAttribute(QtCore.Qt.WA_SetFont):
         self.setFont(base_font())            # ticks and unsized texts: unzoomed, drawn magnified
+        for event_filter in _state["filters"]:         # first layout of this view (see watch_views)
+            self.viewport().installEventFilter(event_filter)
     if self.autoPixelRange:
         s = _state["scale"]
         self.range = QtCore.QRectF(0, 0, self.size().width() / s, self.size().height() / s)

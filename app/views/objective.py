@@ -42,7 +42,7 @@ class ObjectiveView(pg.PlotWidget, View):
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
                                symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
-        self.caption = _Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="8pt")
+        self.caption = _Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="7.5pt")
         self.caption.setParentItem(plot)
         plot.layout.addItem(self.caption, 4, 1)
         self._show_caption("")

@@ -41,12 +41,16 @@ class ReconView(_Mosaic, View):
         self._lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
         # horizontal bars under the tiles: the tiles keep the column's width
         self.grey_bar = self.add_color_bar(_color_bar(
-            GREY, (0.0, 255.0), "grey level (0–255)", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]],
+            GREY, (0.0, 255.0), "grey level", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]],
             horizontal=True), below=True)
         self.residual_bar = self.add_color_bar(_color_bar(
-            pg.colormap.get(DIVERGING), (-RESIDUAL_RANGE, RESIDUAL_RANGE), "residual (grey levels)",
+            pg.colormap.get(DIVERGING), (-RESIDUAL_RANGE, RESIDUAL_RANGE), "residual",
             [[(-RESIDUAL_RANGE, f"−{RESIDUAL_RANGE:.0f}"), (0.0, "0"), (RESIDUAL_RANGE, f"+{RESIDUAL_RANGE:.0f}")]],
             horizontal=True), below=True)
+        # short axis labels (two bars share a column 200 px wide); the units in the tooltips
+        self.grey_bar.setToolTip("grey level of the clean, corrupted and reconstructed images (0–255)")
+        self.residual_bar.setToolTip("residual = corrupted − reconstruction, in grey levels "
+                                     f"(±{RESIDUAL_RANGE:.0f} shown; larger ones saturate)")
         self.n_rows = n_rows
         font = QtGui.QFont()
         font.setPointSizeF(8.0)

@@ -231,10 +231,10 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
 
     @staticmethod
     def _axis_label(name: str, color, log: bool = False) -> str:
-        """The axis says only "log scale" when it is one: the combo above it, in the colour of its
+        """The axis says only "log" when it is one: the combo above it, in the colour of its
         curve, names the scalar (a name on the axis, "truncated fraction", was longer than the
         axis of a chart 150 px high)."""
-        return ("<span style='color:#%02x%02x%02x'>log scale</span>" % tuple(color)) if log else ""
+        return ("<span style='color:#%02x%02x%02x'>log</span>" % tuple(color)) if log else ""
 
     def _draw(self) -> None:
         snap = self.snapshot

@@ -54,8 +54,9 @@ class WeightMapView(_Mosaic, View):
         self._caption_text = [None] * len(self.items)
         self._truncation = None
         self.snapshot = None
-        self.setToolTip("Per-pixel weight the method gives each pixel of the sample (1 = trusted, "
-                        f"0 = ignored); {TRUNCATED_NAME}: truncated as an outlier (Q = 0)")
+        self._tip = ("Per-pixel weight the method gives each pixel of the sample (1 = trusted, "
+                     f"0 = ignored); {TRUNCATED_NAME}: truncated as an outlier (Q = 0)")
+        self.setToolTip(self._tip)
 
     def _placed(self, shape) -> None:
         h, w = shape
@@ -80,6 +81,11 @@ class WeightMapView(_Mosaic, View):
         n = 0 if maps is None else min(len(maps), len(self.items))
         if not n:
             return
+        for t, cached in zip(self.captions[:n], self._caption_text[:n]):     # whole again, if cut before
+            if cached is not None and t.textItem.toPlainText() != cached[0]:
+                t.setText(*cached)
+        if self.toolTip() != self._tip:
+            self.setToolTip(self._tip)
         shown = [t for t in self.captions[:n] if t.textItem.toPlainText()]
         margin = 2 * self.captions[0].textItem.document().documentMargin()
         # in steps of 12 px: a caption one digit longer at the next iteration moves nothing
@@ -96,10 +102,17 @@ class WeightMapView(_Mosaic, View):
                 self.vgap, self.TOP, self.RIGHT = None, (cap_h + 4) / across, 0.0
                 self._show_maps(m, 1, m)
                 return
-            if down >= self.MIN_TILE or m == 1:
+            if down >= self.MIN_TILE or m == 1 and not shown:
                 self.vgap, self.TOP, self.RIGHT = vgap, 0.0, (cap_w + 8) / max(down, 1.0)
                 self._show_maps(m, m, 1)
                 return
+        # not even one map with its caption: the first map alone, its captions in the tooltip
+        cached = [c for c in self._caption_text[:n] if c is not None]
+        size, vgap = self._down_size(1, avail_w, avail_h, 0.0)
+        self.vgap, self.TOP, self.RIGHT = vgap, 0.0, 0.0
+        self.setToolTip(self._tip + "\n\n" + "\n".join(text.replace("\n", ", ") for text, _ in cached))
+        self._show_maps(1, 1, 1)
+        self.captions[0].setVisible(False)
 
     def _down_size(self, m: int, width: float, height: float, caption: float) -> tuple[float, float]:
         """(tile size in px, vertical gap in tile heights) of ``m`` maps under each other in

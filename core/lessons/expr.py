@@ -253,8 +253,8 @@ def render(tree, get: Callable[[str, int], float | None], top: bool = True) -> s
         return number(get(tree[1], tree[2]))
     if tag == "neg":
         return "−" + render(tree[1], get, False)
-    if tag in ("or", "and"):
-        text = f"{render(tree[1], get, False)} {tag} {render(tree[2], get, False)}"
+    if tag in ("or", "and"):          # a chain of the same operator needs no parentheses
+        text = f"{render(tree[1], get, tree[1][0] == tag)} {tag} {render(tree[2], get, tree[2][0] == tag)}"
         return text if top else f"({text})"
     if tag == "cmp":
         return f"{render(tree[2], get)} {tree[1]} {render(tree[3], get)}"

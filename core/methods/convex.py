@@ -223,7 +223,8 @@ class _InexactALM(SteppableEstimator):
         * ``rank_`` : the rank of the fitted low-rank part (L or Z);
         * ``gamma_`` (Outlier Pursuit, CRPCA-OM; set by ``start``) : the γ used, "scale" resolved;
         * ``basis_`` : (rank_, n_features) all its right singular vectors (``components_`` holds
-          at most 100 of them; at least one row even when rank_ = 0).
+          at most 100 of them; none, shape (0, n_features), when rank_ = 0: the low-rank part is
+          zero, and :meth:`note` says so in the status line).
 
         The low-rank and sparse parts of the training data are not kept (the size of X): they
         are the final state's ``fitted`` and ``sparse_part`` (:meth:`fit_state`)."""
@@ -236,10 +237,20 @@ class _InexactALM(SteppableEstimator):
         else:
             basis = np.zeros((0, state.mean.shape[0]), dtype=dtype)   # rank 0 (Z = 0)
         self.basis_ = basis
+        if self.rank_ == 0:
+            self.components_ = basis.copy()        # (0, n_features): no direction was learned
 
     @property
     def _n_features_out(self) -> int:
         return self.basis_.shape[0]
+
+    def note(self, state: State) -> str:
+        """``"rank 0: ..."`` when the fitted low-rank part is zero (the weight between the two
+        terms, λ or γ, sent the whole data to the sparse part), else ""."""
+        if int(state.scalars.get("rank", 1)) == 0:
+            return ("rank 0: the low-rank part is zero and everything went to the sparse part; "
+                    "another λ (PCP: larger) or γ (smaller) keeps a low-rank part")
+        return ""
 
     def transform(self, X: Any) -> np.ndarray:
         """Coordinates (n_samples, rank_) of X in the learned basis ``basis_`` (the right
@@ -345,7 +356,7 @@ _RANK_CAP_DOC = """n_components : None (default, no cap: the convex model's own 
 
 
 @register(
-    objective_note="rises from 0 while the constraint L + S = X is enforced (by design)",
+    objective_note="rises from 0 as L + S = X is enforced (by design)",
     key="pcp", name="PCP", family="low-rank + sparse",
     reference="Candès, Li, Ma & Wright, J. ACM 2011 (Principal Component Pursuit); inexact ALM of "
               "Lin, Chen & Ma 2010; Nie et al. 2014 eq. (28)",
@@ -603,7 +614,7 @@ _GAMMA_DOC = """gamma : γ > 0, or "scale" (default): γ = max(1.5, 2·√(n_sam
 
 
 @register(
-    objective_note="rises from 0 while the constraint is enforced (by design)",
+    objective_note="rises from 0 as its constraint is enforced (by design)",
     key="outlier-pursuit", name="Outlier Pursuit", family="low-rank + sparse",
     reference="Xu, Caramanis & Sanghavi, IEEE TIT 2012; Nie et al. 2014 eq. (29) (its baseline CRPCA), "
               "solved by Algorithm 3 without b",
@@ -656,7 +667,7 @@ class OutlierPursuit(_L21ALM):
 
 
 @register(
-    objective_note="rises from 0 while the constraint is enforced (by design)",
+    objective_note="rises from 0 as its constraint is enforced (by design)",
     key="crpca-om", name="CRPCA-OM", family="low-rank + sparse",
     reference="Nie, Yuan & Huang, ICML 2014: Algorithm 3, eqs. (30)–(33), Theorem 3",
     summary="Outlier Pursuit with the mean as a variable: min_(b,Z) ‖X − 1bᵀ − Z‖_{2,1} + γ‖Z‖_*; "

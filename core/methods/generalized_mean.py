@@ -1,6 +1,8 @@
 """Generalized sample mean and PCA-GM (Oh & Kwak, Pattern Recognition 2016; Oh & Kwak 2016)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import convergence, interrupt
@@ -170,8 +172,13 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         state = gm._start(X)          # X is validated already (and may be float32: kept)
         while not gm.finished(state):
             state = gm.step(state)
+        self._mean_unconverged = not state.converged          # for note()
         if not state.converged:
-            convergence.warn_unconverged(gm.name, int(self.max_iter))
+            # the user called PCA-GM: say it of PCA-GM (its inner mean), not of an estimator they never named
+            warnings.warn(f"{self.name}: its generalized mean m_G (Algorithm 1) stopped at max_iter = "
+                          f"{int(self.max_iter)} before its stopping rule was met; the components are fitted "
+                          "around that mean. Raise max_iter or tol to let it converge",
+                          convergence.ConvergenceWarning, stacklevel=4)
         m, n_mean_iter = state.mean, state.iteration
         sq = sq_distances(X, m)
         k = int(self.n_components)
@@ -184,6 +191,13 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
                      components=comps, mean=m, sample_weights=beta,
                      scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
                      _ctx=(X, sq, gram, delta, pca.warm))
+
+    def note(self, state: State) -> str:
+        """Says when the generalized mean m_G stopped at max_iter unconverged (PCA-GM itself may
+        still converge around it)."""
+        if getattr(self, "_mean_unconverged", False):
+            return f"its generalized mean m_G stopped at max_iter = {int(self.max_iter)} without converging"
+        return ""
 
     def _step(self, state: State) -> State:
         X, sq, gram, delta, warm = state._ctx

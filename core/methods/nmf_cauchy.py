@@ -74,7 +74,7 @@ _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAM
 
 
 @register(
-    objective_note="may rise: γ and the truncation are re-estimated (by design)",
+    objective_note="may rise: γ and truncation re-estimated (by design)",
     key="tc-nmf", name="Truncated Cauchy NMF", family="NMF", reference=_TC_REFERENCE,
     summary="NMF with the truncated Cauchy loss: HQ weights 1/(1+(E/γ)²), exactly 0 on errors "
             "beyond the three-sigma threshold; γ by Nagy's algorithm; Nesterov weighted NLS.",
@@ -279,7 +279,7 @@ class TruncatedCauchyNMF(_NMFBase):
 
 
 @register(
-    objective_note="may rise: γ is re-estimated each iteration (by design)",
+    objective_note="may rise: γ re-estimated each iteration (by design)",
     key="cauchy-nmf", name="Cauchy NMF", family="NMF",
     reference=_TC_REFERENCE + " — its σ = ∞ special case (Table IV baseline)",
     summary="NMF with the Cauchy loss ln(1+(E/γ)²): HQ weights 1/(1+(E/γ)²), never 0; γ by "

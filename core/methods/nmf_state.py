@@ -8,10 +8,12 @@ Factorization", IEEE TPAMI 41(1), 2019. Orientation and fields: see :mod:`core.m
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import nnls
+from sklearn.exceptions import ConvergenceWarning
 
 from .._readonly import ReadOnlyDict
 from ..base import State
@@ -24,6 +26,9 @@ __all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "next_state", "n
 #: less than this (relative ℓ2), or after :data:`TRANSFORM_OUTER` rounds.
 TRANSFORM_RTOL = 1e-10
 TRANSFORM_OUTER = 300
+#: ... and a row still changing by more than this after them is reported (ConvergenceWarning);
+#: the rows of L1-NMF's slowly converging reweighting may end between the two
+TRANSFORM_WARN = 1e-6
 
 
 # ----------------------------------------------------------------------------- transform
@@ -79,7 +84,7 @@ def rows_nnls(T: np.ndarray, F: np.ndarray, Q: np.ndarray | None = None,
     return H
 
 
-def transform_rows(X: np.ndarray, F: np.ndarray, reweigh=None) -> np.ndarray:
+def transform_rows(X: np.ndarray, F: np.ndarray, reweigh=None, method: str = "NMF") -> np.ndarray:
     """Coefficients (n, r) of the rows of X (n, d) in the basis F (r, d): NNLS (:func:`rows_nnls`),
     then, for a robust method (``reweigh``, the state's HQ weight function with its scale
     parameters frozen), the half-quadratic loop of the fit on the coefficients alone —
@@ -87,23 +92,30 @@ def transform_rows(X: np.ndarray, F: np.ndarray, reweigh=None) -> np.ndarray:
     change by less than :data:`TRANSFORM_RTOL` (relative ℓ2) or :data:`TRANSFORM_OUTER` rounds.
     Each row is solved on its own (its own stopping), so the result for a row is a function of
     that row alone: any order or subset of rows gives the same rows, and it is continuous in X
-    (up to the loss's own switches, e.g. TC-NMF's truncation)."""
+    (up to the loss's own switches, e.g. TC-NMF's truncation). Warns
+    :class:`~sklearn.exceptions.ConvergenceWarning` (naming ``method``) when rows still change
+    by more than :data:`TRANSFORM_WARN` after the last round."""
     X = np.asarray(X, dtype=float)
     F = np.asarray(F, dtype=float)
     H = rows_nnls(X, F, support=np.ones((len(X), len(F)), dtype=bool))
     if reweigh is None:
         return H
     active = np.arange(len(X))
+    rel = np.zeros(0)
     for _ in range(TRANSFORM_OUTER):
         Xa, Ha = X[active], H[active]
         Q, S = reweigh(Xa, Ha @ F)
         Hn = rows_nnls(Xa if S is None else Xa - S, F, Q, support=Ha > 0)
-        change = np.linalg.norm(Hn - Ha, axis=1)
         H[active] = Hn
-        moving = change > TRANSFORM_RTOL * np.maximum(np.linalg.norm(Hn, axis=1), np.finfo(float).tiny)
-        active = active[moving]
+        rel = np.linalg.norm(Hn - Ha, axis=1) / np.maximum(np.linalg.norm(Hn, axis=1), np.finfo(float).tiny)
+        moving = rel > TRANSFORM_RTOL
+        active, rel = active[moving], rel[moving]
         if not active.size:
             break
+    if rel.size and rel.max() > TRANSFORM_WARN:
+        warnings.warn(f"{method} transform: the coefficients of {rel.size} sample(s) still changed "
+                      f"by up to {rel.max():.2g} (relative) after {TRANSFORM_OUTER} half-quadratic rounds",
+                      ConvergenceWarning, stacklevel=3)
     return H
 
 
@@ -289,7 +301,7 @@ class NMFState(State):
         fixed: the method's own reweighted problem (``weighted=True``, default) or plain NNLS
         (``weighted=False``). Every row is solved on its own (:func:`transform_rows`): the
         result for a row does not depend on the other rows, their order or the training data."""
-        return transform_rows(X, self.components, self.reweigh if weighted else None)
+        return transform_rows(X, self.components, self.reweigh if weighted else None, self.method)
 
     def _detached_changes(self) -> dict:
         return {"coefficients": None}     # (n_samples, r): the fit's (the final state's, fit_state)

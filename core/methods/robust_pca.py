@@ -17,7 +17,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
 
 
 @register(
-    objective_note="may rise: the Huber threshold is re-estimated (by design)",
+    objective_note="may rise: Huber threshold re-estimated (by design)",
     key="r1-pca", name="R1-PCA", family="PCA",
     reference="Ding, Zhou, He & Zha, ICML 2006, as a baseline of Oh & Kwak 2016 (§5.4) and Nie et al. 2014 (§5.4): "
               "Huber weights, c = median residual, subspace iteration",
@@ -100,7 +100,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
 
 @register(
-    objective_note="may rise: the kernel width σ is re-estimated (by design)",
+    objective_note="may rise: kernel width σ re-estimated (by design)",
     key="hq-pca", name="HQ-PCA", family="PCA",
     reference="He, Hu, Zheng & Kong, IEEE TIP 20(6) 2011 (maximum correntropy), as a baseline of Oh & Kwak 2016 "
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",

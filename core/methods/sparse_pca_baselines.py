@@ -67,7 +67,7 @@ def _threshold_k(z: np.ndarray, k: int, rule: str) -> tuple[np.ndarray, float]:
 
 
 @register(
-    objective_note="one component at a time: jumps at each new one (by design)",
+    objective_note="jumps at each new component (by design)",
     key="spca-rsvd", name="sPCA-rSVD", family="sparse PCA",
     reference="Shen & Huang, J Multivar Anal 2008 (as summarised in Zhao et al. 2014 §5.4): rank-1 "
               "regularised SVD, alternating thresholding; projection deflation",

@@ -311,6 +311,7 @@ class RegressionEstimator(EstimatorParams):
                             "complete data (use RR-Missing / RLDA-Missing, or fill them first)")
         if nan.all(axis=1).any():
             raise DataError(f"{what} row {int(np.flatnonzero(nan.all(axis=1))[0])} is entirely missing (NaN)")
+        convergence.check_scale(X, what)        # entries near 1e300: DataError before any run
         return X
 
     def _problem(self, X: Any, Y: Any) -> Problem:
@@ -333,6 +334,7 @@ class RegressionEstimator(EstimatorParams):
                                 f"n_samples = {n}, got shape {np.shape(Y)}")
             if not np.all(np.isfinite(Ym)):
                 raise DataError(f"Y contains {int(np.count_nonzero(~np.isfinite(Ym)))} NaN or infinite value(s)")
+            convergence.check_scale(Ym, "Y")
             codes, classes = None, None
         nan = np.isnan(X)
         missing = nan if nan.any() else None
@@ -358,7 +360,8 @@ class RegressionEstimator(EstimatorParams):
         Raises ParameterError (naming the parameter), DataError (bad X or Y)."""
         self._params = self._validated_params()
         prob = self._problem(X, Y)
-        state = self._start(prob)
+        with convergence.numeric_failures(self.name, 0):
+            state = self._start(prob)
         self._check_state(state)
         return state
 
@@ -366,7 +369,8 @@ class RegressionEstimator(EstimatorParams):
         """One iteration from ``state``; returns a new state (``state`` is unchanged)."""
         if not hasattr(self, "_params"):
             self._params = self._validated_params()
-        new = self._step(state)
+        with convergence.numeric_failures(self.name, state.iteration + 1):
+            new = self._step(state)
         self._check_state(new)
         return new
 

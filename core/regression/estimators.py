@@ -641,7 +641,7 @@ class RRMissing(RR):
 
 
 @register(
-    objective_note="may rise or zigzag: an ALM enforcing its constraints (by design)",
+    objective_note="may zigzag while its ALM converges (by design)",
     key="rlda", name="RLDA", family="regression", task="regression",
     reference=REFERENCE + ": eq. (6) (LS-LDA eq. (5) with RR's cleaning), Algorithm 1",
     summary="Robust LDA: RR with 0/1 class-indicator targets weighted by W = (YYᵀ)^(-1/2); "
@@ -677,7 +677,7 @@ class RLDA(RR):
 
 
 @register(
-    objective_note="may rise or zigzag: an ALM enforcing its constraints (by design)",
+    objective_note="may zigzag while its ALM converges (by design)",
     key="rlda-missing", name="RLDA-Missing", family="regression", task="regression",
     reference=REFERENCE + ": eq. (9)–(10) with W = (YYᵀ)^(-1/2) (§5.5), extraction §3.7",
     summary="RLDA with missing input entries (NaN), filled from the low-rank D.",

@@ -319,7 +319,9 @@ class Run:
         kind = est.status(last)
         at = next((s.iteration for s in self.history.states if s.converged), last.iteration) \
             if kind == convergence.CONVERGED else last.iteration
-        return kind, convergence.describe(kind, at, getattr(est, "max_iter", None))
+        text = convergence.describe(kind, at, getattr(est, "max_iter", None))
+        note = est.note(last) if hasattr(est, "note") else ""
+        return kind, f"{text}; {note}" if note else text
 
     # ------------------------------------------------------------------ plain data
     def to_dict(self) -> dict:

@@ -90,11 +90,21 @@ def _lock(fd: int) -> bool:
         return False
 
 
+#: a temporary file younger than this (seconds) is never taken for a crashed save's: a save in
+#: progress creates its file a moment before it locks it
+STALE_SECONDS = 30.0
+
+
 def _remove_stale_temps(path: Path) -> None:
     """Remove the temporary files a crashed save of ``path`` left beside it (``.<name>.*.tmp``):
-    a save in progress holds a lock on its temporary file, so only dead saves' files go."""
+    a save in progress holds a lock on its temporary file (and a fresh one is left alone), so
+    only dead saves' files go."""
+    import time
+
     try:
-        candidates = [p for p in path.parent.glob(f".{path.name}.*.tmp") if p.is_file()]
+        now = time.time()
+        candidates = [p for p in path.parent.glob(f".{path.name}.*.tmp")
+                      if p.is_file() and now - p.stat().st_mtime > STALE_SECONDS]
     except OSError:
         return
     for tmp in candidates:

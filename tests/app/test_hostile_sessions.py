@@ -56,7 +56,7 @@ def test_a_hostile_folder_session_saves_says_what_it_skipped_and_reopens(make_wi
     assert other.session.data.name == str(folder) and len(other.data.X) == 9
 
 
-def test_an_autosave_failure_is_shown_once_in_a_box(make_window, qtbot, tmp_path, monkeypatch):
+def test_autosave_and_save_failures_are_shown_in_a_box(make_window, qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("ROBUST_SUBSPACE_LAB_AUTOSAVE", str(tmp_path / "state" / "autosave.rsl"))
     win = make_window(methods=("pca",), size=(16, 16), autosave=True)
     blocker = tmp_path / "not-a-folder"
@@ -67,13 +67,7 @@ def test_an_autosave_failure_is_shown_once_in_a_box(make_window, qtbot, tmp_path
     first = win.session_box
     assert not win.autosave() and win.session_box is first               # the same failure: no new box
     assert "Autosave failed" in win.statusBar().currentMessage()
-
-
-def test_a_manual_save_failure_is_shown(make_window, tmp_path):
-    win = make_window(methods=("pca",), size=(16, 16))
-    blocker = tmp_path / "file"
-    blocker.write_text("x")
-    assert not win.save_session(blocker / "s.rsl")
+    assert not win.save_session(blocker / "s.rsl")                       # File ▸ Save session too
     assert win.session_box.isVisible() and "could not save" in win.session_box.text()
 
 

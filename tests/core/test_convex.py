@@ -10,7 +10,7 @@ import pytest
 from scipy import optimize
 
 from robust_subspace_lab.core import catalogue, corruption, datasets, prox
-from robust_subspace_lab.core.errors import ParameterError, SolverError
+from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
 from robust_subspace_lab.core.methods.convex import (CRPCAOM, PCP, OutlierPursuit, gamma_scale, optimal_mean_svt,
                                                     row_shrink, svt)
 from robust_subspace_lab.core.metrics import total_reconstruction_error
@@ -294,8 +294,8 @@ def test_non_finite_values_raise_solver_error(rng):
     bad = replace(s0, _ctx=replace(s0._ctx, dual=np.full_like(X, np.nan)))
     with pytest.raises(SolverError, match="CRPCA-OM stopped at iteration 1"):
         est.step(bad)
-    with pytest.raises(SolverError, match="PCP stopped at iteration 0"):
-        PCP().start(X * 1e160)      # ‖X‖_F overflows
+    with pytest.raises(DataError, match="rescale"):
+        PCP().start(X * 1e160)      # ‖X‖_F would overflow: refused before the run (issue 29)
 
 
 @pytest.mark.parametrize("cls", [OutlierPursuit, CRPCAOM])

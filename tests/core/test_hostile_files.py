@@ -75,6 +75,14 @@ def test_a_folder_of_only_a_fifo_is_a_clear_error(tmp_path):
 
 
 @needs_fifo
+def test_a_targets_csv_that_is_a_fifo_is_refused_without_opening(tmp_path):
+    _png(tmp_path / "a.png")
+    os.mkfifo(tmp_path / "t.csv")
+    kind, exc = _in_thread(lambda: load_folder(tmp_path, targets_csv=tmp_path / "t.csv"))
+    assert kind == "error" and isinstance(exc, DataError) and "not a regular file" in str(exc)
+
+
+@needs_fifo
 def test_a_file_swapped_for_a_fifo_after_listing_is_refused(tmp_path):
     """The descriptor is checked too (opened non-blocking), not just the listing."""
     os.mkfifo(tmp_path / "late.png")

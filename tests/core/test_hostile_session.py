@@ -155,14 +155,14 @@ def test_truncated_or_flipped_files_are_read_or_refused(tmp_path, cut, flips):
 _JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers(-10 ** 30, 10 ** 30) | st.floats(allow_nan=True) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=12)
+    max_leaves=6)
 _PATHS = [("columns",), ("columns", 0), ("columns", 0, "iteration"), ("columns", 0, "params"),
           ("columns", 0, "params", "p"), ("columns", 0, "method"), ("session",), ("session", "data"),
           ("session", "data", "size"), ("session", "data", "kind"), ("session", "corruption"),
           ("session", "corruption", "params"), ("sweep",), ("sweep", 0), ("sweep_spec",), ("folder_hash",)]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(where=st.sampled_from(_PATHS), value=_JSONISH)
 def test_any_value_in_any_field_is_accepted_checked_or_refused_by_name(where, value):
     payload = copy.deepcopy(_payload())
@@ -236,13 +236,19 @@ def test_a_crashed_saves_temporary_files_go_on_the_next_save_a_live_ones_stay(tm
     dead.write_bytes(b"half")
     live = tmp_path / ".s.rsl.live99.tmp"              # another save in progress holds its lock
     live.write_bytes(b"writing")
+    fresh = tmp_path / ".s.rsl.new000.tmp"             # a save that has not locked it yet
+    fresh.write_bytes(b"")
+    old = dead.stat().st_mtime - 2 * storage.STALE_SECONDS
+    os.utime(dead, (old, old))
+    os.utime(live, (old, old))
     fd = os.open(live, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         storage.write_session_file(path, {"x": 1})
-        assert not dead.exists() and live.exists()
+        assert not dead.exists() and live.exists() and fresh.exists()
     finally:
         os.close(fd)
+    os.utime(fresh, (old, old))
     storage.write_session_file(path, {"x": 2})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.rsl"]
     assert storage.read_session_file(path)[0] == {"x": 2}
