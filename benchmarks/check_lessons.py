@@ -8,7 +8,7 @@ teacher runs it), so the seconds include the start-up (~2–4 s of imports).
     python benchmarks/check_lessons.py --seeds 1-9 --lessons paper000-fig4,default-lesson
     python benchmarks/check_lessons.py --concept Papers --verbose      # print each report in full
 
-Exit code 1 if any run failed (an asserted claim did not hold, or a column failed), else 0.
+Results: benchmarks/results_check_lessons.md. Exit code 1 if any run failed (an asserted claim did not hold, or a column failed), else 0.
 """
 from __future__ import annotations
 

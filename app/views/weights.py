@@ -137,8 +137,7 @@ class WeightsView(pg.PlotWidget, View):
             for item in (self.clean_bars, self.corrupted_bars):
                 item.setOpts(x=empty, height=empty)
             self.message.setText("no state yet" if snap is None else "no sample weights")
-            self.message.setPos(0.5 * max(self._n, 1), 0.5 if self.mode != "weights"
-                                else 0.5 * ((self._baseline or -1.0) + 0.05))
+            self.message.setPos(self.getPlotItem().getViewBox().viewRect().center())     # the middle of the chart
             return
         self._set_mode("mean" if mean is not None else "weights" if score is None else "score")
         w = np.asarray(mean if mean is not None else snap.log_weights if score is None else score,

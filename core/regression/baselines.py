@@ -289,13 +289,23 @@ class RPCALS(RegressionEstimator):
                                scalars=scalars, components=np.array(pstate.components),
                                classes=prob.classes, details={}, _ctx=_Ctx(problem=prob, extra=pstate))
 
+    def _inner(self, call, iteration: int):
+        """``call()`` of the inner PCP; its SolverError re-raised in this method's name (the user
+        called RPCA+LSR, not PCP)."""
+        try:
+            return call()
+        except SolverError as e:
+            at = e.iteration if e.iteration is not None else iteration
+            raise SolverError(self.name, at, f"its PCP step: {e.reason}") from e
+
     def _start(self, prob: Problem) -> RegressionState:
         self._pcp_est = self._pcp()
-        return self._wrap(prob, self._pcp_est.start(prob.X), None)
+        return self._wrap(prob, self._inner(lambda: self._pcp_est.start(prob.X), 0), None)
 
     def _step(self, state: RegressionState) -> RegressionState:
         est = getattr(self, "_pcp_est", None) or self._pcp()
-        return self._wrap(state._ctx.problem, est.step(state._ctx.extra), state)
+        pstate = self._inner(lambda: est.step(state._ctx.extra), state.iteration + 1)
+        return self._wrap(state._ctx.problem, pstate, state)
 
     def clean_inputs(self, X: Any, state: RegressionState | None = None) -> np.ndarray:
         """PCP's low-rank part of the test batch (eq. (7)), missing entries not allowed."""

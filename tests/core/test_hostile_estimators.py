@@ -164,3 +164,13 @@ def test_pca_gm_speaks_of_itself_when_its_mean_stops_early():
     assert texts and all("GeneralizedMean" not in t for t in texts)
     assert any(t.startswith("PCA-GM: its generalized mean") for t in texts)
     assert "generalized mean" in est.note(est.state_)
+
+
+def test_an_inner_solvers_failure_is_named_after_the_method_called():
+    """RPCA+LSR runs PCP inside: its failure (here λ = 5e-324, found by the property above)
+    names RPCA+LSR, with the iteration."""
+    X = np.random.default_rng(0).random((6, 4))
+    est = catalogue.create("rpca-lsr", lam_scale=5e-324, max_iter=2)
+    with pytest.raises(SolverError) as err:
+        est.fit(X, X[:, :1])
+    assert err.value.method == est.name and "PCP" in err.value.reason and err.value.iteration == 0
