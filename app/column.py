@@ -409,13 +409,13 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self._slider_choice[self._group_key] = name
         self._show_slider(name)
 
-    def set_method(self, key: str, params: dict | None = None, queue=None) -> bool:
+    def set_method(self, key: str, params: dict | None = None, queue=None, keep_current: bool = True) -> bool:
         """Use method ``key`` with ``params`` over its defaults (as the method combo and the
-        parameter tree would); False, with the reason shown, when a value is refused. ``queue``
-        (an app.ui_queue.UiQueue): the controls follow as a job there (a preset changes several
-        columns at once; a parameter tree takes 5–15 ms to build)."""
+        parameter tree would; ``keep_current``: see :meth:`Runner.set_method`); False, with the
+        reason shown, when a value is refused. ``queue`` (an app.ui_queue.UiQueue): the controls
+        follow as a job there (a parameter tree takes 5–15 ms to build)."""
         self._apply_timer.stop()
-        ok = self.runner.set_method(key, params)
+        ok = self.runner.set_method(key, params, keep_current=keep_current)
         if queue is None:
             self._sync_controls()
         else:

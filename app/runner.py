@@ -310,11 +310,13 @@ class ColumnRunner(QtCore.QObject):
         self._bump()
         self._kick()
 
-    def set_method(self, key: str, params: dict | None = None) -> bool:
+    def set_method(self, key: str, params: dict | None = None, keep_current: bool = True) -> bool:
         """Try another method (parameters: ``params`` over its defaults, keeping same-named
-        current values). Returns False (and keeps everything) if a parameter is invalid."""
+        current values unless ``keep_current`` is False: a lesson or preset gives its own setting,
+        which must not inherit the previous method's ``max_iter`` or ``n_components``).
+        Returns False (and keeps everything) if a parameter is invalid."""
         info = catalogue.get(key)
-        merged = {k: v for k, v in self.params.items() if k in info.defaults()}
+        merged = {k: v for k, v in self.params.items() if k in info.defaults()} if keep_current else {}
         merged = {**info.defaults(), **self._fitted(info, {**info.defaults(), **merged})}
         merged.update(params or {})
         return self._try(info, merged)

@@ -371,7 +371,7 @@ class SubspaceWorkspace(Workspace, QtWidgets.QScrollArea):
                     self.build_queue.post(lambda v=view: v.setUpdatesEnabled(True), owner=col, end_turn=True)
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
-                kept[i].set_method(method, dict(params), queue=self.build_queue)
+                kept[i].set_method(method, dict(params), queue=self.build_queue, keep_current=False)
             else:
                 # an empty frame holds the column's place: the window's layout changes once
                 # here, not once per column added

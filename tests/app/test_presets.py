@@ -83,3 +83,23 @@ def test_a_preset_starts_no_old_method_on_its_data(qtbot, make_window, monkeypat
     on_new = [name for name, d in started if d is not before]     # the preset's data (and steps to it)
     assert on_new and not {"NMF", "CauchyNMF"} & set(on_new), on_new
     assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
+
+
+def test_a_preset_gives_its_methods_their_own_defaults(qtbot, make_window):
+    """A preset's column takes the method's defaults for what the preset does not name, not the
+    values of the method it replaces: a Truncated Cauchy NMF column after a PCA-GM column with
+    max_iter = 7 ran 7 iterations in the window while the headless lesson check ran its default."""
+    from dataclasses import replace
+
+    from robust_subspace_lab.core import catalogue
+
+    win = make_window(methods=("pca-gm",))
+    col = win.columns[0]
+    assert col.runner.set_params({"max_iter": 7, "n_components": 2})
+    base = presets.get("default-lesson")
+    pre = replace(base, methods=(("cauchy-nmf", {"n_components": 3}),))
+    assert win.apply_preset(pre, run=False)
+    qtbot.waitUntil(lambda: col.runner.key == "cauchy-nmf" and bool(col.runner.states), timeout=WAIT)
+    defaults = catalogue.get("cauchy-nmf").defaults()
+    assert col.runner.params["max_iter"] == defaults["max_iter"] != 7
+    assert col.runner.params["n_components"] == 3
