@@ -490,6 +490,22 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         """Hook: position labels after a layout change."""
 
 
+#: point sizes tried, largest first, for labels that must fit their tiles (headers, counts)
+LABEL_PT = (8.0, 7.5, 7.0, 6.5, 6.0)
+
+
+def fitting_font(texts, width: float, height: float, sizes=LABEL_PT) -> QtGui.QFont | None:
+    """The largest of ``sizes`` (points, unzoomed: the scene magnifies) in which every one of
+    ``texts`` is at most ``width`` px wide and ``height`` px high; None if none is."""
+    for pt in sizes:
+        font = _scale.base_font()
+        font.setPointSizeF(pt)
+        fm = QtGui.QFontMetrics(font)
+        if max((fm.horizontalAdvance(t) for t in texts), default=0) <= width and fm.height() <= height:
+            return font
+    return None
+
+
 def _tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:
     """``n`` hidden overlay images (drawn above the tiles) and ``n`` text labels in ``vb``."""
     font = QtGui.QFont()
