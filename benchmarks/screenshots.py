@@ -9,6 +9,7 @@ and the size of the reconstruction thumbnails, and writes the list to ``DIR/repo
     python benchmarks/screenshots.py                      # everything, into screenshots/
     python benchmarks/screenshots.py --lessons paper000-fig4,default-lesson --out /tmp/shots
     python benchmarks/screenshots.py --lessons none       # the opening window only
+    python benchmarks/screenshots.py --lessons paper004-table3-rlda --sizes 1280x720,1920x1080 --no-opening
 
 Exit status 1 when some text is clipped (the report says which), 0 otherwise.
 """
@@ -74,6 +75,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="screenshots", help="folder of the PNGs and report.txt")
     p.add_argument("--lessons", default="all", help="'all', 'none' or comma-separated lesson keys")
+    p.add_argument("--sizes", default="%dx%d" % LESSON_SIZE,
+                   help="comma-separated window sizes of the lessons' pictures, e.g. 1280x720,1920x1080")
+    p.add_argument("--no-opening", action="store_true", help="skip the pictures of the opening window")
     p.add_argument("--timeout", type=float, default=240.0, help="seconds a lesson step may take")
     args = p.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
@@ -88,7 +92,7 @@ def main(argv=None) -> int:
 
     report: list[str] = []
     clipped = 0
-    for width, height, methods in OPENING:
+    for width, height, methods in () if args.no_opening else OPENING:
         win = MainWindow(methods=methods[:2], speed="max")
         for key in methods[2:]:
             win.add_column(key)
@@ -104,9 +108,10 @@ def main(argv=None) -> int:
         lessons = None
     chosen = [] if lessons is None or args.lessons == "none" else (
         list(lessons.LESSONS) if args.lessons == "all" else [lessons.get(k) for k in args.lessons.split(",")])
-    for lesson in chosen:
+    sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
+    for lesson, size in ((lesson, size) for lesson in chosen for size in sizes):
         win = MainWindow(speed="max")
-        win.resize(*LESSON_SIZE)
+        win.resize(*size)
         win.show()
         win.wait_idle(120)
         win.open_lesson(lesson)
@@ -118,8 +123,12 @@ def main(argv=None) -> int:
             if not win.wait_for(lambda: _lesson_idle(win), args.timeout):
                 report.append(f"{lesson.key} step {i + 1}: not idle after {args.timeout:g} s")
             took = time.monotonic() - start
-            name = f"lesson-{lesson.key}-step{i + 1}-{LESSON_SIZE[0]}x{LESSON_SIZE[1]}.png"
+            name = f"lesson-{lesson.key}-step{i + 1}-{size[0]}x{size[1]}.png"
             clipped += _shoot(app, win, os.path.join(args.out, name), report)
+            if win.width() > size[0]:
+                report.append(f"    window {win.width()} px wide, wider than {size[0]}")
+                print(report[-1])
+                clipped += 1
             report.append(f"    ({took:.0f} s; {driver.error or 'set up'})")
         win.close()
     with open(os.path.join(args.out, "report.txt"), "w", encoding="utf-8") as f:
