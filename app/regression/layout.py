@@ -278,6 +278,8 @@ class WorkspaceLayout:
         curves.addWidget(self.residual_view, 0, 1)
         curves.addWidget(self.sv_view, 1, 0)
         curves.addWidget(self.scalar_view, 1, 1)
+        curves.setColumnStretch(0, 1)       # equal columns: the scalar chart's combos are wide
+        curves.setColumnStretch(1, 1)
 
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)

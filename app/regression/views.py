@@ -325,8 +325,8 @@ class ResidualView(pg.PlotWidget, View):
         _title(plot, self.TITLE + _note("log"))
         plot.setLogMode(y=True)
         plot.hideButtons()
-        # two entries a row: four stacked entries are taller than the chart at 1280×720
-        self.legend = plot.addLegend(offset=(-4, 4), labelTextSize="7.5pt", verSpacing=-8, colCount=2,
+        # four entries two a row (four stacked are taller than the chart at 1280×720); two stacked
+        self.legend = plot.addLegend(offset=(-4, 4), labelTextSize="7.5pt", verSpacing=-8,
                                      brush=pg.mkBrush(255, 255, 255, 200))
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.message = _Message()
@@ -352,6 +352,7 @@ class ResidualView(pg.PlotWidget, View):
             for c in self.curves.values():
                 plot.removeItem(c)
             self.legend.clear()
+            self.legend.setColumnCount(2 if len(names) > 2 else 1)
             self.curves = {}
             for n in names:
                 color, style = self.STYLES[n]
