@@ -246,7 +246,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100))
+                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -267,7 +267,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
     def fit_to_font(self) -> None:
         """The header's fixed heights for the fonts its labels have now (built, and after each
         zoom, :mod:`app.display`): each label as high as the longest text it can show (every
-        method's citation, the longest status line, two lines of scalars, four of metrics)
+        method's citation, the longest status line, three lines of scalars, four of metrics)
         wraps to in the narrowest column (:data:`NARROWEST`, zoomed). The same in every column
         and at every width: the views of all columns stay aligned, and neither a new text nor a
         new column beside it moves them (a relayout repaints every view of the column)."""
@@ -276,7 +276,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.reference_label.setFixedHeight(wrapped_height(self.reference_label.font(), _CITATIONS, width, 2))
         self.iteration_label.setFixedHeight(wrapped_height(self.iteration_label.font(), [_LONGEST_STATUS], width))
         self.error_label.setFixedHeight(wrapped_height(self.error_label.font(), ["Ag"], width))
-        self.scalars_label.setFixedHeight(wrapped_height(self.scalars_label.font(), [], width, 2))
+        self.scalars_label.setFixedHeight(wrapped_height(self.scalars_label.font(), [], width, 3))
         self.metrics_label.setFixedHeight(wrapped_height(self.metrics_label.font(), [], width, 4, 6))
         self.collapse_note.setFixedHeight(wrapped_height(self.collapse_note.font(), [_LONGEST_COLLAPSE],
                                                          width - 10, 1, 6))
@@ -315,7 +315,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
-        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100))
+        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
@@ -558,7 +558,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         if self.iteration_label.toolTip() != STATUS_TIP:
             self.iteration_label.setToolTip(STATUS_TIP)
         self._measures_text.draw(snap)
-        parts = [f"objective = {snap.objective:.6g}"]     # 8 pt, "  ·  ": two lines in 316 px
+        parts = [f"objective = {snap.objective:.6g}"]     # 8 pt, "  ·  ": three lines in 316 px (TC-NMF)
         parts += [f"{html.escape(str(k))} = {P.format_value(v) if not isinstance(v, float) else f'{v:.4g}'}"
                   for k, v in snap.scalars.items()]
         self.scalars_label.setText("  ·  ".join(parts))

@@ -59,13 +59,33 @@ PCA_FAMILY = ("pca", "pca-gm", "l2p-pca-om", "rpca-om", "r1-pca", "hq-pca")
 
 def make_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
     """Rank-20 'images' around grey level 128 plus noise (σ = 4), 10 % outlier rows of random
-    0/255 dots, clipped to 0–255."""
+    0/255 dots, clipped to 0–255: a clear spectral gap after k = 20 (λ₂₁/λ₂₀ ≈ 0.1)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, RANK)) @ (rng.standard_normal((RANK, d)) * 8.0)
     X += 128.0
     X += rng.standard_normal((n, d)) * 4.0
     out = rng.random(n) < 0.1
     X[out] = (rng.random((int(out.sum()), d)) < 0.5) * 255.0
+    np.clip(X, 0.0, 255.0, out=X)
+    return X.astype(dtype, copy=False)
+
+
+#: component scales of :func:`make_nogap_data`: 8 · DECAY^j, j = 0..19
+DECAY = 0.85
+
+
+def make_nogap_data(n: int, d: int, seed: int = 0, dtype=np.float64) -> np.ndarray:
+    """Data without a spectral gap after k = 20: rank-20 'images' around grey level 128 whose
+    component scales decay geometrically (8 · 0.85^j) into the noise floor, plus noise (σ = 4),
+    10 % outlier rows of uniform 0–255 values, clipped to 0–255. The top eigenvalues of the
+    centred data then fall smoothly into the outliers' flat floor: λ₂₁/λ₂₀ ≈ 0.99 (2000 × 1024),
+    where :func:`make_data`'s is ≈ 0.1. The case where the block route needs the most iterations."""
+    rng = np.random.default_rng(seed)
+    X = (rng.standard_normal((n, RANK)) * (8.0 * DECAY ** np.arange(RANK))) @ rng.standard_normal((RANK, d))
+    X += 128.0
+    X += rng.standard_normal((n, d)) * 4.0
+    out = rng.random(n) < 0.1
+    X[out] = rng.random((int(out.sum()), d)) * 255.0
     np.clip(X, 0.0, 255.0, out=X)
     return X.astype(dtype, copy=False)
 
@@ -150,17 +170,30 @@ def child(args):
         tracemalloc.start()
         t = time.perf_counter()
         state = est.start(X)
-        _emit(phase="start", seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+        first = time.perf_counter() - t
+        _emit(phase="start", seconds=first, peak=tracemalloc.get_traced_memory()[1])
+        step_times = []
         # earlier states are kept only for --accuracy (else a run's peak would count them all)
         keep = args.accuracy and args.method in PCA_FAMILY
         states = [state] if keep else []
         for i in range(1, args.iters + 1):
             t = time.perf_counter()
             state = est.step(state)
-            _emit(phase="step", i=i, seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+            step_times.append(time.perf_counter() - t)
+            _emit(phase="step", i=i, seconds=step_times[-1], peak=tracemalloc.get_traced_memory()[1])
             if keep:
                 states.append(state)
         tracemalloc.stop()
+        if args.fit_child:
+            # the whole fit to convergence: the start and every step until the stopping rule
+            total = first + sum(step_times)
+            fit_state = state
+            while not est.finished(fit_state):
+                t = time.perf_counter()
+                fit_state = est.step(fit_state)
+                total += time.perf_counter() - t
+            _emit(phase="whole", seconds=total, iterations=fit_state.iteration,
+                  converged=bool(fit_state.converged), objective=float(fit_state.objective))
         if args.accuracy and args.method in PCA_FAMILY:
             ones = np.ones(len(X))
             a0 = _accuracy(X, states[0], ones, None, args.k)
@@ -175,7 +208,8 @@ def run_child(path, method, a, cap):
     """Run one child; returns the list of its JSON records (those finished within ``cap`` s)."""
     cmd = [sys.executable, *(["-P"] if sys.flags.safe_path else []), os.path.abspath(__file__),
            "--child", method, "--data-path", path, "--k", str(a.k), "--iters", str(a.iters),
-           "--threads", str(a.threads)] + (["--accuracy"] if a.accuracy else [])
+           "--threads", str(a.threads)] + (["--accuracy"] if a.accuracy else []) + \
+          (["--fit-child"] if method in a.fit_methods else [])
     env = {**os.environ, "OMP_NUM_THREADS": str(a.threads), "OPENBLAS_NUM_THREADS": str(a.threads),
            "MKL_NUM_THREADS": str(a.threads)}
     records = []
@@ -201,70 +235,192 @@ def _fmt_ratio(seconds, ref):
     return f"{seconds:8.2f} s ({seconds / ref:5.2f}×)"
 
 
+#: ``--sweep``: the numbers of rows (d = 4096; ``--quick``: QUICK_SWEEP_N at d = 1024)
+SWEEP_N = (10_000, 20_000, 40_000)
+QUICK_SWEEP_N = (2000, 4000, 8000)
+#: methods whose whole fit to convergence is timed by default (the issue's targets)
+FIT_METHODS = ("pca-gm", "rpca-om")
+DATA_KINDS = ("nogap", "synthetic", "mnist")
+
+
+def _data(kind, n, d, dtype):
+    """(X, description), or (None, reason) for MNIST when the shared digits are not there."""
+    if kind == "mnist":
+        if not MNIST.exists():
+            return None, f"MNIST skipped: {MNIST} not found (the shared digits beside the repository)"
+        if n > 10_000:
+            return None, f"MNIST skipped at n = {n}: the shared file has 10,000 digits"
+        return make_mnist(n, d, dtype=dtype), (f"the first {n} MNIST digits resized to "
+                                                f"{int(round(np.sqrt(d)))}² and corrupted as the app's lesson")
+    if kind == "nogap":
+        return make_nogap_data(n, d, dtype=dtype), (f"rank {RANK} decaying into the noise (no gap after k), "
+                                                     "10 % uniform 0–255 outlier rows")
+    return make_data(n, d, dtype=dtype), f"rank {RANK} + noise (gap after k), 10 % 0/255 dot outlier rows"
+
+
+def _median(xs):
+    return float(np.median(xs)) if xs else None
+
+
+def _measure(path, keys, a, cap):
+    """Every method of ``keys`` run ``a.repeat`` times, each run beside a scikit-learn reference
+    run (interleaved: ref, method, ref, method, ..., ref). Returns (median reference seconds,
+    reference peak bytes, {key: {"start": [...], "step": [...], "whole": [...], "records": [...]}})."""
+    refs, peaks, out = [], [], {k: {"start": [], "step": [], "whole": [], "records": []} for k in keys}
+
+    def ref():
+        r = [x for x in run_child(path, "sklearn", a, cap) if x.get("phase") == "fit"]
+        if r:
+            refs.append(r[0]["seconds"])
+            peaks.append(r[0]["peak"])
+
+    for _ in range(a.repeat):
+        for key in keys:
+            ref()
+            recs = run_child(path, key, a, cap)
+            o = out[key]
+            o["records"] = recs
+            o["start"] += [r["seconds"] for r in recs if r["phase"] == "start"]
+            steps = [r["seconds"] for r in recs if r["phase"] == "step"]
+            if steps:
+                o["step"].append(float(np.median(steps)))
+            o["whole"] += [r for r in recs if r["phase"] == "whole"]
+    ref()
+    if not refs:
+        raise SystemExit("scikit-learn's PCA fit did not finish within the cap")
+    return float(np.median(refs)), float(np.median(peaks)), out
+
+
+def _table(path, keys, a, cap, n, d, what, data_mb):
+    from robust_subspace_lab.core import catalogue
+
+    ref, ref_peak, res = _measure(path, keys, a, cap)
+    ref_peak /= 2 ** 20
+    print(f"\nX: {n} × {d} {a.dtype} ({data_mb:.0f} MB), {what}; k = {a.k}; "
+          f"BLAS threads: {a.threads}; cap {cap:.0f} s per run; {a.repeat} run(s) per method, interleaved")
+    print(f"reference: sklearn PCA(svd_solver='randomized').fit, median of {a.repeat * len(keys) + 1}: "
+          f"{ref:.2f} s, peak {ref_peak:.0f} MB beyond X\n")
+    print("| method | start s (× sklearn) | iteration s (× sklearn) | whole fit s (× sklearn), iterations "
+          "| peak MB (× sklearn) | exact-step check |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for key in keys:
+        o = res[key]
+        recs = o["records"]
+        start, step = _median(o["start"]), _median(o["step"])
+        s_start = _fmt_ratio(start, ref) if start is not None else f"> cap ({cap:.0f} s)"
+        s_step = _fmt_ratio(step, ref) if step is not None else ("> cap" if start is not None else "—")
+        if o["whole"]:
+            w = o["whole"]
+            sec = _median([r["seconds"] for r in w])
+            s_whole = (f"{_fmt_ratio(sec, ref)}, {w[-1]['iterations']} it"
+                       + ("" if w[-1]["converged"] else " (max_iter)"))
+        else:
+            s_whole = ("> cap" if key in a.fit_methods else "—")
+        peaks = [r["peak"] for r in recs if r["phase"] in ("start", "step")]
+        s_peak = f"{max(peaks) / 2 ** 20:7.0f} ({max(peaks) / 2 ** 20 / ref_peak:5.2f}×)" if peaks else "—"
+        acc = [r for r in recs if r["phase"] == "accuracy"]
+        errs = [r for r in recs if r["phase"] == "error"]
+        s_acc = "; ".join(f"it {r['i']}: angle {r['angle']:.1e} rad, ΔJ/J {r['objective']:+.1e}" for r in acc)
+        if errs:
+            s_acc = (s_acc + "; " if s_acc else "") + "error: " + errs[0]["message"][:80]
+        print(f"| {catalogue.get(key).name} | {s_start} | {s_step} | {s_whole} | {s_peak} | {s_acc} |", flush=True)
+    return ref, res
+
+
+def _sweep(keys, a, cap, d):
+    """Start and step seconds at every n of the sweep, and their growth t(n_max)/t(n_min) (linear
+    cost: n_max/n_min; the issue's bound: 4.5 at 40,000/10,000)."""
+    from robust_subspace_lab.core import catalogue
+
+    ns = QUICK_SWEEP_N if a.quick else SWEEP_N
+    a.fit_methods = set()                           # start and steps only (whole fits: the tables)
+    kind = a.data.split(",")[0] if a.data.split(",")[0] != "mnist" else "nogap"
+    rows, refs = {k: {} for k in keys}, {}
+    for n in ns:
+        X, what = _data(kind, n, d, np.dtype(a.dtype))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "X.npy")
+            np.save(path, X)
+            del X
+            ref, _, res = _measure(path, keys, a, cap)
+        refs[n] = ref
+        for k in keys:
+            rows[k][n] = (_median(res[k]["start"]), _median(res[k]["step"]))
+        print(f"  sweep n = {n}: done (reference {ref:.2f} s)", flush=True)
+    lo, hi = ns[0], ns[-1]
+    print(f"\nSweep over n ({what}), d = {d}, k = {a.k}, {a.threads} BLAS thread(s): seconds, and the growth "
+          f"t({hi})/t({lo}) (linear: {hi / lo:.1f})\n")
+    head = " | ".join(f"n = {n}" for n in ns)
+    ref_growth = refs[hi] / refs[lo]
+    print("(the last column: the growth over the reference's own, measured beside it: a loaded machine slows "
+          "the larger runs of every method alike)\n")
+    print(f"| method | phase | {head} | growth | ÷ sklearn's |")
+    print("| --- | --- | " + " | ".join("---" for _ in ns) + " | --- | --- |")
+    print(f"| scikit-learn PCA | fit | " + " | ".join(f"{refs[n]:.2f}" for n in ns)
+          + f" | {ref_growth:.2f} | 1.00 |")
+    for k in keys:
+        for j, phase in enumerate(("start", "step")):
+            vals = [rows[k][n][j] for n in ns]
+            cells = " | ".join("> cap" if v is None else f"{v:.2f}" for v in vals)
+            ok = bool(vals[0] and vals[-1])
+            g = f"{vals[-1] / vals[0]:.2f} | {vals[-1] / vals[0] / ref_growth:.2f}" if ok else "— | —"
+            print(f"| {catalogue.get(k).name} | {phase} | {cells} | {g} |", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", choices=tuple(SIZES), default="small")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: --size small, and the sweep at n = 2000, 4000, 8000 (d = 1024)")
     ap.add_argument("--methods", default="", help="comma-separated catalogue keys (default: every subspace method)")
-    ap.add_argument("--cap", type=float, default=None, help="seconds per method (default 60 small, 180 full)")
+    ap.add_argument("--fit", default=",".join(FIT_METHODS),
+                    help="methods (of --methods) whose whole fit to convergence is timed too ('' none)")
+    ap.add_argument("--cap", type=float, default=None, help="seconds per run (default 60 small, 180 full)")
     ap.add_argument("--iters", type=int, default=2, help="steps timed after the start")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per method (medians), each beside a reference run")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (threadpoolctl)")
     ap.add_argument("--dtype", choices=("float64", "float32"), default="float64")
     ap.add_argument("--k", type=int, default=K)
     ap.add_argument("--accuracy", action="store_true", help="PCA family: compare with the exact eigensolver")
+    ap.add_argument("--fit-child", dest="fit_child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--sweep", action="store_true",
+                    help="also time start and step at n = 10,000, 20,000, 40,000 (d = 4096) and print the growth")
+    ap.add_argument("--no-tables", action="store_true", help="with --sweep: the sweep only")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--data", choices=("synthetic", "mnist"), default="synthetic",
-                    help="synthetic rank-20 data, or real MNIST digits resized (see above)")
+    ap.add_argument("--data", default="nogap,mnist",
+                    help="comma-separated cases: nogap (default; no spectral gap after k), mnist (real digits, "
+                         "default; skipped with a message when the shared file is missing), synthetic (a gap)")
     ap.add_argument("--data-path", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
         a.method = a.child
         return child(a)
+    if a.quick:
+        a.size = "small"
 
     from robust_subspace_lab.core import catalogue
 
     n, d = SIZES[a.size]
     cap = a.cap or (60.0 if a.size == "small" else 180.0)
     keys = [k for k in a.methods.split(",") if k] or [m.key for m in catalogue.methods("subspace")]
-    if a.data == "mnist":
-        X = make_mnist(n, d, dtype=np.dtype(a.dtype))
-        what = f"the first {n} MNIST digits resized to {int(round(np.sqrt(d)))}² and corrupted as the app's lesson"
-    else:
-        X = make_data(n, d, dtype=np.dtype(a.dtype))
-        what = f"rank {RANK} + noise, 10 % outlier rows"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "X.npy")
-        np.save(path, X)
-        data_mb = X.nbytes / 2 ** 20
-        del X
-        refs = [r for r in run_child(path, "sklearn", a, cap) if r.get("phase") == "fit"]
-        if not refs:
-            raise SystemExit("scikit-learn's PCA fit did not finish within the cap")
-        ref, ref_peak = refs[0]["seconds"], refs[0]["peak"] / 2 ** 20
-        print(f"X: {n} × {d} {a.dtype} ({data_mb:.0f} MB), {what}; k = {a.k}; "
-              f"BLAS threads: {a.threads}; cap {cap:.0f} s per method")
-        print(f"reference: sklearn PCA(svd_solver='randomized').fit: {ref:.2f} s, peak {ref_peak:.0f} MB beyond X\n")
-        print("| method | start s (× sklearn) | iteration s (× sklearn) | peak MB (× sklearn) | exact-step check |")
-        print("| --- | --- | --- | --- | --- |")
-        for key in keys:
-            t0 = time.perf_counter()
-            recs = run_child(path, key, a, cap)
-            start = [r for r in recs if r["phase"] == "start"]
-            steps = [r for r in recs if r["phase"] == "step"]
-            acc = [r for r in recs if r["phase"] == "accuracy"]
-            errs = [r for r in recs if r["phase"] == "error"]
-            s_start = _fmt_ratio(start[0]["seconds"], ref) if start else f"> cap ({cap:.0f} s)"
-            if steps:
-                sec = float(np.median([r["seconds"] for r in steps]))
-                s_step = _fmt_ratio(sec, ref)
-            else:
-                s_step = "> cap" if start else "—"
-            peak = max((r["peak"] for r in start + steps), default=None)
-            s_peak = f"{peak / 2 ** 20:7.0f} ({peak / 2 ** 20 / ref_peak:5.2f}×)" if peak is not None else "—"
-            s_acc = "; ".join(f"it {r['i']}: angle {r['angle']:.1e} rad, ΔJ/J {r['objective']:+.1e}" for r in acc)
-            if errs:
-                s_acc = (s_acc + "; " if s_acc else "") + "error: " + errs[0]["message"][:80]
-            print(f"| {catalogue.get(key).name} | {s_start} | {s_step} | {s_peak} | {s_acc} |", flush=True)
-            del t0
+    a.fit_methods = {k for k in a.fit.split(",") if k}
+    kinds = [k for k in a.data.split(",") if k]
+    for kind in kinds:
+        if kind not in DATA_KINDS:
+            raise SystemExit(f"--data: unknown case {kind!r}; choose from {', '.join(DATA_KINDS)}")
+    for kind in ([] if a.no_tables else kinds):
+        X, what = _data(kind, n, d, np.dtype(a.dtype))
+        if X is None:
+            print(what)
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "X.npy")
+            np.save(path, X)
+            data_mb = X.nbytes / 2 ** 20
+            del X
+            _table(path, keys, a, cap, n, d, what, data_mb)
+    if a.sweep:
+        _sweep(keys, a, cap, SIZES["small"][1] if a.quick else SIZES["full"][1])
 
 
 if __name__ == "__main__":

@@ -443,17 +443,31 @@ def _no_checkpoint() -> None:
     pass
 
 
+#: Block-route tolerance of the reweighted methods' PCA start (iteration 0), instead of
+#: :data:`BLOCK_TOL`: the start only has to give the first reweighted step its weights (from
+#: residual norms) and warm start, and every step after it converges its own subspace to
+#: :data:`BLOCK_TOL`. See :func:`start_tol` and the measurements there.
+START_TOL = 1e-2
+
 #: Rows per block in :func:`sq_distances` (a few MB of temporaries at a time, not a copy of X).
 SQ_DIST_ROWS = 256
 
 
-def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int) -> tuple[Eigenspace, np.ndarray | None]:
+def start_tol(exact: bool) -> float | None:
+    """The block route's tolerance for a reweighted method's PCA start: :data:`START_TOL`, or None
+    (the default :data:`BLOCK_TOL` / :data:`BLOCK_TOL_32`) when the user asks for an ``exact_start``."""
+    return None if exact else START_TOL
+
+
+def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None = None
+                   ) -> tuple[Eigenspace, np.ndarray | None]:
     """The top-``k`` principal subspace of X about ``center`` with every sample weighing 1 (the
     PCA start of the reweighted methods) as an :class:`Eigenspace` (its ``block`` is the warm
     start of the first weighted step on the block route), with the centred n × n Gram matrix, kept
     for the later weighted steps, formed only on the Gram route (else None). The route is the one
     :func:`subspace_route` chooses; cancellable at the block iterations
-    (:func:`core.interrupt.checkpoint`)."""
+    (:func:`core.interrupt.checkpoint`). ``tol``: the block route's stopping threshold (None: its
+    default; the reweighted methods pass :func:`start_tol`)."""
     from . import interrupt
 
     gram = None
@@ -461,7 +475,7 @@ def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int) -> tuple[Eigenspac
         Xc = X - center
         gram = Xc @ Xc.T
         del Xc
-    out = weighted_top_eigenspace(X, np.ones(len(X), dtype=X.dtype), k, center, gram=gram,
+    out = weighted_top_eigenspace(X, np.ones(len(X), dtype=X.dtype), k, center, gram=gram, tol=tol,
                                   checkpoint=interrupt.checkpoint)
     return out, gram
 

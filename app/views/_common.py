@@ -214,7 +214,8 @@ class View:
     * ``name``: the attribute under which the column keeps it (``column.basis_view``);
     * ``area``: where a method column places it: ``"side"`` (top left, under each other),
       ``"curves"`` (top right, under each other) or ``"bottom"`` (side by side);
-    * ``stretch``: its share of the area; ``default_visible``: shown before the first snapshot;
+    * ``stretch``: its share of the area; ``min_extra``: pixels more than the area's minimum
+      height; ``default_visible``: shown before the first snapshot;
     * ``shows(snapshot) -> bool``: whether it has something to show for this snapshot (hidden
       otherwise); a static method (it looks at the snapshot only), since a method column asks
       the class before building a view that is hidden by default;
@@ -229,6 +230,8 @@ class View:
     name: str = ""
     area: str = "bottom"
     stretch: int = 1
+    #: px (unzoomed) added to its area's minimum height (app.column.VIEW_MIN_HEIGHT)
+    min_extra: int = 0
     #: shown before the first snapshot arrives
     default_visible: bool = True
 
@@ -485,6 +488,22 @@ class _Mosaic(pg.GraphicsLayoutWidget):
 
     def _placed(self, shape) -> None:
         """Hook: position labels after a layout change."""
+
+
+#: point sizes tried, largest first, for labels that must fit their tiles (headers, counts)
+LABEL_PT = (8.0, 7.5, 7.0, 6.5, 6.0)
+
+
+def fitting_font(texts, width: float, height: float, sizes=LABEL_PT) -> QtGui.QFont | None:
+    """The largest of ``sizes`` (points, unzoomed: the scene magnifies) in which every one of
+    ``texts`` is at most ``width`` px wide and ``height`` px high; None if none is."""
+    for pt in sizes:
+        font = _scale.base_font()
+        font.setPointSizeF(pt)
+        fm = QtGui.QFontMetrics(font)
+        if max((fm.horizontalAdvance(t) for t in texts), default=0) <= width and fm.height() <= height:
+            return font
+    return None
 
 
 def _tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import (GREY, ZERO_COLOR, ZERO_NAME, View, _arrays, _color_bar, _Mosaic, _tile_overlays,
-                      _zero_rgba, is_scatter, is_strip)
+                      _zero_rgba, fitting_font, is_scatter, is_strip)
 
 __all__ = ["BasisView"]
 
@@ -40,6 +40,7 @@ class BasisView(_Mosaic, View):
         self.nonzeros: list[int] = []
         self._n = 0
         self.nmf = False
+        self.vb.sigTransformChanged.connect(self._fit_counts)
         self.colorbar = self.add_color_bar(_color_bar(GREY, (-1.0, 1.0), self.BAR_LABEL,
                                                       [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]]))
 
@@ -70,6 +71,27 @@ class BasisView(_Mosaic, View):
             rect = self.tile_rect(r, c)
             ov.setPos(rect.topLeft())
             t.setPos(rect.center().x(), rect.bottom() + 0.02 * h)
+        self._fit_counts()
+
+    def _fit_counts(self, *_) -> None:
+        """The non-zero counts in the largest font that fits under their tiles as drawn now;
+        without their "≠ 0" (the title says what they count) when even 6 pt does not."""
+        px = self.vb.viewPixelSize()
+        texts = [f"{nz} ≠ 0" for nz in self.nonzeros]
+        if self._tile is None or not texts or not px or px[0] <= 0 or px[1] <= 0:
+            return
+        h, w = self._tile
+        g, gv = self.gaps()
+        margin = 2 * self.count_labels[0].textItem.document().documentMargin()
+        width, height = (w + g) / px[0] - margin - 2, (gv - 0.02 * h) / px[1] - margin
+        font = fitting_font(texts, width, height)
+        if font is None:
+            texts = [str(nz) for nz in self.nonzeros]
+            font = fitting_font(texts, width, height) or fitting_font(texts, 1e9, 1e9, (6.0,))
+        for t, text in zip(self.count_labels, texts):
+            if t.textItem.toPlainText() != text or t.textItem.font().pointSizeF() != font.pointSizeF():
+                t.setFont(font)
+                t.setText(text)
 
     def show_snapshot(self, snap) -> None:
         self.snapshot = snap
@@ -104,13 +126,13 @@ class BasisView(_Mosaic, View):
                     ov.setImage(_zero_rgba(zero[i]), autoLevels=False, levels=(0, 255))
                     nz = int(b.size - np.count_nonzero(zero[i]))
                     self.nonzeros.append(nz)
-                    lab.setText(f"{nz} ≠ 0")
                 ov.setVisible(zero is not None)
                 lab.setVisible(zero is not None)
             else:
                 img.setVisible(False)
                 ov.setVisible(False)
                 lab.setVisible(False)
+        self._fit_counts()
         if snap is not None:
             name = self.NMF_TITLE if nmf else self.TITLE
             text = f"{name}: first {n}" if n else f"{name}: none"

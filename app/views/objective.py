@@ -12,6 +12,9 @@ __all__ = ["ObjectiveView", "objective_note"]
 
 #: colour of the caption under a chart whose objective is not monotone by design
 NOTE_COLOR = "#8a5a00"
+#: px (unzoomed) every objective chart is higher than the other charts of its area: room for
+#: three lines of caption (kept when there is none, so that a caption coming moves no view)
+CAPTION_ROOM = 40
 
 
 def objective_note(method: str) -> str:
@@ -31,6 +34,7 @@ class ObjectiveView(pg.PlotWidget, View):
     tasks = frozenset({"subspace", "regression"})
     name = "objective_view"
     area = "curves"
+    min_extra = CAPTION_ROOM            # app.column: added to the area's minimum height
 
     TITLE = "Objective"
 

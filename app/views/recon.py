@@ -7,10 +7,8 @@ from PySide6 import QtGui
 
 from ._common import (COLORS, DIVERGING, GREY, RESIDUAL_RANGE, _arrays, _color_bar, is_scatter, is_strip,
                       _Mosaic, View)
+from ._common import LABEL_PT, fitting_font
 from ._scale import base_font
-
-#: point sizes tried, largest first, for the column headers and row labels (they must fit their tiles)
-LABEL_PT = (8.0, 7.5, 7.0, 6.5, 6.0)
 
 __all__ = ["ReconView"]
 
@@ -114,22 +112,19 @@ class ReconView(_Mosaic, View):
         above = (self.TOP - 0.05) * h / px[1] - margin / 2 - 1
         beside = (self.LEFT - 0.05) * w / px[0] - margin / 2 - 1
 
-        def fits(pt, names, room_w, room_h):
-            fm = QtGui.QFontMetrics(self._font(pt))
-            return max(fm.horizontalAdvance(n) for n in names) <= room_w and fm.height() <= room_h
-
-        heads = next(((names, pt) for names in (self.COLUMNS[:self.cols], self.SHORT_COLUMNS[:self.cols])
-                      for pt in LABEL_PT if fits(pt, names, pitch, above)),
-                     (self.SHORT_COLUMNS[:self.cols], LABEL_PT[-1]))
-        rows = next((pt for pt in LABEL_PT if fits(pt, ["#0000"], h / px[1], beside)), LABEL_PT[-1])
-        if (heads, rows) == self._labels_fit:
+        heads = next(((names, font) for names in (self.COLUMNS[:self.cols], self.SHORT_COLUMNS[:self.cols])
+                      for font in [fitting_font(names, pitch, above)] if font is not None),
+                     (self.SHORT_COLUMNS[:self.cols], self._font(LABEL_PT[-1])))
+        rows = fitting_font(["#0000"], h / px[1], beside) or self._font(LABEL_PT[-1])
+        key = (heads[0], heads[1].pointSizeF(), rows.pointSizeF())
+        if key == self._labels_fit:
             return
-        self._labels_fit = (heads, rows)
+        self._labels_fit = key
         for t, name in zip(self.headers, heads[0]):
-            t.setFont(self._font(heads[1]))
+            t.setFont(heads[1])
             t.setText(name, color="#444444")
         for t in self.row_labels:
-            t.setFont(self._font(rows))
+            t.setFont(rows)
 
     @staticmethod
     def _font(pt: float) -> QtGui.QFont:

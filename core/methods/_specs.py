@@ -10,3 +10,7 @@ MAX_ITER = ParamSpec(
 TOL = ParamSpec(
     "tol", "tol", "float", 1e-6, "stop when the objective's relative decrease falls below this",
     low=0.0, scale="log", slider=(1e-12, 1e-2))
+EXACT_START = ParamSpec(
+    "exact_start", "exact start", "bool", False,
+    "start from the PCA subspace converged to the steps' accuracy (slower without a spectral gap); "
+    "off: only as accurate as the first reweighted step needs (the same converged fit)")

@@ -342,19 +342,25 @@ def _batched_lipschitz(M: np.ndarray, power_steps: int = 3) -> np.ndarray:
 
 
 #: Batched-Hessian route of :func:`wnls` only while its arrays hold at most this many entries
-#: (units × r², 8 bytes each: 80 MB).
+#: (units × r², 8 bytes each: 80 MB), or at most the data's own number of entries if that is larger
+#: (the residual route holds two scratch arrays of the data's size, so it never saves memory there).
+#: A fixed cap alone switched Truncated Cauchy NMF's coefficient step (units = rows, r = 20) to the
+#: residual route between 20,000 and 40,000 rows × 4096 (issue 32): 40,000 × 400 = 1.6·10⁷ entries;
+#: the step then cost 30 inner iterations of two passes over X instead of one Hessian product,
+#: superlinear growth in n.
 HESSIAN_MAX_ENTRIES = 10_000_000
 
 
 def _use_hessian(X, F, side, max_iter) -> bool:
     """Batched Hessians cost one product of X.size·r(r+1)/2 flops (≈ r/4 OGM iterations of the
     residual route, 4·X.size·r flops each) and then O(r²) per unit and iteration: worth it when
-    ``r < 4 · max_iter`` and the arrays fit :data:`HESSIAN_MAX_ENTRIES`."""
+    ``r < 4 · max_iter`` and the arrays fit ``max(HESSIAN_MAX_ENTRIES, X.size)``
+    (:data:`HESSIAN_MAX_ENTRIES`): the cost stays linear in the number of units."""
     r = F.shape[0] if side == "left" else F.shape[1]
     units = X.shape[0] if side == "left" else X.shape[1]
     other = X.shape[1] if side == "left" else X.shape[0]
     p = r * (r + 1) // 2
-    return r < 4 * max_iter and max(units * r * r, other * p) <= HESSIAN_MAX_ENTRIES
+    return r < 4 * max_iter and max(units * r * r, other * p) <= max(HESSIAN_MAX_ENTRIES, X.size)
 
 
 def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",

@@ -8,9 +8,9 @@ import numpy as np
 from .. import convergence, interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import (pca_eigenspace, positive_floor, residual_sq, sq_distances, thin_product_threads,
+from ..linalg import (pca_eigenspace, positive_floor, residual_sq, sq_distances, start_tol, thin_product_threads,
                       weighted_top_eigenspace)
-from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
 P_GM = ParamSpec(
@@ -83,7 +83,7 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
     reference="Oh & Kwak, Pattern Recognition 2016: Algorithm 2, eqs. (9)–(13); mean by Algorithm 1",
     summary="Minimises the generalized (power) mean of the residuals, Σ e_i^p: each step is PCA with "
             "sample weights β_i = e_i^(p−1), so samples that fit badly are down-weighted.",
-    params=[N_COMPONENTS, P_GM, MAX_ITER, TOL],
+    params=[N_COMPONENTS, P_GM, MAX_ITER, TOL, EXACT_START],
 )
 class PCAGM(KeepsFloat32, SteppableEstimator):
     """PCA-GM: PCA with the generalized mean of the reconstruction errors (Oh & Kwak 2016, Algorithm 2).
@@ -122,6 +122,11 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     n_components : k, ``1 <= k < min(n_samples, n_features)``.
     p : power, in (0, 1]. p = 1 is PCA (all β_i = 1).
     max_iter, tol : stopping rule.
+    exact_start : False (default): iteration 0's PCA subspace is computed on the block route only to
+        :data:`core.linalg.START_TOL` (what the first reweighted step needs: its weights come from
+        residual norms, and its own subspace is converged to 1e-5 again); True: to 1e-5, as the
+        steps (same converged fit, measured: :func:`core.linalg.start_tol`). The exact routes are
+        exact either way.
 
     X is (n_samples, n_features) with grey levels on the 0–255 scale (δ and the errors are then in
     the paper's units).
@@ -149,11 +154,13 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
 
     reweights_samples = True     # see SteppableEstimator.reweights_samples
 
-    def __init__(self, n_components: int = 10, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.p = p
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
     def _weights(self, e: np.ndarray, delta: float) -> tuple[np.ndarray, float]:
         p = float(self.p)
@@ -175,7 +182,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         m, n_mean_iter = state.mean, state.iteration
         sq = sq_distances(X, m)
         k = int(self.n_components)
-        pca, gram = pca_eigenspace(X, m, k)
+        pca, gram = pca_eigenspace(X, m, k, tol=start_tol(bool(self.exact_start)))
         comps, proj = pca.components, pca.projections
         e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)

@@ -6,8 +6,9 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_top_eigenspace
-from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from ..linalg import (residual_sq, sq_distances, start_tol, subspace_route, thin_product_threads,
+                      weighted_top_eigenspace)
+from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
 #: ε of Nie et al. 2014's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
@@ -27,7 +28,7 @@ P_L2P = ParamSpec(
               "applied to Σ‖(I − UUᵀ)(xᵢ − b)‖ᵖ; p = 1 is Algorithm 1 (RPCA-OM)",
     summary="Minimises the sum of residual norms to the power p with the mean as a variable: each step is a "
             "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
-    params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL],
+    params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL, EXACT_START],
 )
 class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     """ℓ2,p PCA with optimal mean: Nie et al. 2014's re-weighting (Algorithm 2) applied to model A′.
@@ -66,6 +67,9 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     n_components : k, ``1 <= k < min(n_samples, n_features)``.
     p : exponent in (0, 2].
     max_iter, tol : stopping rule (the paper gives none; it "usually converges in 20 iterations").
+    exact_start : False (default): iteration 0's weighted PCA (all weights 1) is computed on the
+        block route only to :data:`core.linalg.START_TOL` (what the first reweighted step needs);
+        True: to 1e-5, as the steps (same converged fit: :func:`core.linalg.start_tol`).
 
     X is (n_samples, n_features), grey levels 0–255.
 
@@ -82,16 +86,18 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
 
     reweights_samples = True     # see SteppableEstimator.reweights_samples
 
-    def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.p = p
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
     def _exponent(self) -> float:
         return float(self.p)
 
-    def _fit_weighted(self, X, G0, sq0, d, eps, init=None):
+    def _fit_weighted(self, X, G0, sq0, d, eps, init=None, tol=None):
         """Steps 1–3 above for weights d; returns (the Eigenspace, b, new weights, J).
 
         With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
@@ -102,7 +108,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         bb = b.dtype.type(b @ b)
         sq = sq0 - 2 * Xb + bb                      # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
-        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init,
+        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init, tol=tol,
                                       checkpoint=interrupt.checkpoint)
         t = residual_sq(sq, out.projections).astype(float) + eps
         p = self._exponent()
@@ -113,7 +119,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
         eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
-        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps)
+        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps, tol=start_tol(bool(self.exact_start)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=b, sample_weights=d, scalars={"ε": eps},
                      _ctx=(X, G0, sq0, eps, out.warm))
@@ -132,7 +138,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
               "'right' singular vectors corrected to left",
     summary="Minimises the sum of (unsquared) residual norms with the mean as a variable: each step is a "
             "weighted PCA around the weighted mean, weights d_i = 1/(2‖residual_i‖).",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
 class RPCAOM(L2pPCAOM):
     """RPCA-OM, Nie et al. 2014 Algorithm 1: :class:`L2pPCAOM` with p = 1.
@@ -145,9 +151,10 @@ class RPCAOM(L2pPCAOM):
     paper's "k right singular vectors" in Algorithm 1 are corrected to left (see :class:`L2pPCAOM`
     for the steps, the ε guard, the stopping rule and the state).
 
-    Parameters: n_components (k), max_iter, tol. X (n_samples, n_features), grey levels 0–255.
+    Parameters: n_components (k), max_iter, tol, exact_start (see :class:`L2pPCAOM`). X (n_samples,
+    n_features), grey levels 0–255.
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
-        super().__init__(n_components=n_components, p=1.0, max_iter=max_iter, tol=tol)
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6, exact_start: bool = False):
+        super().__init__(n_components=n_components, p=1.0, max_iter=max_iter, tol=tol, exact_start=exact_start)
