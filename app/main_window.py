@@ -307,6 +307,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.lesson_panel = lesson_panel.install(self, m_view)
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
+        self._dock_held = False         # the Data dock hidden while the lesson panel is shown
         self.data_dock = self._docks.get(id(self.subspace))
         self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
@@ -368,6 +369,18 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         dock = self._docks[id(ws)]
         if not self._switching and ws is self.current_workspace:
             self._dock_wanted[id(ws)] = not dock.isHidden()
+            self._dock_held = self._dock_held and dock.isHidden()      # shown by the user: no longer held
+
+    def hold_data_dock(self, hold: bool) -> None:
+        """Hide the Data dock while the lesson panel is shown (three columns fit beside the panel
+        at 1280 px); released, it is shown as the user left it (View ▸ Data shows it meanwhile)."""
+        dock = self.data_dock
+        if dock is None or hold == self._dock_held:
+            return
+        self._dock_held = hold
+        self._switching = True
+        dock.setVisible(not hold and self.current_workspace is self.subspace and self._dock_wanted[id(self.subspace)])
+        self._switching = False
 
     def _on_tab_changed(self, index: int) -> None:
         """Each workspace's dock, toolbar widgets and menu are shown only with its tab (its dock as
@@ -378,7 +391,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             mine = ws is shown
             dock = self._docks.get(id(ws))
             if dock is not None:
-                dock.setVisible(mine and self._dock_wanted[id(ws)])
+                held = self._dock_held and dock is self.data_dock
+                dock.setVisible(mine and self._dock_wanted[id(ws)] and not held)
                 dock.toggleViewAction().setEnabled(mine)
             for act in self._tool_actions[id(ws)]:
                 act.setVisible(mine)
