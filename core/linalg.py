@@ -73,6 +73,11 @@ def release_gil(on: bool = True) -> None:
     _release_gil = bool(on)
 
 
+def gil_released() -> bool:
+    """Whether :func:`release_gil` is on (which solver :func:`top_eigh` takes above :data:`GIL_HOLD_MAX`)."""
+    return _release_gil
+
+
 def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
 
