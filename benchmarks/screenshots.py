@@ -9,7 +9,8 @@ and the size of the reconstruction thumbnails, and writes the list to ``DIR/repo
     python benchmarks/screenshots.py                      # everything, into screenshots/
     python benchmarks/screenshots.py --lessons paper000-fig4,default-lesson --out /tmp/shots
     python benchmarks/screenshots.py --lessons none       # the opening window only
-    python benchmarks/screenshots.py --lessons paper004-table3-rlda --sizes 1280x720,1920x1080 --no-opening
+    python benchmarks/screenshots.py --size 1920x1080     # the lessons at 1920×1080
+    python benchmarks/screenshots.py --lessons paper004-table3-rlda --no-opening
 
 Exit status 1 when some text is clipped (the report says which), 0 otherwise.
 """
@@ -75,11 +76,11 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="screenshots", help="folder of the PNGs and report.txt")
     p.add_argument("--lessons", default="all", help="'all', 'none' or comma-separated lesson keys")
-    p.add_argument("--sizes", default="%dx%d" % LESSON_SIZE,
-                   help="comma-separated window sizes of the lessons' pictures, e.g. 1280x720,1920x1080")
+    p.add_argument("--size", default="x".join(map(str, LESSON_SIZE)), help="the lessons' window size, WxH")
     p.add_argument("--no-opening", action="store_true", help="skip the pictures of the opening window")
     p.add_argument("--timeout", type=float, default=240.0, help="seconds a lesson step may take")
     args = p.parse_args(argv)
+    size = tuple(int(v) for v in args.size.lower().split("x"))
     os.makedirs(args.out, exist_ok=True)
 
     from PySide6 import QtCore, QtWidgets
@@ -108,8 +109,7 @@ def main(argv=None) -> int:
         lessons = None
     chosen = [] if lessons is None or args.lessons == "none" else (
         list(lessons.LESSONS) if args.lessons == "all" else [lessons.get(k) for k in args.lessons.split(",")])
-    sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
-    for lesson, size in ((lesson, size) for lesson in chosen for size in sizes):
+    for lesson in chosen:
         win = MainWindow(speed="max")
         win.resize(*size)
         win.show()
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
             took = time.monotonic() - start
             name = f"lesson-{lesson.key}-step{i + 1}-{size[0]}x{size[1]}.png"
             clipped += _shoot(app, win, os.path.join(args.out, name), report)
-            if win.width() > size[0]:
+            if win.width() > size[0]:            # the window grew past the screen
                 report.append(f"    window {win.width()} px wide, wider than {size[0]}")
                 print(report[-1])
                 clipped += 1
