@@ -468,6 +468,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._update_buttons()
 
     def pause_all(self) -> None:
+        self.lesson_panel.driver.hold()
         self.current_workspace.pause()
         self._update_buttons()
 

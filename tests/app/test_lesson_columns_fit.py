@@ -51,6 +51,7 @@ def test_three_columns_fit_beside_the_lesson_panel_at_1280_by_720(make_window, q
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
     win.redraw_now()
+    win.grab()                                 # painted once, as on a screen (views fit their labels as they paint)
     QtWidgets.QApplication.processEvents()
 
     assert win.lesson_panel.isVisible() and not win.data_dock.isVisible()     # the lesson sets the data
@@ -74,3 +75,18 @@ def test_three_columns_fit_beside_the_lesson_panel_at_1280_by_720(make_window, q
 
     win.lesson_panel.close()                   # the panel's close button: the Data dock is back
     qtbot.waitUntil(lambda: win.data_dock.isVisible(), timeout=5000)
+
+
+def test_a_combo_box_running_past_its_parent_is_reported(qtbot):
+    """The measure sees a combo box cut by the widget that holds it (not a scroll area)."""
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    host.resize(160, 40)
+    combo = QtWidgets.QComboBox(host)
+    combo.addItem("truncated fraction")
+    combo.setGeometry(100, 5, 150, 26)         # 90 of its 150 px outside the host
+    host.show()
+    QtWidgets.QApplication.processEvents()
+    assert [c.text for c in clipped_texts(host)] == ["truncated fraction"]
+    combo.setGeometry(0, 5, 150, 26)
+    assert clipped_texts(host) == []
