@@ -41,6 +41,8 @@ class _Fill(QtWidgets.QWidget):
     def __init__(self, inner: QtWidgets.QWidget):
         super().__init__()
         self.inner = inner
+        #: the widget kept in view when the views are laid out again (a lesson's framed part)
+        self.keep_visible: QtWidgets.QWidget | None = None
         inner.setParent(self)
         inner.installEventFilter(self)
         self._follow()
@@ -55,6 +57,15 @@ class _Fill(QtWidgets.QWidget):
         self.inner.setGeometry(self.rect())
         super().resizeEvent(ev)
         self._follow()
+        if self.keep_visible is not None:
+            QtCore.QTimer.singleShot(0, self, self.show_kept)
+
+    def show_kept(self) -> None:
+        """Scroll the scroll area holding this widget so that :attr:`keep_visible` is seen."""
+        area = self.parentWidget() and self.parentWidget().parentWidget()
+        if self.keep_visible is not None and isinstance(area, QtWidgets.QScrollArea):
+            self._follow()
+            area.ensureWidgetVisible(self.keep_visible, 0, 8)
 
     def eventFilter(self, obj, ev) -> bool:
         if obj is self.inner and ev.type() == QtCore.QEvent.LayoutRequest:
@@ -314,6 +325,14 @@ class WorkspaceLayout:
         self.views_scroll.setWidget(_Fill(host))
         outer.addWidget(self.views_scroll, 1)
         keep_scenes_active(self)
+
+    def bring_into_view(self, widget: QtWidgets.QWidget | None) -> None:
+        """Scroll the views (when the window is too low for all of them) so that ``widget``, the
+        part a lesson step frames, is seen whole (as far as it fits), also after the views are
+        laid out again at another height; None: no more."""
+        fill = self.views_scroll.widget()
+        fill.keep_visible = widget if widget is not None and fill.isAncestorOf(widget) else None
+        fill.show_kept()
 
     def _build_test(self) -> QtWidgets.QGroupBox:
         box = QtWidgets.QGroupBox("Test set: the model applied to the held-out inputs")

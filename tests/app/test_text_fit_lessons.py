@@ -44,6 +44,9 @@ def test_regression_tab_after_rr_and_rlda_runs_fits_1280_by_720(make_window, qtb
     assert win.tabs.currentWidget() is ws and win.lesson_panel.isVisible()
     _drawn(qtbot, ws)
     assert "converged at iteration" in ws.iteration_label.text()
+    # the views scroll up and down at this height: the part the step frames is scrolled into view
+    box = ws.test_box
+    assert box.visibleRegion().boundingRect().height() == box.height(), box.visibleRegion().boundingRect()
     clips = clipped_texts(win)
     assert not clips, describe(clips)
     assert win.width() <= 1280 and win.minimumSizeHint().width() <= 1280, win.minimumSizeHint()
