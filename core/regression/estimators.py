@@ -391,9 +391,9 @@ class _RRBase(RegressionEstimator):
             if np.allclose(s, s[0], rtol=1e-12):
                 # balanced classes: M⁻¹ = s₀I, and the T-step's ridge γM⁻¹ = γs₀I needs no
                 # eigendecomposition (handled below by scaling γ)
-                P = s = None
+                P = s = None                  # type: ignore[assignment]
         else:
-            W = P = s = None
+            W = P = s = None                  # type: ignore[assignment]
             M = None
             mean_M = 1.0
         Yc = Y - Y.mean(axis=0)
