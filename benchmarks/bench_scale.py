@@ -353,7 +353,7 @@ def _sweep(keys, a, cap, d):
     head = " | ".join(f"n = {n}" for n in ns)
     print(f"| method | phase | {head} | growth |")
     print("| --- | --- | " + " | ".join("---" for _ in ns) + " | --- |")
-    print(f"| scikit-learn PCA | fit | " + " | ".join(f"{refs[n]:.2f}" for n in ns)
+    print("| scikit-learn PCA | fit | " + " | ".join(f"{refs[n]:.2f}" for n in ns)
           + f" | {refs[hi] / refs[lo]:.2f} |")
     for k in keys:
         for j, phase in enumerate(("start", "step")):

@@ -64,8 +64,9 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from .. import interrupt
-from ..prox import (ONE_THREAD_MAX_ENTRIES, PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
+from ..prox import (PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
                     row_shrink_factors, soft_threshold, soft_threshold_inplace, svt, svt_predicted)
+from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for

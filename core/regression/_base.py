@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._readonly import ReadOnlyDict
 from .. import convergence
 from ..params import EstimatorParams
-from ..errors import DataError, SolverError
+from ..errors import DataError
 
 
 # =========================================================================== state
