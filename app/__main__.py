@@ -204,7 +204,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from robust_subspace_lab.core import catalogue, corruption
 
-    from .main_window import MainWindow
     from .views import configure_pyqtgraph
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
@@ -245,6 +244,18 @@ def main(argv: list[str] | None = None) -> int:
         app.setApplicationName("Robust Subspace Lab")
         _set_window_icon(app)
     configure_pyqtgraph()
+    from .process import configure
+    restore_process = configure()       # the app's process-wide settings (app.process), undone below
+
+    try:
+        return _open_window(app, args, methods)
+    finally:
+        restore_process()
+
+
+def _open_window(app, args, methods) -> int:
+    """Build the window of ``args`` and run it (or take the screenshot); the exit code."""
+    from .main_window import MainWindow
 
     win = MainWindow(folder=args.folder, size=args.size, methods=methods,
                      corruption_key=args.corruption, autosave=not args.screenshot)

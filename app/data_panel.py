@@ -147,7 +147,7 @@ class DataPanel(QtWidgets.QWidget):
                                               QtCore.Qt.ToolTipRole)
         self.source_combo.setToolTip("Built-in data set, a toy example of the papers, or the folder you opened")
         self.source_combo.activated.connect(self._on_source)
-        form.addRow("Set", self.source_combo)
+        form.addRow(self.source_combo)       # the whole row: the longest names need about 230 px
         self.open_button = QtWidgets.QPushButton("Open folder…")
         self.open_button.setToolTip("Load every image in a folder (subfolders = classes)")
         self.open_button.clicked.connect(self.folder_requested)
@@ -295,7 +295,8 @@ class DataPanel(QtWidgets.QWidget):
             i = _find(self.source_combo, (TOY, key))
             if i >= 0:
                 self.source_combo.setCurrentIndex(i)
-            self.toy_box.setTitle(f"Toy example: {spec.name}")
+            self.toy_box.setTitle("Toy example")          # its name is in the Set combo above (a long
+            self.toy_box.setToolTip(spec.name)            # title would widen the panel past its dock)
             self.toy_summary.setText(spec.summary)
             self._toy_group, self._toy_key = _show_group(
                 self.toy_tree, self._toy_group, self._toy_key, key, spec.params, values,

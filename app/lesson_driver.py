@@ -175,6 +175,12 @@ class LessonDriver(QtCore.QObject):
             i, self.index = self.index, -2        # not "the step after the one shown"
             self.go(i)
 
+    def hold(self) -> None:
+        """The user paused: the step's actions not started yet are dropped (a Pause pressed while
+        a step's columns were still being built was followed by the step's Run once they were
+        built); Again runs the step anew."""
+        self._actions = []
+
     def close(self) -> None:
         """Forget the lesson (the panel was closed): no more actions or checks."""
         self._gen += 1

@@ -174,6 +174,10 @@ class LessonPanel(QtWidgets.QDockWidget):
         self.claims.setFont(scaled(1.0))
         self.claims.document().setDefaultFont(scaled(1.0))
         self.claims_title.setFont(scaled(1.0, True))
+        # as wide as their texts, not the style's 80 px: the panel then gets as narrow as
+        # PANEL_MIN_WIDTH, and three columns fit beside it at 1280 px
+        for b in (self.back_button, self.again_button, self.next_button):
+            b.setMinimumWidth(QtGui.QFontMetrics(base).horizontalAdvance(b.text()) + 24)
 
     def changeEvent(self, event) -> None:
         # the application font changed (a dock that sets no font of its own gets a FontChange)
@@ -261,10 +265,14 @@ class LessonPanel(QtWidgets.QDockWidget):
         if self.isFloating() or ws.task != "subspace":
             return
         from .subspace_workspace import COLUMN_MIN_WIDTH
+        from .views._scale import scale
         n = max(len(ws.columns), len(self.driver.step.setup.methods) if self.driver.step.setup else 0)
         dock = win.data_dock
-        used = (dock.width() if dock is not None and dock.isVisible() else 0) + n * (COLUMN_MIN_WIDTH + 6) + 60
-        win.resizeDocks([self], [max(PANEL_MIN_WIDTH, min(PANEL_WIDTH, win.width() - used))], QtCore.Qt.Horizontal)
+        zoom = scale()
+        used = (dock.width() if dock is not None and dock.isVisible() else 0) + n * (COLUMN_MIN_WIDTH * zoom + 6) + 60
+        least = int(round(PANEL_MIN_WIDTH * zoom))
+        self.setMinimumWidth(least)        # (shown, the dock's layout had raised it to its contents' 268 px)
+        win.resizeDocks([self], [int(max(least, min(PANEL_WIDTH * zoom, win.width() - used)))], QtCore.Qt.Horizontal)
 
     def _look_text(self, key: str | None) -> str:
         if not key:
@@ -337,6 +345,17 @@ class LessonPanel(QtWidgets.QDockWidget):
     def closeEvent(self, event) -> None:
         super().closeEvent(event)
         self._frame_views()
+
+    # the Data dock makes room for the columns while the panel is shown (View ▸ Data shows it)
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self.window, "data_dock", None) is not None and not self.isFloating():
+            self.window.hold_data_dock(True)
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        if getattr(self.window, "data_dock", None) is not None and self.isHidden():     # closed, not the window minimised
+            self.window.hold_data_dock(False)
 
 
 def install(window, view_menu: QtWidgets.QMenu) -> LessonPanel:

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 import time
 from typing import Callable, Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robust_subspace_lab.core import catalogue, corruption, linalg, presets
+from robust_subspace_lab.core import catalogue, corruption, presets
 from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
 
 from .export_menu import ExportMenu
@@ -45,15 +44,13 @@ from .playground import PlaygroundWorkspace
 from .subspace_workspace import COLUMN_MIN_WIDTH, SUBSPACE_TAB, SubspaceWorkspace
 from . import give_way, help as app_help, memory
 from .views import configure_pyqtgraph
-from .worker import DataJobs, lower_helper_threads_priority
+from .worker import DataJobs
 
 __all__ = ["MainWindow", "ABOUT_PAPERS", "DEFAULT_METHODS", "FRAME_MS", "SPEEDS", "SUBSPACE_TAB", "REGRESSION_TAB",
            "WORKSPACES", "COLUMN_MIN_WIDTH"]
 
 DEFAULT_METHODS = ("pca", "pca-gm")
 DEFAULT_SIZE = (1600, 1000)
-#: seconds a thread holding the GIL runs before handing it to a waiting one (see __init__)
-GIL_SWITCH_INTERVAL_S = 0.001
 #: threads of the data jobs' pool (one job at a time; a superseded one may still be ending)
 DATA_THREADS = 2
 #: Run speeds offered: (label, seconds per iteration at least)
@@ -108,23 +105,18 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
                  parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
-        # the solvers share the interpreter with this GUI thread: no LAPACK call of theirs may
-        # hold the GIL for long (see core.linalg.release_gil)
-        linalg.release_gil()
-        # ... and when a solver runs Python code, this thread waits for the GIL each time it comes
-        # back from Qt: up to the switch interval (5 ms by default) per hand-over, tens of them
-        # per frame. 1 ms cut the longest event-loop gap while the faces ran from a median of
-        # 63–90 ms to 42–48 ms (benchmarks/bench_gui.py --only faces, three runs each).
-        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-        memory.start_trimming()     # freed numpy temporaries go back to the system (app.memory)
-        lower_helper_threads_priority()   # OpenBLAS's threads yield to this one too
-        self._collector = memory.collect_in_gui_thread()   # never in a solver thread (app.memory)
+        # the process-wide settings the latency targets rely on (GIL policy, switch interval, GC in
+        # this thread, memory trimming, thread priorities) are the program's, not the window's:
+        # app.process.configure(), called by __main__.main(); a window leaves the process alone
         self.setWindowTitle("Robust Subspace Lab")
         # the workers wait while this thread's event loop is late (app.give_way)
         self._heartbeat = give_way.Heartbeat(self)
         give_way.install(self._heartbeat)
         # draws the tab shown (app.frame_clock); started once the window is built
-        self.frame_clock = FrameClock(lambda: self.current_workspace, self._update_buttons, parent=self)
+        # ticks only while something runs or changes, and so do the collector and the trimming
+        self.frame_clock = FrameClock(lambda: self.current_workspace, self._update_buttons,
+                                      busy=lambda: self.busy, parent=self)
+        self.frame_clock.lively.connect(memory.set_lively)
         self.resize(*DEFAULT_SIZE)
 
         self.pool = QtCore.QThreadPool(self)
@@ -315,6 +307,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.lesson_panel = lesson_panel.install(self, m_view)
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
+        self._dock_held = False         # the Data dock hidden while the lesson panel is shown
         self.data_dock = self._docks.get(id(self.subspace))
         self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
@@ -327,6 +320,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             self.tabs.setTabToolTip(i, ws.tooltip)
             ws.status.connect(self._on_workspace_status)
             ws.activity.connect(self._update_buttons)
+            ws.activity.connect(lambda ws=ws: self.frame_clock.wake(ws))
             if hasattr(ws, "frame_due"):
                 ws.frame_due.connect(lambda ws=ws: self.frame_clock.wake(ws))
         self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -345,6 +339,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             self.statusBar().addPermanentWidget(w)
         self.statusBar().addPermanentWidget(self.data_status)
         self.data_jobs.activity.connect(self._on_data_activity)
+        self.data_jobs.activity.connect(lambda: self.frame_clock.wake(None))
         self.data_jobs.progress.connect(self._on_data_progress)
         self._on_tab_changed(self.tabs.currentIndex())
 
@@ -374,6 +369,18 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         dock = self._docks[id(ws)]
         if not self._switching and ws is self.current_workspace:
             self._dock_wanted[id(ws)] = not dock.isHidden()
+            self._dock_held = self._dock_held and dock.isHidden()      # shown by the user: no longer held
+
+    def hold_data_dock(self, hold: bool) -> None:
+        """Hide the Data dock while the lesson panel is shown (three columns fit beside the panel
+        at 1280 px); released, it is shown as the user left it (View ▸ Data shows it meanwhile)."""
+        dock = self.data_dock
+        if dock is None or hold == self._dock_held:
+            return
+        self._dock_held = hold
+        self._switching = True
+        dock.setVisible(not hold and self.current_workspace is self.subspace and self._dock_wanted[id(self.subspace)])
+        self._switching = False
 
     def _on_tab_changed(self, index: int) -> None:
         """Each workspace's dock, toolbar widgets and menu are shown only with its tab (its dock as
@@ -384,7 +391,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             mine = ws is shown
             dock = self._docks.get(id(ws))
             if dock is not None:
-                dock.setVisible(mine and self._dock_wanted[id(ws)])
+                held = self._dock_held and dock is self.data_dock
+                dock.setVisible(mine and self._dock_wanted[id(ws)] and not held)
                 dock.toggleViewAction().setEnabled(mine)
             for act in self._tool_actions[id(ws)]:
                 act.setVisible(mine)
@@ -395,6 +403,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._set_run_tooltips()
         self._show_data_status()
         self._update_buttons()
+        self.frame_clock.wake(shown)          # the tab shown catches up
 
     def _on_workspace_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10000)
@@ -459,6 +468,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._update_buttons()
 
     def pause_all(self) -> None:
+        self.lesson_panel.driver.hold()
         self.current_workspace.pause()
         self._update_buttons()
 
@@ -569,7 +579,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             return
         self._closing = True
         gc.unfreeze()                  # the window's objects may be collected again
-        memory.stop_collecting(self._collector)
         self.frame_clock.stop()
         give_way.uninstall(self._heartbeat)     # nobody waits for a closing window
         self._stop_autosave()

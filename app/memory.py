@@ -7,8 +7,12 @@ took the process to 934, 1,078 and 1,181 MB resident while the runs held ~210 MB
 snapshots; ``malloc_trim(0)`` after each round brought it to 755, 735 and 724 MB (34 ms each).
 
 :func:`start_trimming` starts one daemon thread for the process that calls ``malloc_trim(0)``
-every :data:`TRIM_SECONDS` (ctypes releases the GIL during the call, so the GUI thread never
-waits for it). Nothing here changes how memory is allocated.
+every :data:`TRIM_SECONDS` while the app is lively (ctypes releases the GIL during the call, so
+the GUI thread never waits for it); while it is idle (:func:`set_lively`, from the window's frame
+clock) the thread waits without a timeout, and the collection timers below stop after one last
+check: the thresholds are then checked each time the GUI thread's event loop is about to wait for
+events (``QAbstractEventDispatcher.aboutToBlock``), so garbage made by the user's own actions is
+still collected, in that thread, and a window nobody touches wakes for nothing. Nothing here changes how memory is allocated.
 
 :func:`collect_in_gui_thread` moves Python's cyclic garbage collection to the GUI thread. A
 collection runs in whichever thread happens to allocate when a threshold is crossed; when that was
@@ -26,10 +30,11 @@ import gc
 import sys
 import threading
 
+from PySide6 import QtCore
 from pyqtgraph.util.garbage_collector import GarbageCollector
 
-__all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trimming", "stop_trimming",
-           "collect_in_gui_thread", "stop_collecting"]
+__all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trimming", "trimming", "stop_trimming",
+           "collect_in_gui_thread", "stop_collecting", "set_lively"]
 
 #: seconds between two trims
 TRIM_SECONDS = 2.0
@@ -53,6 +58,7 @@ _TRIM = _load_trim()
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
+_lively = threading.Event()      # set while the app is lively: the trimming thread trims
 
 
 def release_free_memory() -> bool:
@@ -64,8 +70,11 @@ def release_free_memory() -> bool:
 
 
 def _loop(stop: threading.Event) -> None:
-    while not stop.wait(TRIM_SECONDS):
-        release_free_memory()
+    while not stop.is_set():
+        if not _lively.is_set():
+            _lively.wait()               # idle: no wake-up until lively or stopped
+        elif not stop.wait(TRIM_SECONDS):
+            release_free_memory()
 
 
 def start_trimming() -> bool:
@@ -82,9 +91,56 @@ def start_trimming() -> bool:
     return True
 
 
+def trimming() -> bool:
+    """The trimming thread runs."""
+    return _thread is not None and _thread.is_alive() and not _stop.is_set()
+
+
 def stop_trimming() -> None:
     """Stop the trimming thread (it ends within one period)."""
     _stop.set()
+    if not _lively.is_set():           # wake a waiting thread so that it ends
+        _lively.set()
+        thread = _thread
+        if thread is not None:
+            thread.join(1.0)
+        _lively.clear()
+
+
+def set_lively(on: bool) -> None:
+    """The app is lively (something runs or is drawn: trim, and collect in the GUI thread every
+    :data:`COLLECT_SECONDS`) or idle (no timer, no wake-up: one collection check now, then one
+    whenever the GUI thread's event loop is about to wait). Call it from the GUI thread."""
+    if on:
+        _lively.set()
+    else:
+        _lively.clear()
+    for collector in _collectors:
+        if on:
+            if not collector.timer.isActive():
+                collector.timer.start(int(COLLECT_SECONDS * 1000))
+        else:
+            collector.check()
+            collector.timer.stop()
+    _check_on_loop_turns(not on and bool(_collectors))
+
+
+_on_turns: list = []             # the dispatcher whose aboutToBlock checks the collectors
+
+
+def _check_all() -> None:
+    for collector in _collectors:
+        collector.check()
+
+
+def _check_on_loop_turns(on: bool) -> None:
+    if on and not _on_turns:
+        dispatcher = QtCore.QAbstractEventDispatcher.instance()
+        if dispatcher is not None:
+            dispatcher.aboutToBlock.connect(_check_all)
+            _on_turns.append(dispatcher)
+    elif not on and _on_turns:
+        _on_turns.pop().aboutToBlock.disconnect(_check_all)
 
 
 _collectors: list = []
@@ -106,4 +162,5 @@ def stop_collecting(collector: GarbageCollector) -> None:
     if collector in _collectors:
         _collectors.remove(collector)
     if not _collectors:
+        _check_on_loop_turns(False)
         gc.enable()

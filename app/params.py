@@ -193,8 +193,69 @@ def make_tree(group: Parameter | None, rows_visible: int | None = None) -> Param
     tree.setRootIsDecorated(False)
     tree.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
     tree.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+    tree._column_sharer = _ColumnSharer(tree)
     set_tree_group(tree, group, rows_visible)
     return tree
+
+
+def _titles(spec) -> list[str]:
+    """A parameter's titles, longest first: :func:`spec_title`, without the range, the symbol with
+    the range, the symbol alone (the full title and the range are in the row's tooltip)."""
+    full, hint = spec_title(spec), range_hint(spec)
+    bare = full.removesuffix(f"  {hint}") if hint else full
+    return list(dict.fromkeys([full, bare, f"{spec.symbol}  {hint}" if hint else spec.symbol, spec.symbol]))
+
+
+class _ColumnSharer(QtCore.QObject):
+    """Shares a parameter tree's width between names and values as it is resized: the values get
+    the room their texts (and ↺ buttons) need, the names the rest; a name that does not fit there
+    is shown shorter (:func:`_titles`), its full title in its tooltip."""
+
+    def __init__(self, tree: ParameterTree):
+        super().__init__(tree)
+        self.tree = tree
+        tree.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() in (QtCore.QEvent.Resize, QtCore.QEvent.FontChange, QtCore.QEvent.Show):
+            self.share()
+        return False
+
+    def share(self) -> None:
+        tree = self.tree
+        header = tree.header()
+        if header.count() < 2:
+            return
+        room = tree.viewport().width()
+        fm = tree.fontMetrics()
+        pad = tree.indentation() + 12               # indentation, the item's margins
+        value_need, rows = 0, []
+        it = QtWidgets.QTreeWidgetItemIterator(tree)
+        while it.value():
+            item = it.value()
+            it += 1
+            param = getattr(item, "param", None)
+            spec = param.opts.get("spec") if param is not None else None
+            if spec is None or item.isHidden():
+                continue
+            label, button = getattr(item, "displayLabel", None), getattr(item, "defaultBtn", None)
+            need = 8 + (label.fontMetrics().horizontalAdvance(label.text()) if label is not None else 0)
+            if button is not None and not button.isHidden():
+                need += button.width() + 2
+            value_need = max(value_need, need)
+            rows.append((item, _titles(spec), param.opts.get("tip", "")))
+        if not rows:
+            return
+        name_room = max(room - value_need, header.minimumSectionSize())
+        widest = 0
+        for item, titles, tip in rows:
+            text = next((t for t in titles if fm.horizontalAdvance(t) + pad <= name_room), titles[-1])
+            if item.text(0) != text:
+                item.setText(0, text)
+            item.setToolTip(0, f"{titles[0]}\n{tip}" if text != titles[0] else tip)
+            widest = max(widest, fm.horizontalAdvance(text) + pad)
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.Interactive)
+        header.resizeSection(0, max(header.minimumSectionSize(), min(widest, name_room)))
 
 
 def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None,
@@ -224,12 +285,15 @@ def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: i
                 if isinstance(box, SpinBox) and child.opts.get("spec") is not None:
                     guard_box(box, child.opts["spec"])
     tree.setIndentation(6)
-    # The name column gets what it needs; the editors take the rest.
+    # The names get what the values leave them (_ColumnSharer); the editors take the rest.
     header = tree.header()
     header.setMinimumSectionSize(40)
     header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeToContents)
     if header.count() > 1:
         header.setSectionResizeMode(1, QtWidgets.QHeaderView.Stretch)
+    sharer = getattr(tree, "_column_sharer", None)
+    if sharer is not None:
+        sharer.share()
 
 
 def refusal(spec, text: str) -> str:

@@ -182,7 +182,8 @@ def _rebuild(win, data, corr, columns, timeout) -> None:
 
 class SessionActions:
     """The main window's session, autosave and sweep actions (a mixin of :class:`app.main_window.MainWindow`:
-    it uses the window's ``session``, ``subspace``, ``columns``, ``statusBar``, ``busy``, ``wait_idle``)."""
+    it uses the window's ``session``, ``subspace``, ``columns``, ``statusBar``, ``busy``, ``wait_idle``,
+    ``frame_clock``)."""
 
     # ================================================================== menus
     def _add_session_actions(self, m_file) -> None:
@@ -208,15 +209,18 @@ class SessionActions:
     def _start_autosave(self, enabled: bool, period_ms: int) -> None:
         """Claim this window's own autosave slot (:func:`core.session.storage.claim_autosave`:
         a file and a lock no other window takes), offer to recover what a crashed window left
-        in it, and autosave every ``period_ms``."""
+        in it, and autosave ``period_ms`` after the window comes alive (its frame clock starts:
+        something runs or changed), again every ``period_ms`` while it stays so. A single-shot
+        timer: an idle window has no autosave tick."""
         self.autosave_enabled = enabled
         self._autosaved = None            # the payload last autosaved (JSON text)
         self._autosave_failure = ""       # the last autosave failure shown in a box
         self.recover_box = None
         self.autosave_slot = None
         self._autosave_timer = QtCore.QTimer(self)
+        self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(period_ms)
-        self._autosave_timer.timeout.connect(self.autosave)
+        self._autosave_timer.timeout.connect(self._autosave_due)
         if enabled:
             try:
                 self.autosave_slot = storage.claim_autosave(autosave_file())
@@ -226,6 +230,17 @@ class SessionActions:
                 return
             self._offer_recovery()
             self._autosave_timer.start()
+            self.frame_clock.lively.connect(self._arm_autosave)
+
+    def _arm_autosave(self, lively: bool) -> None:
+        if lively and self.autosave_slot is not None and not self._autosave_timer.isActive():
+            self._autosave_timer.start()
+
+    def _autosave_due(self) -> None:
+        self.autosave()
+        if self.autosave_slot is not None and (self.frame_clock.timer.isActive() or self.busy
+                                               or self.recover_box is not None):
+            self._autosave_timer.start()        # more may change (or it had to wait): a period later
 
     def _stop_autosave(self) -> None:
         self._autosave_timer.stop()

@@ -8,7 +8,8 @@ compares the room the text needs, measured with the font it is drawn in (so afte
 
 * a ``QLabel``: its text laid out as the label lays it out (rich text, word wrap) against its
   contents rectangle; a label, button or combo box sticking out sideways of a scroll area that
-  does not scroll sideways (a panel wider than its dock) is clipped too;
+  does not scroll sideways (a panel wider than its dock) is clipped too, and so is a combo box or
+  button running past the right edge of a widget that holds it;
 * a button: its text (and icon) against the style's contents rectangle of the button; a combo
   box: its current text against the style's edit field;
 * a ``LabelItem`` (plot and image titles, captions, legend entries) and a ``TextItem`` (tile
@@ -249,6 +250,31 @@ def _cut_by_parent(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> Clip | 
     return None
 
 
+def _cut_by_ancestor(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> Clip | None:
+    """A combo box or button running past the right edge of a widget that holds it (a second
+    scalar combo wider than its chart): Qt clips a child to its parents, so the part outside is
+    never seen. Up to the window, or the first scroll area's viewport (:func:`_cut_by_parent` judges that)."""
+    if not isinstance(widget, (QtWidgets.QComboBox, QtWidgets.QAbstractButton)):
+        return None
+    text = widget.currentText() if isinstance(widget, QtWidgets.QComboBox) else widget.text().replace("&", "")
+    if not text.strip():
+        return None
+    need = widget.fontMetrics().horizontalAdvance(text) + 24         # frame, icon, arrow: about 24 px
+    right = float(widget.width())                                       # the widget's right edge seen
+    parent = widget.parentWidget()
+    while parent is not None:
+        area = parent.parentWidget()
+        if isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent:
+            break
+        x = widget.mapTo(parent, QtCore.QPoint(0, 0)).x()
+        right = min(right, parent.width() - x)
+        parent = None if parent is top else area
+    if right < min(need, widget.width()) - TOLERANCE:
+        return Clip(type(widget).__name__ + " cut by its parent", text, (float(need), float(widget.height())),
+                    (right, float(widget.height())), _where(widget))
+    return None
+
+
 def clipped_texts(window: QtWidgets.QWidget) -> list[Clip]:
     """Every text of ``window`` (and of the widgets inside it) shown but not fitting its room;
     empty when every text fits. Lay the window out first (process the pending events)."""
@@ -261,7 +287,7 @@ def clipped_texts(window: QtWidgets.QWidget) -> list[Clip]:
         if isinstance(widget, pg.GraphicsView):
             out.extend(_scene_clips(widget))
         elif isinstance(widget, (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QComboBox)):
-            clip = _widget_clips(widget) or _cut_by_parent(widget, window)
+            clip = _widget_clips(widget) or _cut_by_parent(widget, window) or _cut_by_ancestor(widget, window)
             if clip is not None:
                 out.append(clip)
     return out

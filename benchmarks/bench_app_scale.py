@@ -77,6 +77,8 @@ def main(argv=None) -> int:
     ensure_folder(folder, args.n, args.size)
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    from robust_subspace_lab.app.process import configure
+    configure()                      # the app's process-wide settings, as __main__.main() sets them
     t_win = time.perf_counter()
     win = MainWindow(methods=args.methods.split(","), speed="max")
     win.show()

@@ -429,6 +429,8 @@ def main(argv=None) -> int:
         ap.error(f"unknown scenario(s) {unknown}; known: {list(SCENARIOS)}")
     _install_qt_message_filter()
     qapp = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    from robust_subspace_lab.app.process import configure
+    configure()                      # the app's process-wide settings, as __main__.main() sets them
     print(f"Qt platform: {qapp.platformName()}; Python {sys.version.split()[0]}; "
           f"{QtCore.QThread.idealThreadCount()} CPU threads; load average {os.getloadavg()[0]:.1f}")
     ok = True

@@ -93,6 +93,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    from robust_subspace_lab.app.process import configure
+    configure()                      # the app's process-wide settings, as __main__.main() sets them
     for name in ("getExistingDirectory",):
         setattr(QtWidgets.QFileDialog, name, staticmethod(lambda *a, **k: ""))
     for name in ("getOpenFileName", "getSaveFileName"):

@@ -9,6 +9,7 @@ and the size of the reconstruction thumbnails, and writes the list to ``DIR/repo
     python benchmarks/screenshots.py                      # everything, into screenshots/
     python benchmarks/screenshots.py --lessons paper000-fig4,default-lesson --out /tmp/shots
     python benchmarks/screenshots.py --lessons none       # the opening window only
+    python benchmarks/screenshots.py --size 1920x1080     # the lessons at 1920×1080
 
 Exit status 1 when some text is clipped (the report says which), 0 otherwise.
 """
@@ -74,8 +75,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="screenshots", help="folder of the PNGs and report.txt")
     p.add_argument("--lessons", default="all", help="'all', 'none' or comma-separated lesson keys")
+    p.add_argument("--size", default="x".join(map(str, LESSON_SIZE)), help="the lessons' window size, WxH")
     p.add_argument("--timeout", type=float, default=240.0, help="seconds a lesson step may take")
     args = p.parse_args(argv)
+    size = tuple(int(v) for v in args.size.lower().split("x"))
     os.makedirs(args.out, exist_ok=True)
 
     from PySide6 import QtCore, QtWidgets
@@ -106,7 +109,7 @@ def main(argv=None) -> int:
         list(lessons.LESSONS) if args.lessons == "all" else [lessons.get(k) for k in args.lessons.split(",")])
     for lesson in chosen:
         win = MainWindow(speed="max")
-        win.resize(*LESSON_SIZE)
+        win.resize(*size)
         win.show()
         win.wait_idle(120)
         win.open_lesson(lesson)
@@ -118,7 +121,7 @@ def main(argv=None) -> int:
             if not win.wait_for(lambda: _lesson_idle(win), args.timeout):
                 report.append(f"{lesson.key} step {i + 1}: not idle after {args.timeout:g} s")
             took = time.monotonic() - start
-            name = f"lesson-{lesson.key}-step{i + 1}-{LESSON_SIZE[0]}x{LESSON_SIZE[1]}.png"
+            name = f"lesson-{lesson.key}-step{i + 1}-{size[0]}x{size[1]}.png"
             clipped += _shoot(app, win, os.path.join(args.out, name), report)
             report.append(f"    ({took:.0f} s; {driver.error or 'set up'})")
         win.close()

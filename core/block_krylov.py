@@ -104,7 +104,7 @@ def _times_rows(X: np.ndarray, Qt: np.ndarray) -> np.ndarray:
 
 
 def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype, checkpoint,
-                     init_products=None):
+                     init_products=None, residual_tol=None, sq=None):
     """The block Krylov iteration (see the module docstring) for the top-k eigenvectors of
     ``S_w = X̃ᵀ diag(w) X̃``, ``X̃ = X − center`` never formed. Returns ``(components (k, d),
     eigenvalues (k,), projections (n, k), n_iter, angle, block (b, d), products (n, b))`` with
@@ -116,7 +116,12 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
     ``init_products``: ``X @ initᵀ`` (n, b), uncentred, when ``init`` is the block a previous call
     on the same X returned (with its products, the last element returned): the first iteration
     then takes them instead of a pass over X (the previous Rayleigh–Ritz step had them already).
-    The products returned are ``X @ blockᵀ`` of the block returned (uncentred), in X's dtype."""
+    The products returned are ``X @ blockᵀ`` of the block returned (uncentred), in X's dtype.
+
+    ``residual_tol`` (with ``sq``, the squared norms ‖x_i − c‖² (n,)): also stop, from iteration 2
+    on, when the samples' residuals ``e_i = sq_i − ‖W x̃_i‖²`` of two successive Ritz subspaces
+    differ by at most ``residual_tol · Σ e_i`` in total (Σ|Δe_i|): what a reweighting step's
+    weights are made of, which settles long before the subspace where the spectrum has no gap."""
     n, d = X.shape
     m = min(n, d)
     b = min(k + BLOCK_OVERSAMPLES, m)
@@ -155,6 +160,7 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
     M = np.empty((rows, rows))                      # lower triangle of B S_w Bᵀ = XBᵀ diag(w) XB
     j = 0
     angles: list[float] = []
+    captured = None                                 # ‖W x̃_i‖² of the previous Ritz subspace
     for it in range(1, int(max_iter) + 1):
         checkpoint()
         q = len(Qt)
@@ -174,6 +180,14 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
             angles.append(_sin_largest_angle(prev, Wk))
             if it >= 2 and _block_converged(angles[1:] if warm else angles, tol):
                 break
+        if residual_tol is not None:
+            P = XB[:, :j] @ C[:, :k]
+            now = np.einsum("ij,ij->i", P, P)
+            if captured is not None and it >= 2:
+                total = float(np.maximum(sq - now, 0.0).sum())
+                if float(np.abs(now - captured).sum()) <= residual_tol * total:
+                    break
+            captured = now
         prev = Wk
         checkpoint()
         if j + b > rows:

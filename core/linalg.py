@@ -73,6 +73,11 @@ def release_gil(on: bool = True) -> None:
     _release_gil = bool(on)
 
 
+def gil_released() -> bool:
+    """Whether :func:`release_gil` is on (which solver :func:`top_eigh` takes above :data:`GIL_HOLD_MAX`)."""
+    return _release_gil
+
+
 def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
 
@@ -254,7 +259,8 @@ class WarmStart(NamedTuple):
 def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: np.ndarray | None = None,
                             *, gram: np.ndarray | None = None, init: "np.ndarray | WarmStart | None" = None,
                             route: str = "auto", tol: float | None = None, max_iter: int | None = None,
-                            random_state: int = 0, checkpoint: Callable[[], None] | None = None
+                            random_state: int = 0, checkpoint: Callable[[], None] | None = None,
+                            residual_tol: float | None = None, sq: np.ndarray | None = None
                             ) -> Eigenspace:
     """Top-k eigenvectors of the weighted scatter ``S_w = Σ_i w_i (x_i − c)(x_i − c)ᵀ``: the step
     every reweighted PCA of the papers takes (paper 000 eq. 12, paper 001 eq. 16, R1-PCA, HQ-PCA).
@@ -281,6 +287,10 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     max_iter : block iterations allowed before falling back to the exact route (default: as many
         as cost about what the exact route costs, at least 10).
     random_state : seed of the block's random start columns (the results are deterministic).
+    residual_tol, sq : block route only: also stop when the samples' residuals ``sq_i − ‖W x̃_i‖²``
+        (``sq``: the squared distances ‖x_i − c‖², (n,)) of two successive iterations differ by at
+        most ``residual_tol`` times their sum (Σ|Δe_i| <= residual_tol·Σe_i): the reweighted methods'
+        PCA start (:data:`START_RESIDUAL_TOL`). None: the angle rule alone.
     checkpoint : called between block iterations and their costly products; the methods pass
         :func:`core.interrupt.checkpoint`, which raises :class:`core.interrupt.Cancelled` when the
         caller's run is cancelled (linalg sits beside interrupt in the layers and does not import it).
@@ -346,7 +356,9 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     if route == "block":
         init, products = (init.block, init.products) if isinstance(init, WarmStart) else (init, None)
         out = block_krylov.block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, dtype,
-                                            checkpoint or _no_checkpoint, init_products=products)
+                                            checkpoint or _no_checkpoint, init_products=products,
+                                            residual_tol=None if sq is None else residual_tol,
+                                            sq=None if sq is None else np.asarray(sq, dtype=float))
         if out is not None:
             comps, evals, proj, n_iter, angle, block, products = out
             signs = orientation(comps).astype(dtype)
@@ -443,26 +455,35 @@ def _no_checkpoint() -> None:
 #: residual norms) and warm start, and every step after it converges its own subspace to
 #: :data:`BLOCK_TOL`. See :func:`start_tol` and the measurements there.
 START_TOL = 1e-2
+#: ... or when the samples' residuals of two successive iterations differ by at most this fraction of
+#: their sum (:func:`weighted_top_eigenspace`'s ``residual_tol``): without a gap after k the
+#: subspace angle inside the flat part of the spectrum converges slowly (more slowly with more
+#: samples), the residuals the weights are made of do not.
+START_RESIDUAL_TOL = 1e-3
 
 #: Rows per block in :func:`sq_distances` (a few MB of temporaries at a time, not a copy of X).
 SQ_DIST_ROWS = 256
 
 
-def start_tol(exact: bool) -> float | None:
-    """The block route's tolerance for a reweighted method's PCA start: :data:`START_TOL`, or None
-    (the default :data:`BLOCK_TOL` / :data:`BLOCK_TOL_32`) when the user asks for an ``exact_start``."""
-    return None if exact else START_TOL
+def start_tol(exact: bool) -> dict:
+    """The block route's stopping options for a reweighted method's PCA start, as keywords of
+    :func:`weighted_top_eigenspace` (the caller adds ``sq``): ``tol`` :data:`START_TOL` and
+    ``residual_tol`` :data:`START_RESIDUAL_TOL`, whichever is met first; ``{}`` (the default
+    :data:`BLOCK_TOL` / :data:`BLOCK_TOL_32` alone) when the user asks for an ``exact_start``."""
+    return {} if exact else {"tol": START_TOL, "residual_tol": START_RESIDUAL_TOL}
 
 
-def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None = None
+def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None = None,
+                   residual_tol: float | None = None, sq: np.ndarray | None = None
                    ) -> tuple[Eigenspace, np.ndarray | None]:
     """The top-``k`` principal subspace of X about ``center`` with every sample weighing 1 (the
     PCA start of the reweighted methods) as an :class:`Eigenspace` (its ``block`` is the warm
     start of the first weighted step on the block route), with the centred n × n Gram matrix, kept
     for the later weighted steps, formed only on the Gram route (else None). The route is the one
     :func:`subspace_route` chooses; cancellable at the block iterations
-    (:func:`core.interrupt.checkpoint`). ``tol``: the block route's stopping threshold (None: its
-    default; the reweighted methods pass :func:`start_tol`)."""
+    (:func:`core.interrupt.checkpoint`). ``tol``, ``residual_tol``, ``sq``: the block route's stopping
+    rule (:func:`weighted_top_eigenspace`; None: its default; the reweighted methods pass
+    :func:`start_tol`)."""
     from . import interrupt
 
     gram = None
@@ -471,7 +492,7 @@ def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None 
         gram = Xc @ Xc.T
         del Xc
     out = weighted_top_eigenspace(X, np.ones(len(X), dtype=X.dtype), k, center, gram=gram, tol=tol,
-                                  checkpoint=interrupt.checkpoint)
+                                  residual_tol=residual_tol, sq=sq, checkpoint=interrupt.checkpoint)
     return out, gram
 
 

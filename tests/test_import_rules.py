@@ -3,7 +3,7 @@
 The repo's folders core/ and app/ become robust_subspace_lab.core and robust_subspace_lab.app only
 through setuptools' package-dir, which import-linter (grimp) does not read: the test lays the
 package out in a temporary folder first, as pip installs it (robust_subspace_lab/{core,app}, the
-package-dir mapping of pyproject.toml), and runs ``lint-imports`` with the contracts of
+package-dir mapping of pyproject.toml), and runs import-linter's command (with this interpreter) with the contracts of
 pyproject.toml there.
 """
 from __future__ import annotations
@@ -43,7 +43,10 @@ def _run(args: list[str], staged: Path) -> subprocess.CompletedProcess:
 
 
 def test_import_linter_contracts_hold(staged):
-    res = _run(["lint-imports", "--config", str(ROOT / "pyproject.toml")], staged)
+    # import-linter's command run by this interpreter (not ``lint-imports`` from PATH: the tests
+    # also run with a virtualenv's python whose bin/ is not on PATH)
+    cli = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    res = _run([sys.executable, "-c", cli, "--config", str(ROOT / "pyproject.toml")], staged)
     assert res.returncode == 0, res.stdout + res.stderr
     assert " kept, 0 broken" in res.stdout, res.stdout
 

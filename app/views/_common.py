@@ -96,6 +96,11 @@ def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = N
         ax = plot.getAxis(name)
         ax.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
         keep_text_space(ax, TICK_TEXT_PX)
+        # pyqtgraph centres an axis label only in the axis's resizeEvent: a label whose text or
+        # font changes, or an axis resized without one, kept an old place (a column's "sample
+        # index" 24 px left of its axis)
+        ax.geometryChanged.connect(lambda ax=ax: ax.resizeEvent(None))
+        ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: ax.resizeEvent(None))
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
 
 

@@ -74,6 +74,11 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         row.addWidget(self.combo2)
         row.addStretch(1)
         lay.addLayout(row)
+        # the second combo's row when the two do not fit side by side (_place_second)
+        self._row, self._row2 = row, QtWidgets.QHBoxLayout()
+        self._row2.setContentsMargins(4, 0, 0, 0)
+        self._row2.addStretch(1)
+        lay.addLayout(self._row2)
         self.plot_widget = pg.PlotWidget(**plot_widget_kwargs())
         plot = self.plot_widget.getPlotItem()
         _style_plot(plot, "", "iteration", "")
@@ -175,7 +180,9 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
                     self.combo.addItem(name, name)
                     self.combo2.addItem(name, name)
             for i, name in enumerate(names):
-                const = _is_constant(history[name])
+                # one value is no sign of a constant (every scalar at iteration 0)
+                const = np.count_nonzero(np.isfinite(np.asarray(history[name], dtype=float))) > 1 \
+                    and _is_constant(history[name])
                 text = f"{name}  (constant)" if const else name
                 if self.combo.itemText(i) != text:
                     self.combo.setItemText(i, text)
@@ -210,6 +217,25 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
                 longest = max((fm.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())),
                               default=0)
                 combo.view().setMinimumWidth(longest + 30)
+        self._place_second()
+
+    def _place_second(self) -> None:
+        """The second combo ("+" and its name) beside the first when both fit the view's width,
+        else on a row of its own (a 330 px column's "γ + truncated fraction" ran past its edge)."""
+        row = self._row
+        widgets = [w for w in (self.label, self.combo, self.label2) if not w.isHidden()]
+        need = (row.contentsMargins().left() + sum(max(w.minimumWidth(), w.sizeHint().width()) for w in widgets)
+                + self.combo2.minimumWidth() + row.spacing() * len(widgets))
+        below = self.combo2.isVisibleTo(self) and need > self.width()
+        target = self._row2 if below else row
+        if target.indexOf(self.combo2) < 0:
+            for w in (self.label2, self.combo2):
+                (row if below else self._row2).removeWidget(w)
+                target.insertWidget(target.count() - 1, w)       # before the stretch
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_second()
 
     def drawn(self) -> tuple[np.ndarray, np.ndarray]:
         """(iterations, values) of the curve as given to it."""

@@ -124,7 +124,8 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     p : power, in (0, 1]. p = 1 is PCA (all β_i = 1).
     max_iter, tol : stopping rule.
     exact_start : False (default): iteration 0's PCA subspace is computed on the block route only to
-        :data:`core.linalg.START_TOL` (what the first reweighted step needs: its weights come from
+        :data:`core.linalg.START_TOL` in angle or :data:`core.linalg.START_RESIDUAL_TOL` in the
+        residuals (what the first reweighted step needs: its weights come from
         residual norms, and its own subspace is converged to 1e-5 again); True: to 1e-5, as the
         steps (same converged fit, measured: :func:`core.linalg.start_tol`). The exact routes are
         exact either way.
@@ -183,7 +184,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         m, n_mean_iter = state.mean, state.iteration
         sq = sq_distances(X, m)
         k = int(self.n_components)
-        pca, gram = pca_eigenspace(X, m, k, tol=start_tol(bool(self.exact_start)))
+        pca, gram = pca_eigenspace(X, m, k, sq=sq, **start_tol(bool(self.exact_start)))
         comps, proj = pca.components, pca.projections
         e = residual_sq(sq, proj).astype(float)
         delta = positive_floor(e)

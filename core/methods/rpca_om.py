@@ -68,7 +68,8 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     p : exponent in (0, 2].
     max_iter, tol : stopping rule (the paper gives none; it "usually converges in 20 iterations").
     exact_start : False (default): iteration 0's weighted PCA (all weights 1) is computed on the
-        block route only to :data:`core.linalg.START_TOL` (what the first reweighted step needs);
+        block route only to :data:`core.linalg.START_TOL` in angle or :data:`core.linalg.START_RESIDUAL_TOL`
+        in the residuals (what the first reweighted step needs);
         True: to 1e-5, as the steps (same converged fit: :func:`core.linalg.start_tol`).
 
     X is (n_samples, n_features), grey levels 0–255.
@@ -97,7 +98,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     def _exponent(self) -> float:
         return float(self.p)
 
-    def _fit_weighted(self, X, G0, sq0, d, eps, init=None, tol=None):
+    def _fit_weighted(self, X, G0, sq0, d, eps, init=None, stop=None):
         """Steps 1–3 above for weights d; returns (the Eigenspace, b, new weights, J).
 
         With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
@@ -108,8 +109,8 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         bb = b.dtype.type(b @ b)
         sq = sq0 - 2 * Xb + bb                      # ‖x_i − b‖²
         gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
-        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init, tol=tol,
-                                      checkpoint=interrupt.checkpoint)
+        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init,
+                                      checkpoint=interrupt.checkpoint, **({} if stop is None else {**stop, "sq": sq}))
         t = residual_sq(sq, out.projections).astype(float) + eps
         p = self._exponent()
         d_new = t ** ((p - 2.0) / 2.0)
@@ -119,7 +120,8 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
         eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
-        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps, tol=start_tol(bool(self.exact_start)))
+        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps,
+                                          stop=start_tol(bool(self.exact_start)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=b, sample_weights=d, scalars={"ε": eps},
                      _ctx=(X, G0, sq0, eps, out.warm))

@@ -20,6 +20,19 @@ def _own_settings(tmp_path_factory):
     yield where
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _app_process(qapp):
+    """The app's process-wide settings (app.process.configure, as ``__main__.main()`` applies them:
+    the GUI tests' latency relies on them), for each app test module: undone after it, so the
+    tests that follow run on the process's own switch interval, GC and numerical routes.
+    (Module scope: "package" lasts the whole session for a folder without ``__init__.py``.)"""
+    from robust_subspace_lab.app.process import configure
+
+    restore = configure()
+    yield
+    restore()
+
+
 @pytest.fixture(scope="module")
 def data():
     """The built-in faces, 20 % occluded by rectangles (the runner tests' data)."""

@@ -254,3 +254,18 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     after = (win.data, win.source, win.corruption_key, win.corruption_params,
              [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
     assert after[0] is before[0] and after == before
+
+
+def test_pause_while_a_step_is_being_set_up_stops_the_steps_action(qtbot, make_window, monkeypatch, tiny):
+    """Pause pressed while the step's columns are still being built: the step's iterations are
+    not run once they are built (they were: the paper 002 Table 4 lesson ran on to convergence
+    after the user's Pause). Again runs the step."""
+    win = make_window()
+    panel = _open_file(qtbot, win, monkeypatch, tiny)
+    qtbot.mouseClick(panel.next_button, QtCore.Qt.LeftButton)     # step 2 adds a third column
+    assert win.busy and panel.driver._actions                       # built by later jobs
+    win.pause_all()
+    qtbot.waitUntil(lambda: len(win.columns) == 3 and not win.busy and panel.driver.settled, timeout=WAIT)
+    assert [c.runner.iteration for c in win.columns] == [0, 0, 0]
+    _click_and_check(qtbot, panel, panel.again_button)
+    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 
+from PySide6 import QtCore
 
 from robust_subspace_lab.app.runner import ColumnRunner
 from robust_subspace_lab.core import corruption, datasets
@@ -15,6 +16,14 @@ def make(qtbot, pool, data, key="pca-gm", **params):
     r.set_data(data)
     qtbot.waitUntil(lambda: bool(r.states) and not r.busy, timeout=WAIT)
     return r
+
+
+def drain(pool):
+    """Wait until the pool's jobs have ended, then deliver every signal they emitted (queued to
+    this thread): whatever a cancelled or paused job still sent has arrived after this."""
+    assert pool.waitForDone(WAIT)
+    QtCore.QCoreApplication.sendPostedEvents()
+    QtCore.QCoreApplication.processEvents()
 
 
 def test_start_runs_off_the_gui_thread(qtbot, pool, data, monkeypatch):
@@ -39,7 +48,7 @@ def test_states_of_a_cancelled_generation_are_ignored(qtbot, pool, data):
     r.step(3)
     r.reset()                      # cancels the job; whatever it still emits is stale
     qtbot.waitUntil(lambda: not r.busy, timeout=WAIT)
-    qtbot.wait(100)
+    drain(pool)
     assert r.iteration == 0 and len(r.states) == 1
     r.step(2)
     qtbot.waitUntil(lambda: r.iteration == 2 and not r.busy, timeout=WAIT)
@@ -54,8 +63,8 @@ def test_pause_stops_a_long_step_request(qtbot, pool, data):
     r.pause()
     at = r.iteration
     qtbot.waitUntil(lambda: not r.busy, timeout=WAIT)
-    qtbot.wait(100)
-    assert r.iteration == at
+    drain(pool)
+    assert r.iteration == at and not r.busy
     r.shutdown()
 
 
@@ -67,8 +76,8 @@ def test_pause_stops_a_run(qtbot, pool, data):
     r.pause()
     at = r.iteration
     assert not r.running
-    qtbot.wait(200)
-    assert r.iteration == at
+    drain(pool)
+    assert r.iteration == at and not r.running and not r.busy
     r.shutdown()
 
 

@@ -64,4 +64,6 @@ def test_good_enough_start_gives_the_exact_start_fit(cls, gap):
 
 def test_exact_start_is_a_parameter_and_the_start_tolerance_is_looser():
     assert PCAGM(exact_start=True).get_params()["exact_start"] is True
-    assert linalg.start_tol(True) is None and linalg.start_tol(False) == linalg.START_TOL > K.BLOCK_TOL
+    assert linalg.start_tol(True) == {}
+    assert linalg.start_tol(False) == {"tol": linalg.START_TOL, "residual_tol": linalg.START_RESIDUAL_TOL}
+    assert linalg.START_TOL > K.BLOCK_TOL

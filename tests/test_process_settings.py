@@ -1,0 +1,48 @@
+"""Process-wide settings in one place (issue 31, point 2): ``app.process.configure`` sets them and
+undoes them; a MainWindow built and closed in a script leaves the process as it found it."""
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from robust_subspace_lab.core import linalg  # noqa: E402
+
+
+def _process_state():
+    return {"switch interval": sys.getswitchinterval(), "gc thresholds": gc.get_threshold(),
+            "gc enabled": gc.isenabled(), "gil released (top_eigh's route)": linalg.gil_released(),
+            "frozen objects": gc.get_freeze_count()}
+
+
+def test_configure_sets_the_app_settings_and_restore_puts_back_the_process(qapp):
+    from robust_subspace_lab.app import memory
+    from robust_subspace_lab.app.process import GIL_SWITCH_INTERVAL_S, configure
+
+    before = _process_state()
+    assert before["switch interval"] != GIL_SWITCH_INTERVAL_S and before["gc enabled"]
+    restore = configure()
+    try:
+        assert sys.getswitchinterval() == GIL_SWITCH_INTERVAL_S
+        assert linalg.gil_released() and not gc.isenabled() and memory._collectors
+    finally:
+        restore()
+    assert _process_state() == before
+    assert not memory._collectors
+
+
+def test_building_and_closing_a_window_leaves_the_process_unchanged(qtbot):
+    from robust_subspace_lab.app.main_window import MainWindow
+
+    before = _process_state()
+    win = MainWindow(speed="max")
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=15000)
+    shown = _process_state()
+    assert shown.pop("frozen objects") > 0          # the window freezes its own objects (until closed)
+    assert shown == {k: v for k, v in before.items() if k != "frozen objects"}
+    win.close()
+    assert _process_state() == before
