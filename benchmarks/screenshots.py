@@ -10,6 +10,7 @@ and the size of the reconstruction thumbnails, and writes the list to ``DIR/repo
     python benchmarks/screenshots.py --lessons paper000-fig4,default-lesson --out /tmp/shots
     python benchmarks/screenshots.py --lessons none       # the opening window only
     python benchmarks/screenshots.py --size 1920x1080     # the lessons at 1920×1080
+    python benchmarks/screenshots.py --lessons paper004-table3-rlda --no-opening
 
 Exit status 1 when some text is clipped (the report says which), 0 otherwise.
 """
@@ -76,6 +77,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", default="screenshots", help="folder of the PNGs and report.txt")
     p.add_argument("--lessons", default="all", help="'all', 'none' or comma-separated lesson keys")
     p.add_argument("--size", default="x".join(map(str, LESSON_SIZE)), help="the lessons' window size, WxH")
+    p.add_argument("--no-opening", action="store_true", help="skip the pictures of the opening window")
     p.add_argument("--timeout", type=float, default=240.0, help="seconds a lesson step may take")
     args = p.parse_args(argv)
     size = tuple(int(v) for v in args.size.lower().split("x"))
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
 
     report: list[str] = []
     clipped = 0
-    for width, height, methods in OPENING:
+    for width, height, methods in () if args.no_opening else OPENING:
         win = MainWindow(methods=methods[:2], speed="max")
         for key in methods[2:]:
             win.add_column(key)
@@ -123,6 +125,10 @@ def main(argv=None) -> int:
             took = time.monotonic() - start
             name = f"lesson-{lesson.key}-step{i + 1}-{size[0]}x{size[1]}.png"
             clipped += _shoot(app, win, os.path.join(args.out, name), report)
+            if win.width() > size[0]:            # the window grew past the screen
+                report.append(f"    window {win.width()} px wide, wider than {size[0]}")
+                print(report[-1])
+                clipped += 1
             report.append(f"    ({took:.0f} s; {driver.error or 'set up'})")
         win.close()
     with open(os.path.join(args.out, "report.txt"), "w", encoding="utf-8") as f:

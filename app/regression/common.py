@@ -19,6 +19,7 @@ DEFAULT_METHOD = "rr"
 APPLY_DELAY_MS = 200
 #: test samples shown in the Test section
 TEST_ROWS = 4
+#: width of the data, corruption and method panel (px)
 PANEL_WIDTH = 340
 
 MESSAGE_STYLE = ("QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0;"

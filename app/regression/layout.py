@@ -18,6 +18,65 @@ from .views import (CoefficientsView, ConfusionView, InputImagesView, Prediction
 __all__ = ["WorkspaceLayout"]
 
 
+class _WrappedLabel(QtWidgets.QLabel):
+    """A word-wrapping label inside :class:`_Fill` that its layout treats as a plain widget of the
+    minimum height :class:`_Fill` gives it (the height its text needs at its width): a box layout
+    gives an item with height-for-width exactly that height and squeezes its other rows below
+    their minimum heights (the views drawn over each other)."""
+
+    def __init__(self, text: str = ""):
+        super().__init__(text)
+        self.setWordWrap(True)
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+
+class _Fill(QtWidgets.QWidget):
+    """Holds ``inner`` filling it, as small as ``inner``'s minimum size and no smaller. No
+    height-for-width: a resizable scroll area gives it the viewport's height (the views stretch to
+    fill the window), and scrolls only below the views' minimum heights; with the height-for-width
+    of the wrapping labels inside, it would get the views' preferred heights (1,000 px and more)."""
+
+    def __init__(self, inner: QtWidgets.QWidget):
+        super().__init__()
+        self.inner = inner
+        inner.setParent(self)
+        inner.installEventFilter(self)
+        self._follow()
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return self.inner.minimumSizeHint()
+
+    def sizeHint(self) -> QtCore.QSize:
+        return self.inner.minimumSizeHint()
+
+    def resizeEvent(self, ev) -> None:
+        self.inner.setGeometry(self.rect())
+        super().resizeEvent(ev)
+        self._follow()
+
+    def eventFilter(self, obj, ev) -> bool:
+        if obj is self.inner and ev.type() == QtCore.QEvent.LayoutRequest:
+            self._follow()
+        return False
+
+    def _follow(self) -> None:
+        """Take ``inner``'s minimum size as this widget's own (which the scroll area honours) and
+        tell the scroll area (it re-reads it on a layout request of its widget). A wrapping label
+        keeps at least the height its text needs at its width now (a layout's minimum counts
+        the label's minimum for any width: the views would be squeezed over each other)."""
+        for label in self.inner.findChildren(QtWidgets.QLabel):
+            if label.wordWrap() and label.isVisibleTo(self.inner) and label.width() > 0:
+                need = label.heightForWidth(label.width()) if label.text() else 0
+                if need > 0 and need != label.minimumHeight():
+                    label.setMinimumHeight(need)
+        size = self.inner.minimumSizeHint()
+        if size != self.minimumSize():
+            self.setMinimumSize(size)
+            QtCore.QCoreApplication.postEvent(self, QtCore.QEvent(QtCore.QEvent.LayoutRequest))
+
+
 class WorkspaceLayout:
     """Builds the workspace's widgets (see the module docstring)."""
 
@@ -54,7 +113,8 @@ class WorkspaceLayout:
         self.no_csv_button = QtWidgets.QPushButton("No CSV")
         self.no_csv_button.setToolTip("Use the subfolder names as classes again")
         self.no_csv_button.clicked.connect(lambda: self.set_targets_csv(None))
-        for b in (self.open_button, self.csv_button, self.no_csv_button):
+        v.addWidget(self.open_button)          # a row of three buttons: wider than the panel
+        for b in (self.csv_button, self.no_csv_button):
             row.addWidget(b)
         v.addLayout(row)
         self.csv_label = _label("")
@@ -146,6 +206,10 @@ class WorkspaceLayout:
         hv.addWidget(text)
         lay.addWidget(help_box)
         lay.addStretch(1)
+        # a combo as wide as its longest entry would widen the panel past its scroll area
+        for combo in (self.source_combo, self.corruption_combo, self.method_combo, self.scope_combo):
+            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
 
         scroll = QtWidgets.QScrollArea()
         scroll.setWidgetResizable(True)
@@ -156,26 +220,31 @@ class WorkspaceLayout:
         outer.addWidget(scroll)
 
         # ------------------------------------------------------------ views
-        right = QtWidgets.QVBoxLayout()
+        # the views scroll up and down when the window is lower than their minimum heights (a
+        # 1280×720 screen with the lesson panel) rather than being squeezed until titles, axis
+        # labels and legends no longer fit; they never scroll sideways
+        host = QtWidgets.QWidget()
+        right = QtWidgets.QVBoxLayout(host)
+        right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(4)
-        head = QtWidgets.QHBoxLayout()
+        # the header: status, scalars and metrics one under the other, each wrapping, so that
+        # none of them sets the tab's minimum width (a 593 px metrics table beside a 260 px
+        # status line made the window 1,645 px wide at 1280×720)
         big = self.font()
         big.setPointSizeF(big.pointSizeF() * 1.25)
         big.setBold(True)
-        self.iteration_label = QtWidgets.QLabel("iteration –")
+        self.iteration_label = _WrappedLabel("iteration –")
         self.iteration_label.setFont(big)
-        self.iteration_label.setMinimumWidth(260)
-        head.addWidget(self.iteration_label, 0, QtCore.Qt.AlignTop)
-        self.scalars_label = _label("")
+        right.addWidget(self.iteration_label)
+        self.scalars_label = _WrappedLabel("")
         self.scalars_label.setTextFormat(QtCore.Qt.RichText)
         self.scalars_label.setStyleSheet("color: #333;")
-        head.addWidget(self.scalars_label, 3, QtCore.Qt.AlignTop)
-        self.metrics_label = QtWidgets.QLabel("")
+        right.addWidget(self.scalars_label)
+        self.metrics_label = _WrappedLabel("")
         self.metrics_label.setObjectName("regressionMetrics")
         self.metrics_label.setTextFormat(QtCore.Qt.RichText)
         self.metrics_label.setToolTip(METRICS_TIP)
-        head.addWidget(self.metrics_label, 4, QtCore.Qt.AlignTop)
-        right.addLayout(head)
+        right.addWidget(self.metrics_label)
 
         self.inputs_view = InputImagesView(n_rows=3)
         self.proj_xy = ProjectionView((0, 1), "x₁–x₂ (the plane)")
@@ -189,7 +258,7 @@ class WorkspaceLayout:
         pl.addWidget(self.proj_xy, 1)
         pl.addWidget(self.proj_xz, 1)
         pv.addLayout(pl, 1)
-        self.points_legend = _label("")
+        self.points_legend = _WrappedLabel("")
         self.points_legend.setTextFormat(QtCore.Qt.RichText)
         self.points_legend.setStyleSheet("color: #333; font-size: 8pt;")
         pv.addWidget(self.points_legend)
@@ -209,6 +278,8 @@ class WorkspaceLayout:
         curves.addWidget(self.residual_view, 0, 1)
         curves.addWidget(self.sv_view, 1, 0)
         curves.addWidget(self.scalar_view, 1, 1)
+        curves.setColumnStretch(0, 1)       # equal columns: the scalar chart's combos are wide
+        curves.setColumnStretch(1, 1)
 
         top = QtWidgets.QHBoxLayout()
         top.setSpacing(4)
@@ -224,18 +295,24 @@ class WorkspaceLayout:
         self.test_box = self._build_test()
         bottom = QtWidgets.QHBoxLayout()
         bottom.setSpacing(4)
-        bottom.addWidget(self.T_stack, 4)
+        bottom.addWidget(self.T_stack, 5)
         bottom.addWidget(self.test_box, 7)
 
         for w in (self.objective_view, self.residual_view, self.sv_view, self.scalar_view):
-            w.setMinimumHeight(150)
+            w.setMinimumHeight(170)       # a title, a caption of three lines and the curve
         self.inputs_stack.setMinimumHeight(300)
+        self.T_stack.setMinimumHeight(220)
         right.addLayout(top, 5)
         right.addLayout(bottom, 4)
 
         scrub = self._build_scrubber("0000 / 0000 (live)  ")
         right.addLayout(scrub)
-        outer.addLayout(right, 1)
+        self.views_scroll = QtWidgets.QScrollArea()
+        self.views_scroll.setWidgetResizable(True)
+        self.views_scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
+        self.views_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+        self.views_scroll.setWidget(_Fill(host))
+        outer.addWidget(self.views_scroll, 1)
         keep_scenes_active(self)
 
     def _build_test(self) -> QtWidgets.QGroupBox:
@@ -251,12 +328,12 @@ class WorkspaceLayout:
             "small nuclear norm and e sparse), then T is applied to z D. Runs in the background.")
         self.test_checkbox.toggled.connect(self.set_test_cleaning)
         row.addWidget(self.test_checkbox)
-        self.test_status = _label("")
+        self.test_status = _WrappedLabel("")
         self.test_status.setObjectName("regressionTestStatus")
         self.test_status.setStyleSheet("color: #555;")
         row.addWidget(self.test_status, 1)
         v.addLayout(row)
-        self.test_metrics = QtWidgets.QLabel("")
+        self.test_metrics = _WrappedLabel("")
         self.test_metrics.setObjectName("regressionTestMetrics")
         self.test_metrics.setTextFormat(QtCore.Qt.RichText)
         f = self.test_metrics.font()
@@ -269,6 +346,7 @@ class WorkspaceLayout:
         self.test_plot_stack.addWidget(self.confusion_view)
         self.test_plot_stack.addWidget(self.prediction_view)
         self.test_samples_view = TestSamplesView(n_rows=TEST_ROWS)
+        self.test_plot_stack.setMinimumHeight(150)     # room for its title, axes and legend
         row = QtWidgets.QHBoxLayout()
         row.setSpacing(4)
         row.addWidget(self.test_plot_stack, 4)

@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from ..views._common import COLORS, LINE_COLORS, View, _arrays, _Mosaic, _style_plot
+from ..views._common import COLORS, LINE_COLORS, View, _arrays, _Mosaic, _style_plot, fitting_font
 from .view_style import (_DIVERGING, _missing_rgba, _note,
                          _title)
 
@@ -112,6 +112,8 @@ class TestSamplesView(_Mosaic, View):
     __test__ = False
     TITLE = "Test samples"
     HEADERS = ("clean", "test input", "cleaned Dₜₑ", "outliers Eₜₑ")
+    #: the headers when the long ones do not fit above their tiles (the title names them in full)
+    SHORT_HEADERS = ("clean", "input", "Dₜₑ", "Eₜₑ")
     TOP = 0.35
     LEFT = 1.7
 
@@ -140,6 +142,8 @@ class TestSamplesView(_Mosaic, View):
             self.overlays.append(ov)
         self.n_rows = n_rows
         self.caption_texts: list[str] = []
+        self._labels_fit = None
+        self.vb.sigTransformChanged.connect(self._fit_labels)
 
     def _placed(self, shape) -> None:
         h, w = shape
@@ -151,6 +155,39 @@ class TestSamplesView(_Mosaic, View):
             rect = self.tile_rect(r, 0)
             t.setPos(-0.08 * w, rect.center().y())
             ov.setPos(self.tile_rect(r, 1).topLeft())
+        self._fit_labels()
+
+    def _fit_labels(self, *_) -> None:
+        """Headers and captions in the largest of :data:`app.views._common.LABEL_PT` that fits the tiles as drawn
+        now: the short headers when the long ones do not fit, none when even those do not (the
+        title names the columns); the captions (two lines) hidden when they do not fit at 6 pt, so
+        that no text overlaps another or sticks out of the view however small the section is."""
+        px = self.vb.viewPixelSize()
+        if self._tile is None or not px or px[0] <= 0 or px[1] <= 0:
+            return
+        h, w = self._tile
+        g, _ = self.gaps()
+        margin = 2 * self.headers[0].textItem.document().documentMargin()
+        pitch = (w + g) / px[0] - 2
+        above = (self.TOP - 0.04) * h / px[1] - margin / 2 - 1
+        beside = (self.LEFT - 0.08) * w / px[0] - margin / 2 - 2
+        heads = next(((names, font) for names in (self.HEADERS[:self.cols], self.SHORT_HEADERS[:self.cols])
+                      for font in [fitting_font(names, pitch, above)] if font is not None), (None, None))
+        lines = [line for text in self.caption_texts for line in text.split("\n")] or ["pred 0", "true 0"]
+        caption = fitting_font(lines, beside, (h + g) / px[1] / 2 - margin / 2)
+        key = (heads[0], heads[1] and heads[1].pointSizeF(), caption and caption.pointSizeF(), tuple(lines))
+        if key == self._labels_fit:
+            return
+        self._labels_fit = key
+        for c, t in enumerate(self.headers):
+            if heads[0] is not None and c < self.cols:
+                t.setFont(heads[1])
+                t.setText(heads[0][c], color="#444444")
+            t.setVisible(heads[0] is not None and c < self.cols)
+        for t in self.captions:
+            if caption is not None:
+                t.setFont(caption)
+            t.setVisible(caption is not None)
 
     def _set_luts(self, cols: int) -> None:
         if self._luts_for == cols:
@@ -187,6 +224,7 @@ class TestSamplesView(_Mosaic, View):
             ov.setVisible(show)
         for i in range(self.n_rows * cols, len(self.items)):
             self.items[i].setVisible(False)
+        self._fit_labels()
         if title is not None and title != self.title.text:
             self.title.setText(title)
 
@@ -228,6 +266,27 @@ class ConfusionView(pg.PlotWidget, View):
         self._cells: list = []                     # (text, colour) each cell shows, or None
         self.counts = None
         self._key = None
+        self._font_pt = None
+        plot.vb.sigTransformChanged.connect(self._fit_cells)
+
+    def _fit_cells(self, *_) -> None:
+        """The counts in the largest of :data:`app.views._common.LABEL_PT` that fits a cell as drawn now, or none
+        written when even 6 pt does not fit (the cells' colour still shows the count)."""
+        if self.counts is None or not self.texts:
+            return
+        px = self.getPlotItem().vb.viewPixelSize()
+        if not px or px[0] <= 0 or px[1] <= 0:
+            return
+        margin = 2 * self.texts[0].textItem.document().documentMargin()
+        font = fitting_font([str(int(self.counts.max()))], 1.0 / px[0] - margin - 1, 1.0 / px[1] - margin)
+        pt = None if font is None else font.pointSizeF()
+        if pt != self._font_pt:
+            self._font_pt = pt
+            for t in self.texts:
+                if font is not None:
+                    t.setFont(font)
+        for t, shown in zip(self.texts, self._cells):
+            t.setVisible(shown is not None and pt is not None)
 
     def _cell_texts(self, c: int) -> None:
         """One text item per cell of a c × c matrix (none for c = 0), hidden until drawn."""
@@ -236,12 +295,9 @@ class ConfusionView(pg.PlotWidget, View):
         plot = self.getPlotItem()
         for t in self.texts:
             plot.removeItem(t)
-        font = QtGui.QFont()
-        font.setPointSizeF(7.5 if c > 8 else 8.5)
-        self.texts, self._cells = [], [None] * (c * c)
+        self.texts, self._cells, self._font_pt = [], [None] * (c * c), None
         for k in range(c * c):
             t = pg.TextItem("", anchor=(0.5, 0.5))
-            t.setFont(font)
             t.setPos(k % c + 0.5, k // c + 0.5)
             t.setVisible(False)
             plot.addItem(t)
@@ -268,7 +324,6 @@ class ConfusionView(pg.PlotWidget, View):
             if shown is not None and shown != self._cells[k]:
                 t.setText(*shown)
             self._cells[k] = shown
-            t.setVisible(shown is not None)
         key = (c, tuple(names))
         if key != self._key:
             self._key = key
@@ -276,6 +331,7 @@ class ConfusionView(pg.PlotWidget, View):
             plot.getAxis("bottom").setTicks(ticks)
             plot.getAxis("left").setTicks(ticks)
             plot.setRange(xRange=(0, c), yRange=(0, c), padding=0.02)
+        self._fit_cells()
         if title:
             _title(plot, title)
 

@@ -29,7 +29,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ..views._common import (COLORS, View, _arrays, _DecadeAxis, _Message, _style_plot)
+from ..views._common import (COLORS, View, _arrays, _DecadeAxis, _Message, _style_plot, fitting_font)
 from ..views.basis import BasisView
 from ..views.recon import ReconView
 from .outcome_views import CoefficientsView, ConfusionView, PredictionView, TestSamplesView
@@ -257,7 +257,7 @@ class SingularValuesView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _Decades("left")})
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "index", "singular value (log)")
+        _style_plot(plot, self.TITLE, "index", "σᵢ")
         _title(plot, self.TITLE)
         plot.setLogMode(y=True)
         plot.hideButtons()
@@ -288,7 +288,7 @@ class SingularValuesView(pg.PlotWidget, View):
             lo, hi = np.floor(np.log10(vals.min())), np.ceil(np.log10(vals.max()))
             lo = max(lo, hi - 12)           # round-off singular values: at most 12 decades
             plot.setYRange(lo, hi if hi > lo else lo + 1, padding=0.02)
-        title = f"{self.TITLE} — rank {snap.rank}" + _note("grey: inputs X (iteration 0)")
+        title = f"{self.TITLE} — rank {snap.rank}" + _note("log; grey: X at iteration 0")
         _title(plot, title)
 
     def drawn(self) -> np.ndarray:
@@ -325,6 +325,7 @@ class ResidualView(pg.PlotWidget, View):
         _title(plot, self.TITLE + _note("log"))
         plot.setLogMode(y=True)
         plot.hideButtons()
+        # four entries two a row (four stacked are taller than the chart at 1280×720); two stacked
         self.legend = plot.addLegend(offset=(-4, 4), labelTextSize="7.5pt", verSpacing=-8,
                                      brush=pg.mkBrush(255, 255, 255, 200))
         self.curves: dict[str, pg.PlotDataItem] = {}
@@ -351,13 +352,14 @@ class ResidualView(pg.PlotWidget, View):
             for c in self.curves.values():
                 plot.removeItem(c)
             self.legend.clear()
+            self.legend.setColumnCount(2 if len(names) > 2 else 1)
             self.curves = {}
             for n in names:
                 color, style = self.STYLES[n]
                 c = plot.plot([], [], pen=pg.mkPen(color, width=2, style=style), connect="finite", name=n)
                 self.curves[n] = c
         if not names:
-            self.message.setText("no state yet" if snap is None else "this method has no residuals or μ")
+            self.message.setText("no state yet" if snap is None else "no residuals or μ")
             self.message.setPos(0.5, 0.0)
             return
         if self.message.textItem.toPlainText():
@@ -407,10 +409,6 @@ class WeightImagesView(BasisView):
         lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
         for img in self.items:
             img.setLookupTable(lut)
-        for lab in self.count_labels:
-            f = lab.textItem.font()
-            f.setPointSizeF(8.5)
-            lab.setFont(f)
         self.title.setText(self.TITLE)
         self.level = None
 
@@ -434,6 +432,7 @@ class WeightImagesView(BasisView):
             img.setVisible(i < n)
             lab.setVisible(i < n)
             self.overlays[i].setVisible(False)
+        self._fit_counts()
         if snap is not None:
             what = "class" if snap.train_predictions is not None else "output"
             more = f", first {n} of {len(W)}" if W is not None and len(W) > n else ""
@@ -441,6 +440,24 @@ class WeightImagesView(BasisView):
                     _note(f"blue −, red +, ±{self.level:.2g}" if n else ""))
             if text != self.title.text:
                 self.title.setText(text)
+
+    def _fit_counts(self, *_) -> None:
+        """The output names in the largest font that fits under their images as drawn now (in
+        place of :class:`BasisView`'s non-zero counts); none written when even 6 pt does not fit
+        (the images are in class order, row by row)."""
+        px = self.vb.viewPixelSize()
+        labels = self.count_labels[:getattr(self, "_n", 0)]
+        if self._tile is None or not labels or not px or px[0] <= 0 or px[1] <= 0:
+            return
+        h, w = self._tile
+        g, gv = self.gaps()
+        margin = 2 * labels[0].textItem.document().documentMargin()
+        font = fitting_font([t.textItem.toPlainText() for t in labels], (w + g) / px[0] - margin - 2,
+                            (gv - 0.02 * h) / px[1] - margin)
+        for t in labels:
+            if font is not None and t.textItem.font().pointSizeF() != font.pointSizeF():
+                t.setFont(font)
+            t.setVisible(font is not None)
 
     def drawn(self) -> list[np.ndarray]:
         return [img.image for img in self.items if img.isVisible() and img.image is not None]

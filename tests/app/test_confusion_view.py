@@ -34,3 +34,20 @@ def test_counts_are_written_in_their_cells_and_redraws_reuse_the_items(qtbot):
     assert _shown(view) == {}
     view.show_counts(np.array([[3, 0], [1, 2]]), ["a", "b"])
     assert _shown(view) == {(0, 0): "3", (1, 0): "1", (1, 1): "2"}
+
+
+def test_counts_are_written_only_where_they_fit_their_cells(qtbot):
+    """A matrix too small for its counts shows the colours alone (the counts overlapped each
+    other at 1280×720, issue 28); grown, every count is written again."""
+    view = ConfusionView()
+    qtbot.addWidget(view)
+    view.resize(110, 110)
+    view.show()
+    qtbot.waitExposed(view)
+    counts = np.full((10, 10), 12)
+    view.show_counts(counts, [str(i) for i in range(10)])
+    qtbot.waitUntil(lambda: _shown(view) == {})
+    view.resize(520, 520)
+    qtbot.waitUntil(lambda: len(_shown(view)) == 100)
+    cell = 1.0 / view.getPlotItem().vb.viewPixelSize()[0]
+    assert all(t.textItem.boundingRect().width() <= cell for t in view.texts)
