@@ -89,8 +89,8 @@ class LessonsMenu(QtWidgets.QMenu):
             self.addSeparator()
             top = self._submenu(self, PAPERS_CONCEPT)
             by_paper: dict[str, QtWidgets.QMenu] = {}
-            cited = {l.paper: PAPER_MENU_TITLES[l.key.split("-")[0]] for l in papers
-                     if l.key.split("-")[0] in PAPER_MENU_TITLES}
+            cited = {x.paper: PAPER_MENU_TITLES[x.key.split("-")[0]] for x in papers
+                     if x.key.split("-")[0] in PAPER_MENU_TITLES}
             for lesson in papers:
                 name = paper_title(lesson, cited)
                 if name not in by_paper:
@@ -104,7 +104,7 @@ class LessonsMenu(QtWidgets.QMenu):
         return sub
 
     def _add(self, menu: QtWidgets.QMenu, lesson) -> None:
-        act = menu.addAction(entry_text(lesson), lambda l=lesson: self._open(l))
+        act = menu.addAction(entry_text(lesson), lambda chosen=lesson: self._open(chosen))
         act.setData(lesson.key)
         act.setStatusTip(f"{lesson.title} — {lesson.teaches}" if lesson.teaches else lesson.title)
         tip = f"{lesson.title}\n{lesson.teaches}" if lesson.teaches else lesson.title

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from ..core.errors import DataError, ParameterError, SolverError
 from ..core.playground import DEFAULT_METHOD, METHODS, Playground, default_points

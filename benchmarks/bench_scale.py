@@ -356,7 +356,7 @@ def _sweep(keys, a, cap, d):
           "the larger runs of every method alike)\n")
     print(f"| method | phase | {head} | growth | ÷ sklearn's |")
     print("| --- | --- | " + " | ".join("---" for _ in ns) + " | --- | --- |")
-    print(f"| scikit-learn PCA | fit | " + " | ".join(f"{refs[n]:.2f}" for n in ns)
+    print("| scikit-learn PCA | fit | " + " | ".join(f"{refs[n]:.2f}" for n in ns)
           + f" | {ref_growth:.2f} | 1.00 |")
     for k in keys:
         for j, phase in enumerate(("start", "step")):

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from robust_subspace_lab.core import catalogue, convergence, corruption, datasets  # noqa: E402
+from robust_subspace_lab.core import catalogue, corruption, datasets  # noqa: E402
 from robust_subspace_lab.core.errors import DataError, SolverError  # noqa: E402
 from robust_subspace_lab.core.regression import data as rdata  # noqa: E402
 

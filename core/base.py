@@ -329,8 +329,8 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
 
     def _set_fitted(self, state: State, dtype: type) -> None:
         """Set the learned attributes from the final ``state`` (float32 ones for float32 input)."""
-        self.components_ = np.array(state.components, dtype=dtype)
-        self.mean_ = np.array(state.mean, dtype=dtype)
+        self.components_: np.ndarray = np.array(state.components, dtype=dtype)
+        self.mean_: np.ndarray = np.array(state.mean, dtype=dtype)
         self.sample_weights_ = None if state.sample_weights is None else np.array(state.sample_weights)
         self.n_iter_ = state.iteration
         self.objective_ = state.objective

@@ -23,12 +23,12 @@ from .methods.robust_pca import HQPCA, R1PCA
 from .methods.rpca_om import RPCAOM, L2pPCAOM
 from .methods.rspca import RSPCA
 from .methods.sparse_pca_baselines import GPower, SPCArSVD
-from .params import TASKS, MethodInfo
+from .params import TASKS, EstimatorParams, MethodInfo
 from .regression.baselines import LDA, RANSAC, TLS, LeastSquares, RidgeRegression, RPCALS
 from .regression.estimators import RLDA, RR, RLDAMissing, RRMissing
 
 #: every estimator, in the order the app lists them
-ESTIMATORS: tuple[type, ...] = (
+ESTIMATORS: tuple[type[EstimatorParams], ...] = (
     PlainPCA, PCAGM, L2pPCAOM, RPCAOM, R1PCA, HQPCA,                        # PCA family (papers 000, 001)
     PCAL1, RSPCA, SPCArSVD, GPower,                                    # sparse PCA (paper 002)
     PCP, OutlierPursuit, CRPCAOM,                                      # low-rank + sparse (paper 001)

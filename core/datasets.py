@@ -21,7 +21,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -330,14 +330,15 @@ def load_folder(path: str | os.PathLike, size=None, *, recursive: bool = True,
     if aside:
         counts = Counter({stack.shape[1:]: n_ok - len(aside)})
         counts.update(aside[i].shape for i in sorted(aside))
-        size = max(counts, key=counts.get)     # first shape met wins ties
+        size = max(counts, key=lambda s: counts[s])     # first shape met wins ties
         if size == stack.shape[1:]:
             for n, i in enumerate(sorted(aside)):
                 _progress(n, len(aside), "resizing")
                 images[i] = _resize_one(aside[i], size)
         else:
             images = resize_images([aside.get(i, images[i]) for i in range(n_ok)], size)
-    targets, target_names = None, ()
+    targets: np.ndarray | None = None
+    target_names: tuple[str, ...] = ()
     if targets_csv is not None:
         targets, target_names = load_targets_csv(targets_csv, ok_names)
     return ImageSet(images=images, labels=_make_labels(ok_labels), names=tuple(ok_names),

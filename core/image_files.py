@@ -177,7 +177,7 @@ def decode_pillow(source) -> np.ndarray | None:
             if im.mode not in _PILLOW_MODES or getattr(im, "n_frames", 1) != 1:
                 return None
             if im.mode == "P":
-                im = im.convert(im.palette.mode)
+                im = im.convert(im.palette.mode)   # type: ignore[assignment,union-attr]  # mode P has a palette
             return np.asarray(im)
     except Exception:  # noqa: BLE001 - damaged files are read (and explained) by imread
         return None

@@ -487,7 +487,7 @@ def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None 
     from . import interrupt
 
     gram = None
-    if subspace_route(*X.shape, k) == "gram":
+    if subspace_route(X.shape[0], X.shape[1], k) == "gram":
         Xc = X - center
         gram = Xc @ Xc.T
         del Xc

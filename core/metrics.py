@@ -534,6 +534,7 @@ def kmeans_labels(H, n_clusters: int, seed: int = 0, n_init: int = 10) -> np.nda
         key = (empty, inertia)
         if best is None or key < best[0]:
             best = (key, labels)
+    assert best is not None                       # n_init >= 1 runs
     return best[1]
 
 

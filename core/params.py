@@ -80,6 +80,7 @@ class ParamSpec:
         """``value``, or the number the word :attr:`auto` stands for on data of ``shape``
         (n_samples, n_features)."""
         if self.auto is not None and isinstance(value, str) and value == self.auto:
+            assert self.resolve is not None, f"{self.name}: auto={self.auto!r} needs resolve"
             return float(self.resolve(int(shape[0]), int(shape[1])))
         return value
 
@@ -120,6 +121,7 @@ class ParamSpec:
                 return value
             label = self.name if self.symbol == self.name else f"{self.name} ({self.symbol})"
             raise ParameterError(f"{label} must be a number{self._bounds()}{auto}, got {value!r}")
+        num: float
         if self.kind == "int":
             # an integer parameter takes integers only (Python's or numpy's): 50.0, inf, "5" and
             # True are refused, and a huge one (10**400) is compared as an integer, never floated
@@ -292,7 +294,7 @@ def register(*, key: str, name: str, family: str, reference: str, summary: str,
     if task not in TASKS:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
 
-    def deco(cls: type) -> type:
+    def deco(cls: Any) -> Any:               # an estimator class: gets its catalogue entry
         cls._info = MethodInfo(key=key, name=name, family=family, reference=reference,
                                summary=summary, params=tuple(params), estimator=cls, task=task,
                                objective_note=objective_note)

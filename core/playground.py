@@ -278,7 +278,7 @@ def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 18
         grid = t0 + np.linspace(-hw, hw, n_angles)
     theta = np.union1d(grid, [t0])
     a = squared_residuals(key, points, centre, theta)
-    a_now = squared_residuals(key, points, centre, t0)[0]
+    a_now = squared_residuals(key, points, centre, np.array([t0]))[0]
     J = phi(a).sum(axis=1)
     J_now = float(phi(a_now).sum())
     Q = None

@@ -23,7 +23,6 @@ from scipy import linalg
 from . import interrupt
 from .lapack import orthonormal_columns
 from .linalg import one_blas_thread, orientation
-from .threads import ONE_THREAD_MAX_ENTRIES   # (the convex solvers import it from here)
 
 #: Partial SVD (see the module docstring) only when min(n, d) is at least this ...
 PARTIAL_SVD_MIN_DIM = 400

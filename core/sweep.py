@@ -130,6 +130,7 @@ def parse_value(spec: ParamSpec, text: str) -> Any:
             if str(c) == t:
                 return c
         raise ParameterError(f"{spec.name} must be {spec.range_text()}, got {text!r}")
+    num: float
     if spec.kind == "int":
         try:
             num = int(t)                  # "50.0", "inf", "1e3" are not integers
@@ -310,7 +311,7 @@ class Sweep:
     def tasks(self) -> list[Task]:
         """One :class:`Task` per (method, grid point, seed), in row order."""
         seeds = self.seeds
-        out = []
+        out: list = []
         for m in self.methods:
             info = m.info
             names = {s.name for s in info.params}
@@ -407,6 +408,7 @@ def run_task(task: Task) -> dict:
         data = _prepared(task)
         for state in est.iterate(data.X):
             interrupt.checkpoint()
+        assert state is not None                  # iterate yields the start at least
         status = est.status(state)
         row.update(n_iter=int(state.iteration), converged=status == "converged",
                    seconds=time.perf_counter() - t0)

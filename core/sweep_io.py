@@ -65,7 +65,8 @@ class CsvStream:
     regular file or absent (ParameterError naming the path otherwise)."""
 
     def __init__(self, path, swept: Sequence[str] = ()):
-        self.path, self.swept, self.rows = os.fspath(path), list(swept), []
+        self.path, self.swept = os.fspath(path), list(swept)
+        self.rows: list[Mapping[str, Any]] = []
         folder = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(folder):
             raise ParameterError(f"--out {self.path}: the folder {folder} does not exist")
@@ -148,9 +149,9 @@ def aggregate(rows: Iterable[Mapping[str, Any]], param: str, metric: str) -> dic
             out[method] = {"x": np.array([]), "mean": np.array([vals.mean()]),
                            "std": np.array([vals.std()]), "n": np.array([vals.size])}
             continue
-        vals = [np.array(by_x[x]) for x in xs]
-        out[method] = {"x": np.array(xs), "mean": np.array([v.mean() for v in vals]),
-                       "std": np.array([v.std() for v in vals]), "n": np.array([v.size for v in vals])}
+        per_x = [np.array(by_x[x]) for x in xs]
+        out[method] = {"x": np.array(xs), "mean": np.array([v.mean() for v in per_x]),
+                       "std": np.array([v.std() for v in per_x]), "n": np.array([v.size for v in per_x])}
     return out
 
 

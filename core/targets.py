@@ -64,8 +64,8 @@ def load_targets_csv(path: str | os.PathLike, names: Sequence[str]) -> tuple[np.
     names = [str(n) for n in names]
     index = {n: i for i, n in enumerate(names)}
     base: dict[str, list[int]] = {}
-    for i, n in enumerate(names):
-        base.setdefault(n.rsplit("/", 1)[-1], []).append(i)
+    for j, n in enumerate(names):
+        base.setdefault(n.rsplit("/", 1)[-1], []).append(j)
 
     def lookup(key: str, line: int) -> int | None:
         key = key.replace("\\", "/")

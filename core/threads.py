@@ -139,8 +139,9 @@ class blas_threads:
         pools = _controller if _controller is not None else _threadpools()
         for lib in pools.lib_controllers:
             if lib.user_api == "blas" and lib.num_threads > self.n:
-                self._limiter = pools.limit(limits=self.n, user_api="blas")
-                self._limiter.__enter__()
+                limiter = pools.limit(limits=self.n, user_api="blas")
+                limiter.__enter__()
+                self._limiter = limiter
                 return
 
     def __exit__(self, *exc) -> None:

@@ -124,7 +124,8 @@ class Snapshot:
 
     def with_measures(self, measures: "Measures") -> "Snapshot":
         """This snapshot with ``measures`` (of the same state: :func:`measure`) filled in."""
-        return replace(self, error=measures.error, relative_error=measures.relative_error,
+        return replace(self, error=measures.error,  # type: ignore[arg-type]  # None: not measured
+                       relative_error=measures.relative_error,
                        metrics=dict(measures.metrics), measured=True)
 
 
@@ -467,7 +468,7 @@ def snapshot(state: State, data: Corrupted, samples=None, n_basis: int = 10,
                     converged=state.converged, objective_history=np.array(state.objective_history),
                     basis=comps.reshape(len(comps), h, w), sample_weights=state.sample_weights,
                     log_weights=None if state.sample_weights is None else np.log10(state.sample_weights),
-                    outliers=data.outliers, rows=rows, samples=samples, error=err,
+                    outliers=data.outliers, rows=rows, samples=samples, error=err,  # type: ignore[arg-type]
                     scalars=dict(state.scalars),
                     scalar_history={k: np.array(v, dtype=float) for k, v in state.scalar_history.items()},
                     metrics=metrics,

@@ -72,7 +72,8 @@ def table1(name, seeds, ks):
         clean_mean = data.X_clean.mean(axis=0)
         for k in ks:
             for mname, cls in METHODS.items():
-                rec = cls(n_components=k).fit_state(data.X).training_reconstruction(data.X)
+                est = cls(n_components=k)
+                rec = est.fit_state(data.X).training_reconstruction(data.X)
                 err[mname][k].append(total_reconstruction_error(rec, data.X_clean))
                 if mname == "PCA":
                     occl_share[k].append(total_reconstruction_error(rec, data.X_clean, include=data.outliers)

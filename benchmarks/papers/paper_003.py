@@ -56,7 +56,7 @@ def fit(key, params, X, seed):
 
 def faces_tables(seeds, deltas, densities):
     faces = datasets.lfw_faces()
-    cells, notes = [], {}
+    cells = []
     clean_floor = [relative_error(faces.X, fit("nmf", {"n_components": 10}, faces.X, s).fitted)
                    for s in seeds]
     floor = 100 * float(np.mean(clean_floor))

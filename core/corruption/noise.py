@@ -93,7 +93,7 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
             X[chosen[rows]] = block
         mask[chosen] = hit
     what = f"exactly {density:g} of the pixels" if exact else f"density {density:g}"
-    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
                      added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
                      description=f"salt & pepper ({what}) on {len(chosen)} of "
                                  f"{n} {_images_word(n)}, seed {seed}")
@@ -147,7 +147,7 @@ def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fracti
             np.maximum(X, 0.0, out=X)
     mask = X != X_clean
     clipped = "clipped at 0" if clip else "not clipped"
-    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
                      added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
                      description=f"Laplace noise (scale δ = {scale:g}, {clipped}) on {len(chosen)} of "
                                  f"{n} {_images_word(n)}, seed {seed}")

@@ -110,13 +110,13 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
         if content == "dots":
             patch = rng.integers(0, 2, size=(h, w)).astype(np.float64) * 255.0
         else:
-            patch = 0.0 if content == "black" else 255.0
+            patch = np.full((h, w), 0.0 if content == "black" else 255.0)
         images[i, top:top + h, left:left + w] = patch
         mask[i, top:top + h, left:left + w] = True
 
-    mask = mask.reshape(n, -1)
+    mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
-                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
                      shape=(H, W), labels=_labels_copy(data),
                      description=f"rectangles ({content}) on "
                                  f"{len(chosen)} of {n} {_images_word(n)}, seed {seed}")
@@ -183,9 +183,9 @@ def value_block(data: ImageSet, size: int = 12, value: float = 550.0, fraction: 
     images = X_clean.reshape(n, H, W).copy()
     mask = np.zeros((n, H, W), dtype=bool)
     _place_square(images, mask, chosen, size, value, rng)
-    mask = mask.reshape(n, -1)
+    mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
-                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
                      shape=(H, W), labels=_labels_copy(data),
                      description=f"{size}×{size} blocks of value {value:g} on {len(chosen)} of "
                                  f"{n} {_images_word(n)}, seed {seed}")
@@ -238,9 +238,9 @@ def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed
     images = X_clean.reshape(n, H, W).copy()
     mask = np.zeros((n, H, W), dtype=bool)
     _place_square(images, mask, chosen, side, 0.0, rng)
-    mask = mask.reshape(n, -1)
+    mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
-                     outliers=mask.any(axis=1), added=np.zeros(n, dtype=bool),
+                     outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
                      shape=(H, W), labels=_labels_copy(data),
                      description=f"black {side}×{side} squares ({side * side / (H * W):.1%} of each image) "
                                  f"on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")
@@ -319,10 +319,10 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
             if abs(covered + size - target) < abs(covered - target):
                 mask[i, ry[a]:ry[a + 1], rx[b]:rx[b + 1]] = True
                 covered += size
-    mask = mask.reshape(n, -1)
+    mask = mask.reshape(n, -1)                # type: ignore[assignment]
     X = X_clean.copy()
     X[mask] = np.nan
-    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=mask.any(axis=1),
+    return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
                      added=np.zeros(n, dtype=bool), shape=(H, W), labels=_labels_copy(data),
                      description=f"missing {block}×{block} blocks (about {share:.0%} of each image, "
                                  f"NaN) on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")

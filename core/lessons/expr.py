@@ -44,7 +44,8 @@ class CheckSyntaxError(ValueError):
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
-    out, pos = [], 0
+    out: list[tuple[str, str, int]] = []
+    pos = 0
     while pos < len(text):
         if text[pos:].strip() == "":
             break
@@ -53,6 +54,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             col = pos + len(text[pos:]) - len(text[pos:].lstrip())
             raise CheckSyntaxError(f"unexpected character {text[col]!r} at position {col + 1}")
         kind = m.lastgroup
+        assert kind is not None               # every alternative of _TOKEN is a named group
         out.append((kind, m.group(kind), m.start(kind)))
         pos = m.end()
     out.append(("end", "", len(text)))

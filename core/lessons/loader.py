@@ -231,6 +231,7 @@ class _Checker:
         if not isinstance(raw, list) or not raw:
             self.fail(["steps"] if "steps" in doc else [], "expected at least one [[steps]] table")
         steps, methods = [], None
+        assert isinstance(raw, list)            # self.fail raised otherwise
         for i, s in enumerate(raw):
             step, methods = self.step(s, ["steps", i], methods)
             steps.append(step)

@@ -126,7 +126,7 @@ class Setup:
         ``apply_preset`` applies it; ``fields`` give the preset's key, title, paper, reproduces,
         steps and note (default "" and 0)."""
         s = self.seeded(seed)
-        base = dict(key="", title="", paper="", reproduces="", steps=0, note="")
+        base: dict[str, Any] = dict(key="", title="", paper="", reproduces="", steps=0, note="")
         base.update(fields)
         return Preset(task=s.task, data=s.source, methods=tuple((k, dict(p)) for k, p in s.methods),
                       data_params=dict(s.data_params), corruption=s.corruption,

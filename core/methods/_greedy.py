@@ -482,7 +482,7 @@ class _Greedy(SteppableEstimator):
         scalars = {"component": min(prog.comp.j + 1, int(self.n_components)), "τ": cand.tau,
                    "nonzeros": int(np.count_nonzero(cand.w)), **dict(cand.scalars)}
         details = {**self._details(prog), "capped components": prog.capped}
-        fields = dict(components=comps, sample_weights=weights, scalars=scalars,
+        fields: dict[str, Any] = dict(components=comps, sample_weights=weights, scalars=scalars,
                       details=details, converged=converged, _ctx=(run, prog))
         if prev is None:
             return State(method=self.name, iteration=0, objective=cand.objective,

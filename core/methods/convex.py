@@ -64,8 +64,9 @@ from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
 from .. import interrupt
-from ..prox import (ONE_THREAD_MAX_ENTRIES, PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
+from ..prox import (PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
                     row_shrink_factors, soft_threshold, soft_threshold_inplace, svt, svt_predicted)
+from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._specs import MAX_ITER, TOL
 
 #: Paper 001 Algorithm 3: initial penalty µ₀ = 0.1 and cap µ_max = 1e8, read as values for
@@ -196,6 +197,8 @@ START_BLOCK = K_PRED0 + PARTIAL_SVD_OVERSAMPLING
 class _InexactALM(SteppableEstimator):
     """Common code: state assembly, the NaN guard and the stopping rule (primal residual < tol)."""
 
+    n_components: int | None          # None: no rank cap (the catalogue spells it 0)
+
     _partial_svd_allowed = True
     #: float32 data are solved in float32 (tolerance floored at 1.2e-6, see the stopping rule)
     preserves_float32 = True
@@ -232,7 +235,7 @@ class _InexactALM(SteppableEstimator):
         it: _Iterate = state._ctx
         self.rank_ = int(state.scalars["rank"])
         if it.factors is not None and it.factors[1].shape[0]:
-            basis = np.array(it.factors[1], dtype=dtype)
+            basis: np.ndarray = np.array(it.factors[1], dtype=dtype)
             basis *= orientation(basis)[:, None]
         else:
             basis = np.zeros((0, state.mean.shape[0]), dtype=dtype)   # rank 0 (Z = 0)
@@ -526,7 +529,7 @@ class _L21ALM(_InexactALM):
         # 1. (b, Z) ← argmin ½‖X̃ − 1bᵀ − Z‖² + (γ/µ)‖Z‖_*, X̃ = X − E + Λ/µ  (eq. 32, Theorem 3)
         A = Lam / mu
         A += X
-        A -= E_prev                                    # X̃
+        A -= E_prev  # type: ignore[arg-type]  # X̃ (the sparse part of an ALM state is set)
         if self._optimal_mean:
             b = A.mean(axis=0)
             A -= b
@@ -539,7 +542,7 @@ class _L21ALM(_InexactALM):
         interrupt.checkpoint()
         # 2. E ← argmin ½‖E − T‖² + (1/µ)‖E‖_{2,1}, T = X − 1bᵀ − Z + Λ/µ = (X̃ − 1bᵀ) + E_prev − Z
         #    (eq. 33, row-wise here), all in A's memory
-        A += E_prev
+        A += E_prev  # type: ignore[arg-type]
         A -= Z
         scale, rest, e_norms = row_shrink_factors(A, 1.0 / mu)
         # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E) = µ(T − E) = µ·rest_i·t_i (rows of norm <= 1); the primal

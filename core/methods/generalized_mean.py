@@ -72,6 +72,7 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
         X, delta = state._ctx
         interrupt.checkpoint()
         alpha = state.sample_weights
+        assert alpha is not None                  # the mean's states carry their weights
         with thin_product_threads(X):
             m = alpha.astype(X.dtype) @ X / X.dtype.type(alpha.sum())
         alpha, J = self._weights_and_objective(X, m, delta)
@@ -203,6 +204,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     def _step(self, state: State) -> State:
         X, sq, gram, delta, warm = state._ctx
         # warm start: the previous block route's Ritz block (k + oversampling rows) and its products, else W
+        assert state.sample_weights is not None   # every PCA-GM state carries its weights
         out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
                                       init=state.components if warm is None else warm,
                                       checkpoint=interrupt.checkpoint)

@@ -262,7 +262,7 @@ class _NMFBase(SteppableEstimator):
         H = rng.random((n, r))
         W = rng.random((r, d))
         target = median_above(X, -np.inf)                  # by selection: no copy of X
-        target = target if target > 0 else float(X.mean())
+        target = target if target is not None and target > 0 else float(X.mean())
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
         return H * s, W * s
 
@@ -301,7 +301,7 @@ class _NMFBase(SteppableEstimator):
             out = np.empty(X.shape, dtype=dtype)
         E = out
         top = -np.inf
-        above = []
+        above: list[np.ndarray] = []
         for rows in row_blocks(*X.shape):
             Pb = H[rows] @ W
             top = max(top, float(Pb.max()))
@@ -310,8 +310,8 @@ class _NMFBase(SteppableEstimator):
                 if idx.size:
                     above.append(idx + rows.start * d)
             np.subtract(X[rows], Pb, out=E[rows])
-        above = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
-        return E, top, _RowProduct(H, W, above)
+        flat = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
+        return E, top, _RowProduct(H, W, flat)
 
     def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
                     counts: dict, tols: tuple, fitted_max: float | None = None,
@@ -413,7 +413,7 @@ class _NMFBase(SteppableEstimator):
         return self._make_state(ctx, H, W, ev, None, LAZY, {"k_H": 0, "k_W": 0},
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
-    def _step(self, state: NMFState) -> NMFState:
+    def _step(self, state: NMFState) -> NMFState:  # type: ignore[override]  # NMF methods make NMF states
         ctx: _Ctx = state._ctx
         t = state.iteration + 1
         H, W = state.coefficients, state.components     # (the solvers return new arrays)
@@ -479,7 +479,9 @@ class _NMFBase(SteppableEstimator):
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
         width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``_Ctx.top_limit``)
         if top is None:
-            top = float((state.coefficients.max(axis=0) @ state.components).max())
+            H = state.coefficients
+            assert H is not None                      # a fitted NMF state has its coefficients
+            top = float((H.max(axis=0) @ state.components).max())
         if top > hi + convergence.RANGE_MARGIN * width:
             convergence.check_within_range(self.name, state.iteration, state.fitted,
                                            state._data_range)
@@ -500,7 +502,7 @@ class _NMFBase(SteppableEstimator):
         X = self._validate(X, reset=False, min_samples=1, min_features=1)
         check_nonnegative(X)
         with self._threads(X):
-            return np.asarray(self.state_.transform(X, weighted), dtype=dtype)
+            return np.asarray(self.state_.transform(X, weighted), dtype=dtype)  # type: ignore[call-arg]  # an NMFState
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

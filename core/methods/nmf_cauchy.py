@@ -183,7 +183,7 @@ class TruncatedCauchyNMF(_NMFBase):
     def _gamma_tau(self, ctx: _Ctx, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
         burn = int(getattr(self, "freeze_after", 0))
         if prev is not None and burn > 0 and prev.iteration >= burn:     # frozen after burn-in
-            return float(prev.scalars["γ"]), self._state_tau(prev)
+            return float(prev.scalars["γ"]), self._state_tau(prev)  # type: ignore[return-value]  # τ per pixel
         if self.gamma_mode == "fixed":
             gamma = float(self.gamma)
         else:

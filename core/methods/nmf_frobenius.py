@@ -112,7 +112,7 @@ class FrobeniusNMF(_NMFBase):
                                 {"k_H": 0, "k_W": 0}, (INNER_TOL, INNER_TOL),
                                 extra={"_gram": WWt})   # W Wᵀ of the state's own basis
 
-    def _step(self, state: NMFState) -> NMFState:
+    def _step(self, state: NMFState) -> NMFState:  # type: ignore[override]  # NMF methods make NMF states
         """One step without HW (module docstring): coefficient step, basis step, objective,
         checks; the normalisation in the step for Nesterov, on first read for MU."""
         ctx: _Ctx = state._ctx
@@ -197,7 +197,7 @@ class FrobeniusNMF(_NMFBase):
             self._check_lazy_range(new, top)
         return new
 
-    def _check_state(self, state: NMFState) -> None:
+    def _check_state(self, state: NMFState) -> None:  # type: ignore[override]
         """Nothing more for a state this class's step made and checked (its factors' and
         objective's finiteness and the range, in :meth:`_step`); the full checks otherwise."""
         if not state.__dict__.get("_checked"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy.optimize import nnls
@@ -196,7 +197,7 @@ class NMFState(State):
     """
 
     coefficients: np.ndarray | None = None
-    reweigh: object = field(default=None, repr=False, compare=False)
+    reweigh: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         self.__dict__["_initialising"] = True           # (State's checks: no lazy product yet)
@@ -232,7 +233,7 @@ class NMFState(State):
         which the newest state of every NMF column kept once a snapshot had read ``fitted``."""
         P = self.__dict__.get("_fitted")
         if P is not LAZY:
-            return self.fitted[rows]
+            return self.fitted[rows]           # type: ignore[index]  # set (not None) here
         factors = self.__dict__.get("_factors")
         H, W = factors[:2] if factors is not None else (self.coefficients, self.components)
         return np.asarray(H)[rows] @ np.asarray(W)
@@ -314,16 +315,20 @@ class NMFState(State):
 # ``State.fitted`` of an NMF state is a property: a value given as LAZY is computed on first use
 # (a dataclass field inherited from State; its generated __init__ and ``dataclasses.replace``
 # set it through the property's setter)
-NMFState.fitted = property(NMFState._get_fitted, NMFState._set_fitted,
-                           doc="(n_samples, n_features) the reconstruction HW (grey levels).")
+NMFState.fitted = property(  # type: ignore[assignment]  # a field read through a property
+    NMFState._get_fitted, NMFState._set_fitted,
+    doc="(n_samples, n_features) the reconstruction HW (grey levels).")
 # likewise ``State.entry_weights``: a value given as a Deferred is computed on first read
-NMFState.entry_weights = property(NMFState._get_entry_weights, NMFState._set_entry_weights,
-                                  doc="(n_samples, n_features) the entry weights Q, or None.")
+NMFState.entry_weights = property(  # type: ignore[assignment]  # a field read through a property
+    NMFState._get_entry_weights, NMFState._set_entry_weights,
+    doc="(n_samples, n_features) the entry weights Q, or None.")
 # and the factors: given as LAZY (with the raw ``_factors``), normalised on first read
-NMFState.components = property(NMFState._get_components, NMFState._set_components,
-                               doc="(n_components, n_features) the unit-norm basis images.")
-NMFState.coefficients = property(NMFState._get_coefficients, NMFState._set_coefficients,
-                                 doc="(n_samples, n_components) the coefficients, or None.")
+NMFState.components = property(  # type: ignore[assignment]  # a field read through a property
+    NMFState._get_components, NMFState._set_components,
+    doc="(n_components, n_features) the unit-norm basis images.")
+NMFState.coefficients = property(  # type: ignore[assignment]  # a field read through a property
+    NMFState._get_coefficients, NMFState._set_coefficients,
+    doc="(n_samples, n_components) the coefficients, or None.")
 
 #: The fields an NMF state reads through a property (above), kept under a leading underscore.
 _PROPERTIES = ("fitted", "entry_weights", "components", "coefficients")

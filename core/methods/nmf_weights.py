@@ -158,7 +158,7 @@ def nagy_scale(E2: np.ndarray, gamma0: float | None = None, rtol: float = 1e-10,
     floor = None if zero is None else float(zero) ** 2
     if a.size <= DIRECT_MAX:
         if floor is not None:
-            a = _nonzero_sq(a, float(zero))
+            a = _nonzero_sq(a, float(zero))     # type: ignore[arg-type]  # zero is set with floor
         floor = None
         if a.size == 0 or not np.any(a > 0):
             return float(gamma0) if gamma0 else 1.0

@@ -90,6 +90,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
     def _step(self, state: State) -> State:
         X, sq, gram, warm = state._ctx
+        assert state.sample_weights is not None   # every R1-PCA state carries its weights
         out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
                                       init=state.components if warm is None else warm,
                                       checkpoint=interrupt.checkpoint)
@@ -164,7 +165,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
         return out, m, w_new, J, float(np.sqrt(sigma2))
 
     def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
+        G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
         out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),

@@ -117,7 +117,7 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         return out, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
 
     def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if subspace_route(*X.shape, int(self.n_components)) == "gram" else None
+        G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
         eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
         out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps,

@@ -226,7 +226,7 @@ class RSPCA(_L1Greedy):
         self.max_iter = max_iter
 
     @property
-    def _needs_cov(self) -> bool:      # the deflated scatter is kept only for the PCA start
+    def _needs_cov(self) -> bool:  # type: ignore[override]  # the deflated scatter is kept only for the PCA start
         return bool(self.pca_start)
 
     def _start(self, X):

@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._readonly import ReadOnlyDict
 from .. import convergence
 from ..params import EstimatorParams
-from ..errors import DataError, SolverError
+from ..errors import DataError
 
 
 # =========================================================================== state
@@ -211,6 +211,7 @@ def t_step(Dh: np.ndarray, Y: np.ndarray, gamma: float, P: np.ndarray | None = N
         K = Dh @ Dh.T
         K[np.diag_indices_from(K)] += gamma
         return np.linalg.solve(K, Y).T @ Dh
+    assert s is not None                          # given with P
     if q <= n:
         ell, Q = np.linalg.eigh(Dh.T @ Dh)
         B = P.T @ ((Y.T @ Dh) @ Q)
@@ -467,6 +468,7 @@ class RegressionEstimator(EstimatorParams):
         """Class labels from outputs (n, c) by the estimator's ``rule`` (see :func:`classify`)."""
         state = state or self._fitted_state()
         prob: Problem = state._ctx.problem
+        assert prob.codes is not None and prob.classes is not None   # a classifier's problem
         rule = state.details.get("rule", "mean")
         codes = classify(outputs, state.fitted_outputs(), prob.codes, len(prob.classes), rule)
         return np.asarray(prob.classes)[codes]

@@ -266,6 +266,7 @@ class RPCALS(RegressionEstimator):
         params = self.get_params()
         if params.get("n_components") is None:
             params["n_components"] = 0
+        assert self._info is not None                 # registered in the catalogue
         return self._info.validate(**params)
 
     def _pcp(self) -> PCP:

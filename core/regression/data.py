@@ -273,15 +273,16 @@ def regression_data(source: Any, targets: Any = None, test_fraction: float = 0.5
         X_clean = np.array(source.X_clean[keep], dtype=float)
         mask = np.array(source.mask[keep], dtype=bool)
         labels = None if source.labels is None else np.asarray(source.labels)[keep]
-        shape = tuple(source.shape)
+        shape = (int(source.shape[0]), int(source.shape[1]))
         kinds = {"corrupted": np.asarray(source.outliers)[keep]}
-        csv_targets, target_names, names = None, (), None
+        csv_targets, names = None, None
+        target_names: tuple[str, ...] = ()
         description = source.description
     elif isinstance(source, ImageSet):
         X = np.array(source.X, dtype=float)
         X_clean, mask, kinds = None, None, {}
         labels = None if source.labels is None else np.asarray(source.labels)
-        shape = tuple(source.shape)
+        shape = (int(source.shape[0]), int(source.shape[1]))
         csv_targets, target_names, names = source.targets, source.target_names, source.names
         description = source.source
         keep = np.ones(len(X), dtype=bool)

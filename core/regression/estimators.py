@@ -51,7 +51,8 @@ from ..params import ParamSpec, register
 from ..errors import ParameterError, SolverError
 from ..linalg import one_blas_thread, orientation
 from .. import interrupt
-from ..prox import ONE_THREAD_MAX_ENTRIES, soft_threshold, spectral_norm, svt_predicted, thin_svd
+from ..prox import soft_threshold, spectral_norm, svt_predicted, thin_svd
+from ..threads import ONE_THREAD_MAX_ENTRIES
 from ._base import (RULES, Problem, RegressionEstimator, RegressionState, class_weighting,
                     feature_variance, fro, frozen, t_step)
 REFERENCE = "Huang, Cabral & De la Torre, Robust Regression, IEEE TPAMI 38(2) 2016"
@@ -146,9 +147,9 @@ def _masked_nearest(X: np.ndarray, observed: np.ndarray | None, D: np.ndarray) -
     if observed is None:
         d2 = np.einsum("ij,ij->i", X, X)[:, None] - 2.0 * X @ D.T + np.einsum("ij,ij->i", D, D)[None, :]
     else:
-        O = observed.astype(float)
+        obs = observed.astype(float)
         Xo = np.where(observed, X, 0.0)
-        d2 = np.einsum("ij,ij->i", Xo, Xo)[:, None] - 2.0 * Xo @ D.T + O @ (D * D).T
+        d2 = np.einsum("ij,ij->i", Xo, Xo)[:, None] - 2.0 * Xo @ D.T + obs @ (D * D).T
     return np.argmin(d2, axis=1)
 
 
@@ -391,9 +392,9 @@ class _RRBase(RegressionEstimator):
             if np.allclose(s, s[0], rtol=1e-12):
                 # balanced classes: M⁻¹ = s₀I, and the T-step's ridge γM⁻¹ = γs₀I needs no
                 # eigendecomposition (handled below by scaling γ)
-                P = s = None
+                P = s = None                  # type: ignore[assignment]
         else:
-            W = P = s = None
+            W = P = s = None                  # type: ignore[assignment]
             M = None
             mean_M = 1.0
         Yc = Y - Y.mean(axis=0)

@@ -172,6 +172,7 @@ def regression_snapshot(state: RegressionState, data: RegressionData, samples=No
     train_pred = test_pred = None
     if data.is_classification:
         classes = state.classes if state.classes is not None else data.classes
+        assert classes is not None                    # classification data have classes
         lookup = {c: j for j, c in enumerate(classes)}
         codes = np.array([lookup[c.item() if hasattr(c, "item") else c] for c in np.asarray(data.labels)[tr]])
         rule = state.details.get("rule", "mean")

@@ -296,5 +296,6 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
             copy = X.astype(np.float64)
             copy.flags.writeable = False
             key = id(X)
-            _DOUBLES[key] = (weakref.ref(X, lambda _ref, key=key: _DOUBLES.pop(key, None)), weakref.ref(copy))
+            _DOUBLES[key] = (weakref.ref(X, lambda _ref, key=key: _DOUBLES.pop(key, None)),  # type: ignore[misc]
+                             weakref.ref(copy))
         return copy

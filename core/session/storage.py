@@ -42,7 +42,7 @@ from ..errors import DataError
 try:                                   # POSIX: locks that die with their process
     import fcntl
 except ImportError:                    # pragma: no cover - Windows
-    fcntl = None
+    fcntl = None                       # type: ignore[assignment]
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SUFFIX", "SessionFileError", "write_session_file",
            "read_session_file", "folder_hash", "autosave_path", "AutosaveSlot", "claim_autosave",
@@ -154,7 +154,7 @@ def write_session_file(path: str | os.PathLike, session: Mapping[str, Any],
                 zf.writestr(_JSON, text)
                 if arrays:
                     buf = io.BytesIO()
-                    np.savez_compressed(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+                    np.savez_compressed(buf, **{k: np.asarray(v) for k, v in arrays.items()})  # type: ignore[arg-type]
                     zf.writestr(_ARRAYS, buf.getvalue())
             raw.flush()
             os.fchmod(raw.fileno(), mode) if hasattr(os, "fchmod") else os.chmod(tmp, mode)

@@ -123,15 +123,15 @@ def test_lessons_menu_opens_a_lesson_on_step_one(qtbot, make_window):
         pytest.skip("no lessons shipped")
     titles = [a.text().replace("&", "") for a in win.lessons_menu.actions() if a.menu() is not None]
     assert [t for t in titles if t != "Papers"] == [c.replace("&", "") for c in groups if c != "Papers"]
-    shipped = [l for members in groups.values() for l in members]
+    shipped = [x for members in groups.values() for x in members]
     entries = {a.data(): a for a in _leaves(win.lessons_menu)}
-    assert set(entries) == {l.key for l in shipped}               # every lesson, papers included
+    assert set(entries) == {x.key for x in shipped}               # every lesson, papers included
     for lesson in shipped:        # "title — teaches" in the menu (cut at ENTRY_CHARS), whole in the tips
         act = entries[lesson.key]
         text = act.text().replace("&&", "&")
         assert len(text) <= ENTRY_CHARS and " — " in text and text.split(" — ")[0] in lesson.title
         assert lesson.teaches in act.statusTip() and lesson.teaches in act.toolTip()
-    concept = [l for c, members in groups.items() if c != "Papers" for l in members]
+    concept = [x for c, members in groups.items() if c != "Papers" for x in members]
     lesson = (concept or shipped)[0]
     assert not win.lesson_panel.isVisible()
     win.lesson_panel.toggleViewAction().trigger()                   # View ▸ Lesson panel, no lesson yet

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore
 from PySide6.QtTest import QTest
 
 from robust_subspace_lab.app.playground import PlaygroundWorkspace

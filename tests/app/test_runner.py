@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from PySide6 import QtCore
 
 from robust_subspace_lab.app.runner import ColumnRunner

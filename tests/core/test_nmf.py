@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import nnls
 
 from robust_subspace_lab.core import catalogue, corruption, toys
-from robust_subspace_lab.core.errors import SolverError, DataError, ParameterError
+from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.methods import nmf as N
 from robust_subspace_lab.core.methods._wnls import lipschitz, mu_update, weighted_objective, wnls
 from robust_subspace_lab.core.metrics import relative_error

@@ -222,7 +222,7 @@ def test_rlda_vs_lda_on_digits_with_black_squares_finding():
         acc_l.append(LDA(alpha=rlda.gamma / rlda.eta).fit(data.X_train, data.targets_train)
                      .score(data.X_test, data.targets_test))
     assert np.mean(acc_r) >= np.mean(acc_l) - 0.02, (acc_r, acc_l)
-    assert any(r > l for r, l in zip(acc_r, acc_l)), (acc_r, acc_l)
+    assert any(r > b for r, b in zip(acc_r, acc_l)), (acc_r, acc_l)
 
 
 # ---------------------------------------------------------------- claim 10: missing data

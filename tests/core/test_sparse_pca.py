@@ -10,7 +10,7 @@ import pytest
 
 from robust_subspace_lab.core import datasets
 from robust_subspace_lab.core import catalogue, corruption, toys
-from robust_subspace_lab.core.errors import DataError, ParameterError, SolverError
+from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.methods import PCA
 from robust_subspace_lab.core.methods.sparse_pca import (PCAL1, RSPCA, GPower, SPCArSVD, augment, l1_dispersion,
                                      sparse_lambda, sparse_projection)
