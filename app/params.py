@@ -206,6 +206,17 @@ def _titles(spec) -> list[str]:
     return list(dict.fromkeys([full, bare, f"{spec.symbol}  {hint}" if hint else spec.symbol, spec.symbol]))
 
 
+def _tree_items(tree) -> list:
+    """Every item of ``tree``, depth first (a QTreeWidgetItemIterator kept the rows it had
+    visited alive after the tree let go of them: each method change leaked its parameter group)."""
+    out, todo = [], [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    while todo:
+        item = todo.pop(0)
+        out.append(item)
+        todo[:0] = [item.child(i) for i in range(item.childCount())]
+    return out
+
+
 class _ColumnSharer(QtCore.QObject):
     """Shares a parameter tree's width between names and values as it is resized: the values get
     the room their texts (and ↺ buttons) need, the names the rest; a name that does not fit there
@@ -230,10 +241,7 @@ class _ColumnSharer(QtCore.QObject):
         fm = tree.fontMetrics()
         pad = tree.indentation() + 12               # indentation, the item's margins
         value_need, rows = 0, []
-        it = QtWidgets.QTreeWidgetItemIterator(tree)
-        while it.value():
-            item = it.value()
-            it += 1
+        for item in _tree_items(tree):
             param = getattr(item, "param", None)
             spec = param.opts.get("spec") if param is not None else None
             if spec is None or item.isHidden():
