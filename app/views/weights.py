@@ -42,6 +42,8 @@ class WeightsView(pg.PlotWidget, View):
         plot = self.getPlotItem()
         _style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
         plot.getAxis("left").setTickSpacing(1, 1)
+        # sample indices are counts: no SI prefix ("sample index (x0.001)" did not fit a 4-column lesson)
+        plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.setMouseEnabled(x=True, y=False)
         self._baseline = -1.0
         self._y_top = None
