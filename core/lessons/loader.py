@@ -210,6 +210,16 @@ class _Checker:
             self.fail(where + [name], f"expected an integer ≥ {low}, got {v}")
         return v
 
+    def params(self, owner, name: str, values: dict, where, known: list[str]) -> None:
+        """Check each of ``values`` against ``owner.spec(name)`` (a catalogue method or a corruption)."""
+        for pname, v in values.items():
+            try:
+                spec = owner.spec(pname)
+            except KeyError:
+                self.fail(where + [pname], f"{name} has no parameter {pname!r}; its parameters: "
+                          f"{', '.join(known) or 'none'}")
+            self.param(spec, v, where + [pname])
+
     def param(self, spec: ParamSpec, value, where) -> Any:
         try:
             return spec.validate(value)
@@ -290,15 +300,10 @@ class _Checker:
         if kind == "regression" and name == "synthetic" and ckey != "none":
             self.fail(where + ["corruption"], "the synthetic 3-D example has its own errors: no corruption")
         spec = corruption.CORRUPTIONS[ckey]
-        for pname, v in cparams.items():
-            if pname == "seed":
-                self.fail(where + ["corruption_params", pname], "the lesson's top-level seed (or --seed) sets it")
-            try:
-                pspec = spec.spec(pname)
-            except KeyError:
-                self.fail(where + ["corruption_params", pname], f"{ckey} has no parameter {pname!r}; its "
-                          f"parameters: {', '.join(n for n in spec.defaults() if n != 'seed') or 'none'}")
-            self.param(pspec, v, where + ["corruption_params", pname])
+        if "seed" in cparams:
+            self.fail(where + ["corruption_params", "seed"], "the lesson's top-level seed (or --seed) sets it")
+        self.params(spec, ckey, cparams, where + ["corruption_params"],
+                    [n for n in spec.defaults() if n != "seed"])
         raw = d["methods"]
         if not isinstance(raw, list) or not raw:
             self.fail(where + ["methods"], "expected a list of at least one { key = ..., params = { ... } }")
@@ -364,13 +369,7 @@ class _Checker:
             self.fail(where + ["key"], f"unknown {task} method {key!r}; known: {known}")
         if info.task != task:
             self.fail(where + ["key"], f"{key} is a {info.task} method, the setup's task is {task}")
-        for pname, v in params.items():
-            try:
-                spec = info.spec(pname)
-            except KeyError:
-                self.fail(where + ["params", pname], f"{info.name} has no parameter {pname!r}; its parameters: "
-                          f"{', '.join(info.defaults())}")
-            self.param(spec, v, where + ["params", pname])
+        self.params(info, info.name, params, where + ["params"], list(info.defaults()))
         return key, dict(params)
 
     def claim(self, c, where, setup: Setup) -> Claim:
