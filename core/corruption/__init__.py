@@ -27,7 +27,7 @@ Whole-sample outliers (images appended at the end of the data set):
 :class:`~core.params.ParamSpec` per parameter, so that the app can build its controls without
 knowing them; :func:`corrupt` applies one by key. What a user chose, a key and its values, is a
 :class:`core.session.CorruptionSpec`. A new corruption is a function written with the public
-helpers of :mod:`.result` (:func:`check_images`, :func:`choose`, :data:`SEED`, ...) and one
+helpers of :mod:`.result` (:func:`check_data`, :func:`choose`, :data:`SEED`, ...) and one
 :class:`CorruptionInfo` (docs/architecture.md, "How to add a corruption").
 
 Which samples are hit: ``fraction`` in [0, 1] selects ``round(fraction * n)`` samples (Python's
@@ -49,7 +49,7 @@ Modules (everything public is imported here, so ``corruption.corrupt``, ``corrup
 ``corruption.Corrupted`` and every function above are reached from this package):
 
 * :mod:`.result` — :class:`Corrupted` and the parameters, checks and draws the corruptions share
-  (:data:`SEED`, :data:`FRACTION`, :func:`fraction_param`, :func:`check_images`, :func:`n_hit`,
+  (:data:`SEED`, :data:`FRACTION`, :func:`fraction_param`, :func:`check_data`, :func:`n_hit`,
   :func:`choose`, :func:`row_chunks`, :func:`labels_copy`, :func:`outlier_labels`, :func:`images_word`);
 * :mod:`.noise` — :func:`no_corruption`, :func:`salt_and_pepper`, :func:`laplace_noise`;
 * :mod:`.occlusion` — :func:`occlude_rectangles`, :func:`value_block`, :func:`black_square`,
@@ -72,13 +72,13 @@ from .occlusion import black_square, missing_blocks, occlude_rectangles, value_b
 from .outliers import add_dot_images, add_natural_outliers
 from .registry import (CORRUPTIONS, DEFAULT_CORRUPTION, CorruptionInfo, as_imageset, corrupt, corruption_info,
                        register_corruption)
-from .result import (FRACTION, SEED, Corrupted, check_images, choose, fraction_param, images_word, labels_copy,
+from .result import (FRACTION, SEED, Corrupted, check_data, choose, fraction_param, images_word, labels_copy,
                      n_hit, outlier_labels, row_chunks)
 
 __all__ = [
     "Corrupted", "CorruptionInfo", "CORRUPTIONS", "DEFAULT_CORRUPTION", "corrupt", "as_imageset",
     "corruption_info", "register_corruption",
-    "SEED", "FRACTION", "fraction_param", "check_images", "n_hit", "choose", "row_chunks", "labels_copy",
+    "SEED", "FRACTION", "fraction_param", "check_data", "n_hit", "choose", "row_chunks", "labels_copy",
     "outlier_labels", "images_word",
     "no_corruption", "occlude_rectangles", "salt_and_pepper", "laplace_noise", "value_block",
     "black_square", "missing_blocks", "add_dot_images", "add_natural_outliers",

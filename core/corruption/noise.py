@@ -12,7 +12,7 @@ import numpy as np
 
 from ..datasets import ImageSet
 from ..params import ParamSpec
-from .result import FRACTION, SEED, Corrupted, check_images, choose, images_word, labels_copy, n_hit, row_chunks
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit, row_chunks
 
 #: :func:`salt_and_pepper`'s ``density`` (the registry's "salt_pepper" offers it as it is)
 DENSITY = ParamSpec(name="density", symbol="density", kind="float", default=0.1,
@@ -34,7 +34,7 @@ def no_corruption(data: ImageSet) -> Corrupted:
     Returns ``X_clean is X`` (one array: the images as rows, (n, h*w) float64, 0–255), all flags
     False. Raises :class:`DataError` if ``data`` is not a non-empty image set.
     """
-    X, shape = check_images(data)
+    X, shape = check_data(data)
     n = X.shape[0]
     return Corrupted(X=X, X_clean=X, mask=np.zeros(X.shape, dtype=bool),
                      outliers=np.zeros(n, dtype=bool), added=np.zeros(n, dtype=bool),
@@ -82,7 +82,7 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     density = DENSITY.validate(density)
     seed = SEED.validate(seed)
     exact = EXACT.validate(exact)
-    X_clean, shape = check_images(data)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
 
     rng = np.random.default_rng(seed)
@@ -147,7 +147,7 @@ def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fracti
     clip = CLIP.validate(clip)
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, shape = check_images(data)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
 
     rng = np.random.default_rng(seed)

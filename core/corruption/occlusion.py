@@ -21,7 +21,7 @@ from .. import interrupt
 from ..datasets import ImageSet
 from ..errors import ParameterError
 from ..params import ParamSpec
-from .result import FRACTION, SEED, Corrupted, check_images, choose, images_word, labels_copy, n_hit
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit
 
 # The parameters of the functions below: each function checks its arguments with these specs, and
 # the registry (core.corruption.registry) offers the same specs (other defaults or texts where a
@@ -125,7 +125,7 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
     lo, hi = _check_size_range(size_range)
     content = CONTENT.validate(content)
     seed = SEED.validate(seed)
-    X_clean, (H, W) = check_images(data)
+    X_clean, (H, W) = check_data(data)
     n = X_clean.shape[0]
 
     rng = np.random.default_rng(seed)
@@ -216,7 +216,7 @@ def value_block(data: ImageSet, size: int = 12, value: float = 550.0, fraction: 
     value = VALUE.validate(value)
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, (H, W) = check_images(data)
+    X_clean, (H, W) = check_data(data)
     if size > min(H, W):
         raise ParameterError(f"size must be at most the image's smaller side, min({H}, {W}) = "
                              f"{min(H, W)} pixels, got size={size}")
@@ -269,7 +269,7 @@ def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed
     share = SQUARE_SHARE.validate(share)
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, (H, W) = check_images(data)
+    X_clean, (H, W) = check_data(data)
     side = 0 if share == 0 else max(1, int(round(np.sqrt(share * H * W))))
     if side > min(H, W):
         raise ParameterError(f"share={share:g} needs a square of side {side} px, which does not fit "
@@ -341,7 +341,7 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     block = BLOCK.validate(block)
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, (H, W) = check_images(data)
+    X_clean, (H, W) = check_data(data)
     if block > min(H, W):
         raise ParameterError(f"block must be at most the image's smaller side, min({H}, {W}) = "
                              f"{min(H, W)} pixels, got block={block}")

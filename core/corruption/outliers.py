@@ -13,7 +13,7 @@ import numpy as np
 
 from ..datasets import ImageSet, resize_images
 from ..errors import ParameterError
-from .result import FRACTION, SEED, Corrupted, check_images, images_word, n_hit, outlier_labels, row_chunks
+from .result import FRACTION, SEED, Corrupted, check_data, images_word, n_hit, outlier_labels, row_chunks
 
 
 def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) -> Corrupted:
@@ -56,7 +56,7 @@ def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corr
     """
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, shape = check_images(data)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
     m = n_hit(fraction, n)
     rng = np.random.default_rng(seed)
@@ -95,7 +95,7 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
     """
     fraction = FRACTION.validate(fraction)
     seed = SEED.validate(seed)
-    X_clean, shape = check_images(data)
+    X_clean, shape = check_data(data)
     n = X_clean.shape[0]
     if not isinstance(outliers, ImageSet):
         raise ParameterError(f"outliers must be an ImageSet, got {type(outliers).__name__}")

@@ -7,7 +7,7 @@ The public helpers below are the toolkit of a corruption function (docs/guide/co
 "How to add a corruption"): :data:`SEED` and :func:`fraction_param` are the parameters every
 corruption shares (a function checks its arguments with their :meth:`~core.params.ParamSpec.validate`,
 the same rule the registry, the app and the sweep command apply: a
-:class:`~core.errors.ParameterError` naming the parameter); :func:`check_images` checks the data (a
+:class:`~core.errors.ParameterError` naming the parameter); :func:`check_data` checks the data (a
 :class:`~core.errors.DataError`); :func:`n_hit` and :func:`choose` draw which samples are hit,
 ``round(fraction * n)`` samples (Python's ``round``, halves to even) without replacement from
 ``np.random.default_rng(seed)``; :func:`row_chunks` draws large arrays in pieces;
@@ -92,7 +92,7 @@ SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
                  doc="random seed (same seed, same corruption)", low=0, slider=(0, 100))
 
 
-def check_images(data) -> tuple[np.ndarray, tuple[int, int]]:
+def check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     """``data.X`` in float64 (float32 when it is float32: a session in single precision,
     :attr:`core.session.DataSpec.precision`) and ``data.shape``, or :class:`DataError`.
 
