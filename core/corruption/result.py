@@ -1,7 +1,9 @@
 """The result of every corruption, :class:`Corrupted`, and the checks and draws the corruptions share.
 
 Every corruption returns a :class:`Corrupted`: the data the methods see, the clean data, the mask
-of changed entries and the flags of touched and appended samples. The private helpers below check
+of changed entries and the flags of touched and appended samples. The helpers below, shared by the
+corruption modules (:mod:`~core.corruption.noise`, :mod:`~core.corruption.occlusion`,
+:mod:`~core.corruption.outliers`) and public for that reason, check
 the parameters (a :class:`~core.errors.ParameterError` naming the parameter) and the data (a
 :class:`~core.errors.DataError`), and draw which samples are hit: ``round(fraction * n)`` samples
 (Python's ``round``, halves to even) without replacement from ``np.random.default_rng(seed)``.
@@ -68,7 +70,7 @@ class Corrupted:
 
 # --------------------------------------------------------------------------- validation
 
-def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
+def check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     """``data.X`` in float64 (float32 when it is float32: a session in single precision,
     :attr:`core.session.DataSpec.precision`) and ``data.shape``, or :class:`DataError`.
 
@@ -94,7 +96,7 @@ def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     return X, shape
 
 
-def _check_unit(name: str, value) -> float:
+def check_unit(name: str, value) -> float:
     """A number in [0, 1], or :class:`ParameterError` naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{name} must be a number in [0, 1], got {value!r}")
@@ -104,14 +106,14 @@ def _check_unit(name: str, value) -> float:
     return v
 
 
-def _check_bool(name: str, value) -> bool:
+def check_bool(name: str, value) -> bool:
     """A bool (``True``/``False``, numpy bools accepted), or :class:`ParameterError` naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):
         raise ParameterError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
-def _check_real(name: str, value, low: float | None = None) -> float:
+def check_real(name: str, value, low: float | None = None) -> float:
     """A finite number >= ``low``, or :class:`ParameterError` naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{name} must be a finite number, got {value!r}")
@@ -123,7 +125,7 @@ def _check_real(name: str, value, low: float | None = None) -> float:
     return v
 
 
-def _check_int(name: str, value, low: int) -> int:
+def check_int(name: str, value, low: int) -> int:
     """An integer >= ``low`` (an integral float such as 12.0 is accepted), or ParameterError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -139,13 +141,15 @@ def _check_int(name: str, value, low: int) -> int:
     return v
 
 
-def _check_seed(seed) -> int:
+def check_seed(seed) -> int:
+    """A non-negative integer seed, or :class:`ParameterError` naming ``seed``."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ParameterError(f"seed must be a non-negative integer, got {seed!r}")
     return int(seed)
 
 
-def _check_size_range(size_range) -> tuple[float, float]:
+def check_size_range(size_range) -> tuple[float, float]:
+    """``(lo, hi)`` with ``0 < lo <= hi <= 1`` (fractions of the image side), or ParameterError."""
     bad = ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}")
     try:
         lo, hi = size_range
@@ -160,7 +164,8 @@ def _check_size_range(size_range) -> tuple[float, float]:
     return lo, hi
 
 
-def _n_hit(fraction: float, n: int) -> int:
+def n_hit(fraction: float, n: int) -> int:
+    """How many of ``n`` samples a corruption of ``fraction`` hits: ``round(fraction * n)``."""
     return int(round(fraction * n))
 
 
@@ -169,7 +174,7 @@ def _n_hit(fraction: float, n: int) -> int:
 _CHUNK_BYTES = 8 * 2 ** 20
 
 
-def _row_chunks(m: int, d: int) -> Iterator[slice]:
+def row_chunks(m: int, d: int) -> Iterator[slice]:
     """Consecutive row slices of an (m, d) draw, each of at most :data:`_CHUNK_BYTES` in float64
     (at least one row). A generator fills an array in C order, so drawing the chunks in turn gives
     the numbers of one whole draw (the corruptions' results do not depend on the chunks)."""
@@ -178,16 +183,17 @@ def _row_chunks(m: int, d: int) -> Iterator[slice]:
         yield slice(a, min(a + step, m))
 
 
-def _choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+def choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
     """``k`` distinct sorted indices out of ``n``."""
     return np.sort(rng.choice(n, size=k, replace=False)) if k else np.zeros(0, dtype=np.intp)
 
 
-def _labels_copy(data) -> np.ndarray | None:
+def labels_copy(data) -> np.ndarray | None:
+    """A copy of ``data.labels``, or None when the data has no labels."""
     return None if data.labels is None else np.array(data.labels, copy=True)
 
 
-def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
+def outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
     """``labels`` followed by ``m`` outlier labels: -1 for numeric labels, "outlier" otherwise."""
     if labels is None:
         return None
@@ -204,5 +210,6 @@ def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
     return np.concatenate([labels.astype(str), np.full(m, "outlier")])
 
 
-def _images_word(n: int) -> str:
+def images_word(n: int) -> str:
+    """The word "image" or "images" for ``n`` images, in a description."""
     return "image" if n == 1 else "images"

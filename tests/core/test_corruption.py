@@ -628,7 +628,7 @@ def test_a_read_only_input_is_the_clean_data_and_a_writable_one_is_copied(key):
                                         ("laplace", {"fraction": 0.5, "seed": 5}),
                                         ("dot_images", {"fraction": 0.5, "seed": 6})])
 def test_random_corruptions_drawn_in_chunks_give_the_numbers_of_one_draw(monkeypatch, key, params, dtype):
-    """The random corruptions draw in row chunks (core.corruption.result._row_chunks) so that a large
+    """The random corruptions draw in row chunks (core.corruption.result.row_chunks) so that a large
     set does not take several float64 copies of random numbers at once; the result does not depend
     on the chunks: one row per chunk (and rows of odd length) gives what one draw gives."""
     from robust_subspace_lab.core.corruption import result
