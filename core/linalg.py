@@ -171,8 +171,9 @@ def leading_eigvecs(M, k: int = 1, d: int | None = None, tol: float = 1e-10
 
 #: At or below this ``min(n_samples, n_features)``, the exact route (faces, the papers' small protocols); above, the
 #: flop rule of :func:`subspace_route`. Was 1000: the 5,000 digits (5,000 × 784) took 156–169 ms per PCA-GM step on
-#: one thread (scatter 72 ms, ``eigh`` 101 ms), 42–60 ms by the block route (same objective to 6 digits).
-EXACT_MAX = GIL_HOLD_MAX
+#: one thread (scatter 72 ms, ``eigh`` 101 ms), 42–60 ms by the block route (same objective to 6 digits). A speed
+#: rule of the numerics alone: it does not follow :data:`GIL_HOLD_MAX` (a GUI concern) even where the value is the same.
+EXACT_MAX = 400
 ROUTES = ("auto", "gram", "scatter", "block")
 
 
