@@ -3,7 +3,6 @@
 The solvers run in threads of the same interpreter as the GUI thread. To keep the event loop
 within ``benchmarks/bench_gui.py``'s 50 ms targets while they run, the app changes the process:
 
-* LAPACK calls that release the GIL are preferred (:func:`core.linalg.release_gil`);
 * the GIL switch interval is :data:`GIL_SWITCH_INTERVAL_S` (5 ms by default): when a solver runs
   Python code, the GUI thread waits for the GIL each time it comes back from Qt, up to the switch
   interval per hand-over, tens of them per frame. 1 ms cut the longest event-loop gap while the
@@ -25,7 +24,7 @@ import gc
 import sys
 from typing import Callable
 
-from robust_subspace_lab.core import linalg, threads
+from robust_subspace_lab.core import threads
 
 from . import memory
 from .worker import lower_helper_threads_priority
@@ -39,15 +38,13 @@ GIL_SWITCH_INTERVAL_S = 0.001
 def configure() -> Callable[[], None]:
     """Apply the app's process-wide settings (see the module docstring); call it from the GUI
     thread once a QApplication exists. Returns ``restore()``, which puts back the switch interval,
-    the GIL policy, automatic garbage collection and the BLAS thread count and stops the trimming thread. (Threads whose
+    automatic garbage collection and the BLAS thread count and stops the trimming thread. (Threads whose
     priority was lowered keep it: they are the process's BLAS helpers, as low as its solvers.)"""
     interval = sys.getswitchinterval()
-    released = linalg.gil_released()
     collecting = gc.isenabled()
     trimming = memory.trimming()
     blas = threads.current_blas_threads()
     threads.set_blas_threads(1)
-    linalg.release_gil(True)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     memory.start_trimming()
     lower_helper_threads_priority()
@@ -60,7 +57,6 @@ def configure() -> Callable[[], None]:
         if not trimming:
             memory.stop_trimming()
         sys.setswitchinterval(interval)
-        linalg.release_gil(released)
         threads.set_blas_threads(blas)
 
     return restore
