@@ -11,8 +11,8 @@ import numpy as np
 
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
-from .nmf_base import INNER, NMF_MAX_ITER, NMFState, _Ctx, _NMFBase, _entry_eval
-from .nmf_weights import (_Reweigh, _three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq,
+from .nmf_base import INNER, NMF_MAX_ITER, NMFState, NMFContext, NMFBase, entry_evaluation
+from .nmf_weights import (Reweigh, three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq,
                           weights_dtype)
 
 __all__ = ["TruncatedCauchyNMF", "CauchyNMF"]
@@ -81,7 +81,7 @@ _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAM
     params=[N_COMPONENTS, GAMMA_MODE, GAMMA, TRUNCATION, SIGMA, TAU_FLOOR, FREEZE, REFRESH,
             NMF_MAX_ITER, TC_TOL, *INNER],
 )
-class TruncatedCauchyNMF(_NMFBase):
+class TruncatedCauchyNMF(NMFBase):
     """Truncated Cauchy NMF (Guan et al. 2019), one HQ outer iteration (Algorithm 2) per ``step``.
 
     Model (eq. 2; X ≈ H W in our orientation, see the module docstring)::
@@ -180,7 +180,7 @@ class TruncatedCauchyNMF(_NMFBase):
     def _truncation(self) -> str:
         return getattr(self, "truncation", "off")
 
-    def _gamma_tau(self, ctx: _Ctx, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
+    def _gamma_tau(self, ctx: NMFContext, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
         burn = int(getattr(self, "freeze_after", 0))
         if prev is not None and burn > 0 and prev.iteration >= burn:     # frozen after burn-in
             return float(prev.scalars["γ"]), self._state_tau(prev)  # type: ignore[return-value]  # τ per pixel
@@ -195,7 +195,7 @@ class TruncatedCauchyNMF(_NMFBase):
         elif mode == "fixed":
             tau = gamma * np.sqrt(float(self.sigma))
         elif mode == "local":
-            tau = np.maximum(_three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
+            tau = np.maximum(three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
         else:
             tau = max(three_sigma_sq(E2, ctx.zero), float(getattr(self, "tau_floor", 0.0)) * gamma)
         return gamma, tau
@@ -251,7 +251,7 @@ class TruncatedCauchyNMF(_NMFBase):
             if np.ndim(tau):
                 details["τ per pixel"] = np.asarray(tau)
         mask.flags.writeable = False
-        return _entry_eval(Q, objective, scalars, details)
+        return entry_evaluation(Q, objective, scalars, details)
 
     @staticmethod
     def _state_tau(state) -> float | np.ndarray:
@@ -260,7 +260,7 @@ class TruncatedCauchyNMF(_NMFBase):
 
     def _reweigher(self, ctx, ev):
         tau = ev.details.get("τ per pixel")
-        return _Reweigh("cauchy", gamma=float(ev.scalars["γ"]), xmax=ctx.xmax,
+        return Reweigh("cauchy", gamma=float(ev.scalars["γ"]), xmax=ctx.xmax,
                         tau=tau if tau is not None else float(ev.scalars.get("τ", np.inf)))
 
     def _refresh(self, ctx, H, W, state, get):
