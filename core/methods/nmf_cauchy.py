@@ -13,9 +13,9 @@ import numpy as np
 
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
-from .nmf_base import (CODE_SOLVER, INNER_MAX_ITER, NMF_MAX_ITER, RANDOM_STATE, SOLVER,
-                       NMFState, _Ctx, _NMFBase, _entry_eval)
-from .nmf_weights import (_Reweigh, _three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq,
+from .nmf_base import (CODE_SOLVER, INNER_MAX_ITER, NMF_MAX_ITER, RANDOM_STATE, SOLVER, NMFBase,
+                       NMFContext, NMFState, entry_evaluation)
+from .nmf_weights import (Reweigh, three_sigma_columns, nagy_scale, row_blocks, three_sigma_sq,
                           weights_dtype)
 
 __all__ = ["TruncatedCauchyNMF", "CauchyNMF", "AUTHORS_SETTINGS"]
@@ -109,7 +109,7 @@ _TC_REFERENCE = ("Guan, Liu, Zhang, Tao & Davis, Truncated Cauchy NMF, IEEE TPAM
     params=[N_COMPONENTS, GAMMA_MODE, GAMMA, TRUNCATION, SIGMA, TAU_FLOOR, FREEZE, REFRESH,
             GAMMA_FLOOR, RANGE_RULE, NMF_MAX_ITER, TC_TOL, *TC_INNER],
 )
-class TruncatedCauchyNMF(_NMFBase):
+class TruncatedCauchyNMF(NMFBase):
     """Truncated Cauchy NMF (Guan et al. 2019), one HQ outer iteration (Algorithm 2) per ``step``.
 
     Model (eq. 2; X ≈ H W in our orientation, see the module docstring)::
@@ -218,14 +218,14 @@ class TruncatedCauchyNMF(_NMFBase):
         self.gamma_floor = gamma_floor
         self.range_rule = range_rule
 
-    def _xmax(self, ctx: _Ctx) -> float:
+    def _xmax(self, ctx: NMFContext) -> float:
         """The range rule's bound: max X, or +inf when the rule is off (no entry is above it)."""
         return ctx.xmax if self.range_rule else np.inf
 
     def _truncation(self) -> str:
         return getattr(self, "truncation", "off")
 
-    def _gamma_tau(self, ctx: _Ctx, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
+    def _gamma_tau(self, ctx: NMFContext, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
         burn = int(getattr(self, "freeze_after", 0))
         if prev is not None and burn > 0 and prev.iteration >= burn:     # frozen after burn-in
             return float(prev.scalars["γ"]), self._state_tau(prev)  # type: ignore[return-value]  # τ per pixel
@@ -241,7 +241,7 @@ class TruncatedCauchyNMF(_NMFBase):
         elif mode == "fixed":
             tau = gamma * np.sqrt(float(self.sigma))
         elif mode == "local":
-            tau = np.maximum(_three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
+            tau = np.maximum(three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
         else:
             tau = max(three_sigma_sq(E2, ctx.zero), float(getattr(self, "tau_floor", 0.0)) * gamma)
         return gamma, tau
@@ -298,7 +298,7 @@ class TruncatedCauchyNMF(_NMFBase):
             if np.ndim(tau):
                 details["τ per pixel"] = np.asarray(tau)
         mask.flags.writeable = False
-        return _entry_eval(Q, objective, scalars, details)
+        return entry_evaluation(Q, objective, scalars, details)
 
     @staticmethod
     def _state_tau(state) -> float | np.ndarray:
@@ -307,7 +307,7 @@ class TruncatedCauchyNMF(_NMFBase):
 
     def _reweigher(self, ctx, ev):
         tau = ev.details.get("τ per pixel")
-        return _Reweigh("cauchy", gamma=float(ev.scalars["γ"]), xmax=self._xmax(ctx),
+        return Reweigh("cauchy", gamma=float(ev.scalars["γ"]), xmax=self._xmax(ctx),
                         tau=tau if tau is not None else float(ev.scalars.get("τ", np.inf)))
 
     def _refresh(self, ctx, H, W, state, get):
