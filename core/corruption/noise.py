@@ -11,8 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..datasets import ImageSet
-from .result import (Corrupted, check_bool, check_data, check_real, check_seed, check_unit, choose,
-                     images_word, labels_copy, n_hit, row_chunks)
+from ..params import ParamSpec
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit, row_chunks
+
+#: :func:`salt_and_pepper`'s ``density`` (the registry's "salt_pepper" offers it as it is)
+DENSITY = ParamSpec(name="density", symbol="density", kind="float", default=0.1,
+                    doc="probability that a pixel is replaced by 0 or 255", low=0.0, high=1.0)
+#: :func:`salt_and_pepper`'s ``exact`` (a protocol, not a registry parameter: two keys)
+EXACT = ParamSpec(name="exact", symbol="exact", kind="bool", default=False,
+                  doc="exactly round(density · pixels) pixels per image instead of each with probability density")
+#: :func:`laplace_noise`'s ``scale`` δ and ``clip``
+SCALE = ParamSpec(name="scale", symbol="δ", kind="float", default=40.0,
+                  doc="Laplace scale in grey levels (Guan et al. 2019: 40 to 280)",
+                  low=0.0, slider=(0.0, 300.0))
+CLIP = ParamSpec(name="clip", symbol="clip at 0", kind="bool", default=True,
+                 doc="set negative values to 0 (NMF methods refuse negative data)")
 
 
 def no_corruption(data: ImageSet) -> Corrupted:
@@ -65,10 +78,10 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = check_unit("fraction", fraction)
-    density = check_unit("density", density)
-    seed = check_seed(seed)
-    exact = check_bool("exact", exact)
+    fraction = FRACTION.validate(fraction)
+    density = DENSITY.validate(density)
+    seed = SEED.validate(seed)
+    exact = EXACT.validate(exact)
     X_clean, shape = check_data(data)
     n, d = X_clean.shape
 
@@ -130,10 +143,10 @@ def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fracti
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    scale = check_real("scale", scale, low=0.0)
-    clip = check_bool("clip", clip)
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    scale = SCALE.validate(scale)
+    clip = CLIP.validate(clip)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, shape = check_data(data)
     n, d = X_clean.shape
 

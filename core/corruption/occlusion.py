@@ -20,14 +20,59 @@ import numpy as np
 from .. import interrupt
 from ..datasets import ImageSet
 from ..errors import ParameterError
-from .result import (Corrupted, check_data, check_int, check_real, check_seed, check_size_range,
-                     check_unit, choose, images_word, labels_copy, n_hit)
+from ..params import ParamSpec
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit
+
+# The parameters of the functions below: each function checks its arguments with these specs, and
+# the registry (core.corruption.registry) offers the same specs (other defaults or texts where a
+# protocol has its own), so that a value is refused by one rule whichever way it comes in.
+#: :func:`occlude_rectangles`'s ``content``
+CONTENT = ParamSpec(name="content", symbol="content", kind="choice", default="dots",
+                    doc="what fills the rectangle: random 0/255 dots, black or white",
+                    choices=("dots", "black", "white"))
+#: the two ends of :func:`occlude_rectangles`'s ``size_range`` (the registry's ``size_min`` / ``size_max``)
+SIZE_MIN = ParamSpec(name="size_min", symbol="size min", kind="float", default=0.3,
+                     doc="smallest rectangle side, as a fraction of the image side",
+                     low=0.0, high=1.0, low_open=True)
+SIZE_MAX = ParamSpec(name="size_max", symbol="size max", kind="float", default=0.6,
+                     doc="largest rectangle side, as a fraction of the image side",
+                     low=0.0, high=1.0, low_open=True)
+#: :func:`value_block`'s ``size`` b and ``value``
+BLOCK_SIZE = ParamSpec(name="size", symbol="b (px)", kind="int", default=12,
+                       doc="block side in pixels (Guan et al. 2019: 10 to 22 on 32 × 32 faces)",
+                       low=1, slider=(1, 64))
+VALUE = ParamSpec(name="value", symbol="value", kind="float", default=550.0,
+                  doc="grey level written in the block (Guan et al. 2019: 550, above the 0–255 range)",
+                  low=0.0, slider=(0.0, 1000.0))
+#: :func:`black_square`'s ``share``
+SQUARE_SHARE = ParamSpec(name="share", symbol="share", kind="float", default=0.2,
+                         doc="share of each image covered by the square (Huang et al. 2016: 5 %, 20 %, 40 %)",
+                         low=0.0, high=1.0)
+#: :func:`missing_blocks`'s ``share`` and ``block``
+MISSING_SHARE = ParamSpec(name="share", symbol="share", kind="float", default=0.1,
+                          doc="share of each image's entries that go missing (about; whole blocks)",
+                          low=0.0, high=1.0)
+BLOCK = ParamSpec(name="block", symbol="block (px)", kind="int", default=4,
+                  doc="side of the missing square blocks in pixels", low=1, slider=(1, 32))
 
 #: images placed between two :func:`core.interrupt.checkpoint` calls in the loops below: a cancel
 #: stops them, and the app's window, whose GUI thread needs the interpreter lock these loops hold
 #: in small pieces, is given way while it is late (a sweep on the 5,000 digits re-draws the
 #: rectangles for every run: 20–40 ms of such a loop)
 CHECK_EVERY = 64
+
+
+def _check_size_range(size_range) -> tuple[float, float]:
+    """``(lo, hi)`` with each end checked by :data:`SIZE_MIN` / :data:`SIZE_MAX` and lo <= hi, or
+    ParameterError naming ``size_range``."""
+    try:
+        lo, hi = size_range
+        lo, hi = SIZE_MIN.validate(lo), SIZE_MAX.validate(hi)
+        if lo > hi:
+            raise ParameterError("lo > hi")
+    except (TypeError, ValueError):             # ParameterError is a ValueError
+        raise ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}") from None
+    return lo, hi
 
 
 def _checked(chosen):
@@ -76,11 +121,10 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = check_unit("fraction", fraction)
-    lo, hi = check_size_range(size_range)
-    if content not in ("dots", "black", "white"):
-        raise ParameterError(f"content must be one of 'dots', 'black', 'white', got {content!r}")
-    seed = check_seed(seed)
+    fraction = FRACTION.validate(fraction)
+    lo, hi = _check_size_range(size_range)
+    content = CONTENT.validate(content)
+    seed = SEED.validate(seed)
     X_clean, (H, W) = check_data(data)
     n = X_clean.shape[0]
 
@@ -168,10 +212,10 @@ def value_block(data: ImageSet, size: int = 12, value: float = 550.0, fraction: 
         message names the parameter).
     DataError : ``data`` is not a non-empty image set.
     """
-    size = check_int("size", size, low=1)
-    value = check_real("value", value, low=0.0)
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    size = BLOCK_SIZE.validate(size)
+    value = VALUE.validate(value)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, (H, W) = check_data(data)
     if size > min(H, W):
         raise ParameterError(f"size must be at most the image's smaller side, min({H}, {W}) = "
@@ -222,9 +266,9 @@ def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed
         image (the message names ``share`` and its largest value).
     DataError : ``data`` is not a non-empty image set.
     """
-    share = check_unit("share", share)
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    share = SQUARE_SHARE.validate(share)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, (H, W) = check_data(data)
     side = 0 if share == 0 else max(1, int(round(np.sqrt(share * H * W))))
     if side > min(H, W):
@@ -293,10 +337,10 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     ParameterError : a parameter is out of range, or ``block`` is larger than the image (named).
     DataError : ``data`` is not a non-empty image set.
     """
-    share = check_unit("share", share)
-    block = check_int("block", block, low=1)
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    share = MISSING_SHARE.validate(share)
+    block = BLOCK.validate(block)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, (H, W) = check_data(data)
     if block > min(H, W):
         raise ParameterError(f"block must be at most the image's smaller side, min({H}, {W}) = "

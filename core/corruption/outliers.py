@@ -13,8 +13,7 @@ import numpy as np
 
 from ..datasets import ImageSet, resize_images
 from ..errors import ParameterError
-from .result import (Corrupted, check_data, check_seed, check_unit, images_word, n_hit, outlier_labels,
-                     row_chunks)
+from .result import FRACTION, SEED, Corrupted, check_data, images_word, n_hit, outlier_labels, row_chunks
 
 
 def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) -> Corrupted:
@@ -55,8 +54,8 @@ def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corr
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, shape = check_data(data)
     n, d = X_clean.shape
     m = n_hit(fraction, n)
@@ -94,8 +93,8 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
         ``outliers`` holds (the message names ``fraction`` and the available count).
     DataError : ``data`` or ``outliers`` is not a non-empty image set.
     """
-    fraction = check_unit("fraction", fraction)
-    seed = check_seed(seed)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
     X_clean, shape = check_data(data)
     n = X_clean.shape[0]
     if not isinstance(outliers, ImageSet):

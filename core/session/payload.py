@@ -135,7 +135,7 @@ def _corruption(d: Any) -> CorruptionSpec:
     _typed(d.get("params") or {}, dict, f"{where}.params", "a mapping")
     spec = CorruptionSpec.from_dict(d)
     try:
-        spec.spec.validate(**dict(spec.params))
+        spec.validated()
     except ParameterError as exc:
         raise _Bad(where, str(exc)) from None
     return spec

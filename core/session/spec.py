@@ -162,8 +162,10 @@ class DataSpec:
 
 @dataclass(frozen=True)
 class CorruptionSpec:
-    """How the images are corrupted: a key of :data:`core.corruption.CORRUPTIONS` and its
-    parameters (``seed`` among them; missing ones take their defaults)."""
+    """What the user chose to corrupt the images with: a key of :data:`core.corruption.CORRUPTIONS`
+    and its parameters (``seed`` among them; missing ones take their defaults). The registry entry
+    the key names, with the parameters' specs, is its :attr:`info` (a
+    :class:`core.corruption.CorruptionInfo`)."""
 
     key: str = _corruption.DEFAULT_CORRUPTION
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -172,16 +174,19 @@ class CorruptionSpec:
         object.__setattr__(self, "params", ReadOnlyDict(dict(self.params)))
 
     @property
-    def spec(self):
-        try:
-            return _corruption.CORRUPTIONS[self.key]
-        except KeyError:
-            raise ParameterError(f"unknown corruption {self.key!r}; known: "
-                                 f"{', '.join(_corruption.CORRUPTIONS)}") from None
+    def info(self) -> "_corruption.CorruptionInfo":
+        """The registry entry of :attr:`key`; ParameterError listing the known keys when there is none."""
+        return _corruption.corruption_info(self.key)
 
     def values(self) -> dict:
-        """Every parameter, defaults filled in (not validated: :meth:`apply` validates)."""
-        return {**self.spec.defaults(), **dict(self.params)}
+        """Every parameter, defaults filled in (not validated: :meth:`validated` and :meth:`apply` validate)."""
+        return {**self.info.defaults(), **dict(self.params)}
+
+    def validated(self) -> dict:
+        """Every parameter, defaults filled in, checked by the registry entry
+        (:meth:`core.corruption.CorruptionInfo.validate`, the one check: each value by its spec,
+        then the rules between values). Raises ParameterError naming the key or the parameter."""
+        return self.info.validate(**dict(self.params))
 
     @property
     def seed(self) -> int | None:
@@ -189,7 +194,7 @@ class CorruptionSpec:
 
     def with_seed(self, seed: int) -> "CorruptionSpec":
         """The same corruption drawn with another seed (when it has one)."""
-        if "seed" not in self.spec.defaults():
+        if "seed" not in self.info.defaults():
             return self
         return dataclasses.replace(self, params={**dict(self.params), "seed": int(seed)})
 
