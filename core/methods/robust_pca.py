@@ -6,8 +6,9 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import pca_eigenspace, residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_top_eigenspace
-from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from ..linalg import (pca_eigenspace, residual_sq, sq_distances, start_tol, subspace_route, thin_product_threads,
+                      weighted_top_eigenspace)
+from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
 
 
@@ -23,7 +24,7 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
               "Huber weights, c = median residual, subspace iteration",
     summary="Rotational-invariant ℓ1 PCA: samples whose residual exceeds the median get Huber weights c/rᵢ; "
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
 class R1PCA(KeepsFloat32, SteppableEstimator):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
@@ -43,7 +44,9 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     ``tol`` = 1e-6 within 100 iterations on the built-in faces with 20 % occluded (relative changes
     still 3e-5 at iteration 100); with the exact eigenspace it stops in a few tens of iterations.
 
-    Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (see :class:`core.methods.PCAGM`; :func:`core.linalg.start_tol`).
+    Because c is re-estimated every iteration the objective is not
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (Oh & Kwak 2016 uses 100).
 
@@ -53,7 +56,10 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates. float32 X stays
     float32 (components, mean, projections); objectives are summed in float64.
 
-    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
+    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol,
+    exact_start (False: iteration 0's PCA on the block route to :data:`core.linalg.START_TOL` in
+    angle or :data:`core.linalg.START_RESIDUAL_TOL` in the residuals; True: to the steps' 1e-5;
+    the same converged fit, tests/core/test_start_tol.py).
     X: (n_samples, n_features), grey levels 0–255.
 
     State: objective Σρ_H(r_i) with the current c (grey levels²); sample_weights = Huber weights
@@ -65,10 +71,12 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
 
     reweights_samples = True     # see SteppableEstimator.reweights_samples
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
     @staticmethod
     def _weights(r: np.ndarray) -> tuple[np.ndarray, float]:
@@ -81,7 +89,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
         mean = X.mean(axis=0)
         sq = sq_distances(X, mean)
         k = int(self.n_components)
-        pca, gram = pca_eigenspace(X, mean, k)
+        pca, gram = pca_eigenspace(X, mean, k, sq=sq, **start_tol(bool(self.exact_start)))
         r = np.sqrt(residual_sq(sq, pca.projections).astype(float))
         w, c = self._weights(r)
         return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
@@ -107,7 +115,7 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",
     summary="Half-quadratic PCA: Gaussian (Welsch) weights of the residual, a weighted mean and a weighted "
             "PCA each step; the kernel width follows the mean squared residual.",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
 class HQPCA(KeepsFloat32, SteppableEstimator):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
@@ -124,8 +132,9 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
        we follow the original);
     3. ``m = Σ w_i x_i / Σ w_i``; ``W`` = top-k eigenvectors of ``Σ w_i (x_i − m)(x_i − m)ᵀ``.
 
-    Starts from PCA (iteration 0). With σ re-estimated each iteration the objective is not
-    guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (as :class:`R1PCA`). With σ re-estimated each iteration the
+    objective is not guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
     Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
     when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
@@ -133,7 +142,8 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without a centred copy
     of X. float32 X stays float32 (components, mean, projections); objectives in float64.
 
-    Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
+    Parameters: n_components (k), max_iter, tol, exact_start (as :class:`R1PCA`). X: (n_samples,
+    n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
     Welsch weights / max; scalars ``σ`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
@@ -144,12 +154,14 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
 
     reweights_samples = True     # see SteppableEstimator.reweights_samples
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
-    def _fit(self, X, G0, sq0, w, init=None):
+    def _fit(self, X, G0, sq0, w, init=None, stop=None):
         with thin_product_threads(X):
             m = w.astype(X.dtype) @ X / X.dtype.type(w.sum())
             Xm = X @ m
@@ -157,7 +169,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
         sq = sq0 - 2 * Xm + mm
         gram = None if G0 is None else G0 - Xm[:, None] - Xm[None, :] + mm
         out = weighted_top_eigenspace(X, w, int(self.n_components), m, gram=gram, init=init,
-                                      checkpoint=interrupt.checkpoint)
+                                      checkpoint=interrupt.checkpoint, **({} if stop is None else {**stop, "sq": sq}))
         r2 = residual_sq(sq, out.projections).astype(float)
         sigma2 = max(float(r2.mean()) / 2.0, np.finfo(float).tiny)
         J = float(np.sum(1.0 - np.exp(-r2 / (2.0 * sigma2))))
@@ -167,7 +179,7 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     def _start(self, X: np.ndarray) -> State:
         G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
         sq0 = sq_distances(X)
-        out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
+        out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)), stop=start_tol(bool(self.exact_start)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=m, sample_weights=w, scalars={"σ": sigma},
                      _ctx=(X, G0, sq0, out.warm))
