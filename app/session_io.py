@@ -88,7 +88,7 @@ def session_payload(win) -> dict:
 
 
 def _plain(value):
-    from robust_subspace_lab.core.session.spec import _plain as plain
+    from robust_subspace_lab.core.session.spec import plain
     return plain(value)
 
 

@@ -284,11 +284,10 @@ class Sweep:
         if len(set(keys)) != len(keys):
             raise ParameterError(f"a method is listed twice: {', '.join(keys)}")
         if self.data.kind != TOY:
-            spec = self.corruption.spec
-            if getattr(spec, "missing_entries", False):
+            if self.corruption.info.missing_entries:
                 raise ParameterError(f"corruption {self.corruption.key!r} removes entries; "
                                      "the subspace methods cannot use it")
-            spec.validate(**dict(self.corruption.params))
+            self.corruption.validated()
         elif self.data.name not in toys.TOYS:
             raise ParameterError(f"unknown toy {self.data.name!r}; known: {', '.join(toys.TOYS)}")
         spawn_seeds(self.base_seed, self.n_seeds)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..params import register
-from ._specs import MAX_ITER, N_COMPONENTS, TOL
+from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
 from .reweighted import ReweightedPCA
 
 __all__ = ["R1PCA", "HQPCA", "huber_rho", "huber_weight"]
@@ -30,7 +30,7 @@ def huber_weight(a: np.ndarray, c: float) -> np.ndarray:
               "Huber weights, c = median residual, subspace iteration",
     summary="Rotational-invariant ℓ1 PCA: samples whose residual exceeds the median get Huber weights c/rᵢ; "
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
 class R1PCA(ReweightedPCA):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
@@ -54,7 +54,9 @@ class R1PCA(ReweightedPCA):
     ``φ(a) = ρ_H(√a)`` of the squared residual a, concave in a, with ``φ′(a) = min(1, c/√a)`` the
     Huber weights; c re-estimated at every iterate; centre fixed at x̄.
 
-    Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (see :class:`core.methods.PCAGM`; :func:`core.linalg.start_tol`).
+    Because c is re-estimated every iteration the objective is not
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (Oh & Kwak 2016 uses 100).
 
@@ -64,7 +66,10 @@ class R1PCA(ReweightedPCA):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates. float32 X stays
     float32 (components, mean, projections); objectives are summed in float64.
 
-    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
+    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol,
+    exact_start (False: iteration 0's PCA on the block route to :data:`core.linalg.START_TOL` in
+    angle or :data:`core.linalg.START_RESIDUAL_TOL` in the residuals; True: to the steps' 1e-5;
+    the same converged fit, tests/core/test_start_tol.py).
     X: (n_samples, n_features), grey levels 0–255.
 
     State: objective Σρ_H(r_i) with the current c (grey levels²); sample_weights = Huber weights
@@ -76,10 +81,12 @@ class R1PCA(ReweightedPCA):
 
     surrogate = "Q = Σ ρ(rᵗ) + wᵢ(r² − rᵗ²)"
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
     def phi(self, a, s):
         """Huber's ρ_c(√a) (:func:`huber_rho`), c the iterate's."""
@@ -105,7 +112,7 @@ class R1PCA(ReweightedPCA):
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",
     summary="Half-quadratic PCA: Gaussian (Welsch) weights of the residual, a weighted mean and a weighted "
             "PCA each step; the kernel width follows the mean squared residual.",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
 class HQPCA(ReweightedPCA):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
@@ -126,8 +133,9 @@ class HQPCA(ReweightedPCA):
     ``φ(a) = 1 − exp(−a/(2σ²))`` of the squared residual a, weights ∝ ``φ′(a)``, σ re-estimated at
     every iterate, the centre moving (the weighted mean).
 
-    Starts from PCA (iteration 0). With σ re-estimated each iteration the objective is not
-    guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (as :class:`R1PCA`). With σ re-estimated each iteration the
+    objective is not guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
     Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
     when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
@@ -135,7 +143,8 @@ class HQPCA(ReweightedPCA):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without a centred copy
     of X. float32 X stays float32 (components, mean, projections); objectives in float64.
 
-    Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
+    Parameters: n_components (k), max_iter, tol, exact_start (as :class:`R1PCA`). X: (n_samples,
+    n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
     Welsch weights / max; scalars ``σ`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
@@ -147,10 +156,12 @@ class HQPCA(ReweightedPCA):
     moving_mean = True
     surrogate = "Q = Σ φ(rᵗ²) + φ'(rᵗ²)(r² − rᵗ²),  φ(a) = 1 − e^(−a/2σ²)"
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
     def phi(self, a, s):
         """The Welsch loss ``1 − exp(−a/(2σ²))`` (Oh & Kwak 2016 eq. 3), σ the iterate's."""

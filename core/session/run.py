@@ -327,9 +327,9 @@ class Run:
     def to_dict(self) -> dict:
         """Method, parameters and how far the run got (the states themselves are not saved: the
         same data, parameters and seed reproduce them)."""
-        from .spec import _plain
+        from .spec import plain
         kind, _ = self.status() if self.history.states else ("", "")
-        return {"method": self.method, "task": self.task, "params": _plain(self.params),
+        return {"method": self.method, "task": self.task, "params": plain(self.params),
                 "iteration": self.iteration, "status": kind}
 
     @classmethod
