@@ -369,6 +369,10 @@ class _Checker:
             self.fail(where + ["key"], f"unknown {task} method {key!r}; known: {known}")
         if info.task != task:
             self.fail(where + ["key"], f"{key} is a {info.task} method, the setup's task is {task}")
+        try:
+            params = info.current(params)           # a lesson written before a rename still loads
+        except ParameterError as exc:
+            self.fail(where + ["params"], str(exc))
         self.params(info, info.name, params, where + ["params"], list(info.defaults()))
         return key, dict(params)
 
