@@ -20,7 +20,7 @@ from .scrubbing import FollowsIterations
 from .display import add_show_large_action
 from .export import add_view_actions
 from .layout import share_by_stretch
-from .views import for_task
+from .views import for_task, keep_scenes_active
 #: minimum height of a view, per area: room for its title, axis labels and ticks, and (bottom)
 #: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
 #: px left for the views) scrolls the columns vertically rather than shrinking the views until
@@ -187,7 +187,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
             self._pending_views.remove(cls)
         if cls in self._deferred_views:
             self._deferred_views.remove(cls)
-        view = (self._view_pool.take(cls) if self._view_pool is not None else None) or cls()
+        view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
         share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtWidgets
 from robust_subspace_lab.core import catalogue, corruption
 
 from .. import params as P
-from ..views import ObjectiveView, ScalarHistoryView
+from ..views import ObjectiveView, ScalarHistoryView, keep_scenes_active
 from . import sources as S
 from .common import METRICS_TIP, MESSAGE_STYLE, NOTE_STYLE, PANEL_WIDTH, TEST_ROWS, _label
 from .views import (CoefficientsView, ConfusionView, InputImagesView, PredictionView, ProjectionView,
@@ -324,6 +324,7 @@ class WorkspaceLayout:
         self.views_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
         self.views_scroll.setWidget(_Fill(host))
         outer.addWidget(self.views_scroll, 1)
+        keep_scenes_active(self)
 
     def bring_into_view(self, widget: QtWidgets.QWidget | None) -> None:
         """Scroll the views (when the window is too low for all of them) so that ``widget``, the

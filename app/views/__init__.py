@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ._common import (COLORS, LINE_COLORS, RESIDUAL_RANGE, TITLE_SIZE, TRUNCATED_COLOR, TRUNCATED_NAME,
                       WEIGHT_CMAP, ZERO_COLOR, ZERO_NAME, View, _DecadeAxis, _Message, _Mosaic, _style_plot,
-                      _Title, configure_pyqtgraph, is_scatter, is_strip)
+                      _Title, configure_pyqtgraph, is_scatter, is_strip, keep_scenes_active)
 from .basis import BasisView
 from .loadings import LoadingsView
 from .objective import ObjectiveView
@@ -42,7 +42,7 @@ __all__ = ["VIEWS", "View", "for_task", "WeightsView", "BasisView", "ObjectiveVi
            "ScalarHistoryView", "ScatterView", "LoadingsView", "WeightMapView", "COLORS", "ZERO_COLOR",
            "TRUNCATED_COLOR", "configure_pyqtgraph", "is_scatter", "is_strip", "LINE_COLORS", "RESIDUAL_RANGE", "TITLE_SIZE",
            "TRUNCATED_NAME", "WEIGHT_CMAP", "ZERO_NAME", "_DecadeAxis", "_Message", "_Mosaic", "_style_plot",
-           "_Title"]
+           "_Title", "keep_scenes_active"]
 
 #: Every view, in the order a workspace places them (within each area). One line per view.
 VIEWS: list[type] = [

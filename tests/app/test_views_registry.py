@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption, datasets, toys
 from robust_subspace_lab.core.views import snapshot
@@ -170,3 +170,26 @@ def test_plot_axes_widen_but_never_narrow(qtbot):
         widths.append(axis.width())
     assert widths[0] > 0
     assert widths == sorted(widths), f"the axis narrowed: {widths}"
+
+
+def test_the_views_scenes_stay_active_when_a_dialog_takes_the_focus(make_window, qtbot):
+    """A dialog taking the focus does not deactivate the window's chart scenes: deactivated,
+    pyqtgraph's items repaint every chart of the window in the turn that shows the dialog."""
+    win = make_window(methods=("pca", "pca-gm"), size=(20, 20))
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is win, timeout=15000)
+    scenes = [v.scene() for c in win.columns for view in c.views()
+              for v in view.findChildren(pg.GraphicsView) + ([view] if isinstance(view, pg.GraphicsView) else [])]
+    assert scenes and all(s.isActive() for s in scenes)
+    box = QtWidgets.QDialog(win)
+    box.show()
+    box.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is box, timeout=15000)
+    assert all(s.isActive() for s in scenes)
+    plain = pg.PlotWidget()                 # a scene without the filter is deactivated
+    qtbot.addWidget(plain)
+    QtWidgets.QApplication.sendEvent(plain.scene(), QtCore.QEvent(QtCore.QEvent.Type.WindowActivate))
+    assert plain.scene().isActive()
+    QtWidgets.QApplication.sendEvent(plain.scene(), QtCore.QEvent(QtCore.QEvent.Type.WindowDeactivate))
+    assert not plain.scene().isActive()
+    box.close()
