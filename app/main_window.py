@@ -105,7 +105,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
                  parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
-        # the process-wide settings the latency targets rely on (switch interval, BLAS threads, GC in
+        # the process-wide settings the latency targets rely on (BLAS threads, GC in
         # this thread, memory trimming, thread priorities) are the program's, not the window's:
         # app.process.configure(), called by __main__.main(); a window leaves the process alone
         self.setWindowTitle("Robust Subspace Lab")
