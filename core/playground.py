@@ -84,6 +84,14 @@ def _huber_weight(a: np.ndarray, c: float) -> np.ndarray:
     return np.where(r <= c, 1.0, c / np.maximum(r, c))
 
 
+@dataclass(frozen=True, eq=False)
+class _HuberRun:
+    """A Huber line fit state's ``_ctx``: the points and Huber's scale c, fixed for the run."""
+
+    X: np.ndarray
+    scale: float
+
+
 class HuberLineFit(SteppableEstimator):
     """Robust line ``y = t·x + b`` by Huber's M-estimator, iteratively reweighted least squares.
 
@@ -153,7 +161,7 @@ class HuberLineFit(SteppableEstimator):
         if prev is None:
             return State(method="Huber line fit", iteration=0, objective=J, objective_history=(J,),
                          components=direction, mean=mean, sample_weights=wn, scalars=scalars,
-                         _ctx=(X, c))
+                         _ctx=_HuberRun(X, c))
         return self._next_state(prev, objective=J, components=direction, mean=mean,
                                 sample_weights=wn, scalars=scalars)
 
@@ -161,7 +169,7 @@ class HuberLineFit(SteppableEstimator):
         return self._line_state(X, np.ones(len(X)), None, None)
 
     def _step(self, state: State) -> State:
-        X, c = state._ctx
+        X, c = state._ctx.X, state._ctx.scale
         return self._line_state(X, np.asarray(state.sample_weights), c, state)
 
 
