@@ -9,7 +9,7 @@ import os
 from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import corruption, datasets
-from robust_subspace_lab.core.session import AUTO, AUTO_SINGLE_BYTES
+from robust_subspace_lab.core.session import AUTO, AUTO_SINGLE_BYTES, FOLDER, TOY
 
 from . import params as P
 
@@ -47,9 +47,8 @@ PRECISION_TIP = (
 #: ms to wait after the last corruption-parameter change before applying it
 APPLY_DELAY_MS = 200
 
-FOLDER = "__folder__"
-#: source value of a toy example: ``(TOY, key)``
-TOY = "__toy__"
+# The source combo's values: a built-in set's name, ``(FOLDER, path)`` for a folder and ``(TOY, key)``
+# for a toy example, with core's data kinds (core.session.DataSpec.kind): one key per source.
 
 
 def _find(combo: QtWidgets.QComboBox, value) -> int:
