@@ -190,6 +190,9 @@ RANDOM_STATE = ParamSpec(
     "random_state", "seed", "int", 0,
     "seed of the random non-negative initialisation (same seed, same run)",
     low=0, slider=(0, 100))
+#: The solver that runs Algorithm 1 exactly as the authors' public code does
+#: (:func:`core.methods._wnls.wnls` ``code=True``; TC-NMF and Cauchy NMF offer it).
+CODE_SOLVER = "nesterov-code"
 COMMON = [N_COMPONENTS, NMF_MAX_ITER, NMF_TOL]
 INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
@@ -207,6 +210,15 @@ class Evaluation:
     scalars: dict = field(default_factory=dict)
     details: dict = field(default_factory=dict)
     sparse_part: np.ndarray | None = None
+
+
+def scale_to_max(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H d, W / d) with d the largest entry of each basis row of W (r, d): the authors' code's
+    normalisation (Guan et al. 2019 code, §3.3(c) of the project's notes); HW unchanged. A row
+    that is all 0 keeps scale 1."""
+    d = W.max(axis=1)
+    d = np.where(d > 0, d, 1.0)
+    return H * d[None, :], W / d[:, None]
 
 
 def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -396,7 +408,8 @@ class NMFBase(SteppableEstimator):
             return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
                              gram=gram), 1
         res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
-                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram,
+                   code=self.solver == CODE_SOLVER)
         return res.Y, res.n_iter
 
     @staticmethod
@@ -433,6 +446,9 @@ class NMFBase(SteppableEstimator):
         ctx: NMFContext = state._ctx
         t = state.iteration + 1
         H, W = state.coefficients, state.components     # (the solvers return new arrays)
+        if self.solver == CODE_SOLVER:      # the authors' code's scaling: basis rows of max 1
+            assert H is not None            # (OGM's iterates depend on it; the product does not)
+            H, W = scale_to_max(H, W)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
