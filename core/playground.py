@@ -112,15 +112,6 @@ class _HuberRun:
     scale: float
 
 
-
-@dataclass(frozen=True, eq=False)
-class _HuberRun:
-    """A Huber line fit state's ``_ctx``: the points and Huber's scale c, fixed for the run."""
-
-    X: np.ndarray
-    scale: float
-
-
 class HuberLineFit(SteppableEstimator):
     """Robust line ``y = t·x + b`` by Huber's M-estimator, iteratively reweighted least squares.
 
