@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from ..views._common import COLORS, LINE_COLORS, View, _arrays, _Mosaic, _style_plot, fitting_font
+from ..views._scale import base_font
 from .view_style import (_DIVERGING, _missing_rgba, _note,
                          _title)
 
@@ -248,6 +249,10 @@ class ConfusionView(pg.PlotWidget, View):
     name = "confusion_view"
 
     TITLE = "Test predictions"
+    #: the class names' size (pt, unzoomed)
+    TICK_PT = 7.5
+    #: the least size (px, unzoomed) that shows ten classes' names apart under a one-line title
+    MIN_SIZE = (170, 190)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -259,6 +264,10 @@ class ConfusionView(pg.PlotWidget, View):
         plot.setAspectLocked(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
+        tick_font = base_font()              # one class name per cell: ten of them in 100 px
+        tick_font.setPointSizeF(self.TICK_PT)
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(tickFont=tick_font)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
         plot.addItem(self.image)
