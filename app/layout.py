@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from .views._scale import scale
+from .views.scaling import scale
 
 __all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height", "WrappedLabel"]
 
@@ -20,7 +20,7 @@ _MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
 
 def share_by_stretch(widget: QtWidgets.QWidget, min_height: int) -> None:
     """A view (or the place kept for it): its area's space by its stretch, at least ``min_height``
-    (unzoomed pixels: times the window's zoom, :mod:`app.views._scale`)."""
+    (unzoomed pixels: times the window's zoom, :mod:`app.views.scaling`)."""
     widget.setProperty(_MIN_HEIGHT, int(min_height))
     widget.setMinimumHeight(int(round(min_height * scale())))
     widget.setMinimumWidth(0)

@@ -265,7 +265,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         if self.isFloating() or ws.task != "subspace":
             return
         from .subspace_workspace import COLUMN_MIN_WIDTH
-        from .views._scale import scale
+        from .views.scaling import scale
         n = max(len(ws.columns), len(self.driver.step.setup.methods) if self.driver.step.setup else 0)
         dock = win.data_dock
         zoom = scale()

@@ -27,7 +27,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..core.errors import DataError, ParameterError, SolverError
 from ..core.playground import DEFAULT_METHOD, METHODS, Playground, default_points
-from .views._common import _wrapping_title
+from .views.common import wrapping_title
 from .workspace import Workspace
 
 __all__ = ["PlaygroundWorkspace", "weight_brushes", "weight_sizes"]
@@ -220,7 +220,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.glw.setMinimumSize(360, 300)
         self.view_box = _PlaneViewBox(self)
         self.plane = self.glw.addPlot(viewBox=self.view_box)
-        _wrapping_title(self.plane)
+        wrapping_title(self.plane)
         self.plane.showGrid(x=True, y=True, alpha=0.2)
         self.plane.setLabel("bottom", "x")
         self.plane.setLabel("left", "y")
@@ -239,7 +239,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.section = pg.PlotWidget()
         self.section.setMinimumSize(260, 200)
         self.section_plot = self.section.getPlotItem()
-        _wrapping_title(self.section_plot)     # the surrogate's formula wraps instead of widening the plot
+        wrapping_title(self.section_plot)     # the surrogate's formula wraps instead of widening the plot
         self.section_plot.setLabel("bottom", "line angle θ (degrees)")
         self.section_plot.setLabel("left", "objective")
         self.section_plot.addLegend(offset=(-5, 5))

@@ -20,7 +20,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils.validation import _num_samples, check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._readonly import ReadOnlyDict, Series
 from . import convergence, interrupt
@@ -324,7 +324,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
             convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
         dtype = float_dtype(X)
         self._set_fitted(state, dtype)
-        self.state_ = state.detached(_num_samples(X))
+        self.state_ = state.detached(X.shape[0] if hasattr(X, "shape") else len(X))   # (arrays, frames, lists)
         return state
 
     def _set_fitted(self, state: State, dtype: type) -> None:

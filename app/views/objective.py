@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from robust_subspace_lab.core import catalogue
 
-from ._common import COLORS, _style_plot, _Title, View, plot_widget_kwargs
+from .common import COLORS, style_plot, Title, View, plot_widget_kwargs
 
 __all__ = ["ObjectiveView", "objective_note"]
 
@@ -41,12 +41,12 @@ class ObjectiveView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
+        style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
         plot.hideButtons()
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
                                symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
-        self.caption = _Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="7.5pt")
+        self.caption = Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="7.5pt")
         self.caption.setParentItem(plot)
         plot.layout.addItem(self.caption, 4, 1)
         self._show_caption("")

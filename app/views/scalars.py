@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ._common import COLORS, _Message, _style_plot, View, plot_widget_kwargs
+from .common import COLORS, Message, style_plot, View, plot_widget_kwargs
 
 __all__ = ["ScalarHistoryView", "ElidingComboBox"]
 
@@ -137,7 +137,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         lay.addLayout(self._row2)
         self.plot_widget = pg.PlotWidget(**plot_widget_kwargs())
         plot = self.plot_widget.getPlotItem()
-        _style_plot(plot, "", "iteration", "")
+        style_plot(plot, "", "iteration", "")
         plot.setTitle(None)
         plot.hideButtons()
         pen = pg.mkPen(COLORS["scalar"], width=2)
@@ -161,7 +161,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
                                       symbolBrush=pg.mkBrush(*COLORS["scalar2"]), symbolPen=None)
         self.vb2.addItem(self.curve2)
         plot.hideAxis("right")
-        self.message = _Message()
+        self.message = Message()
         plot.addItem(self.message)
         lay.addWidget(self.plot_widget, 1)
         self._names: tuple = ()

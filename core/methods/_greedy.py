@@ -100,7 +100,7 @@ _COPY_MAX_BYTES = 64 * 2 ** 20
 _BLOCK_BYTES = 4 * 2 ** 20
 
 
-def _top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
+def top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
     """Indices of the k largest entries of ``a >= 0`` (ties broken by the lower index), θ_k
     (the k-th largest value) and θ_{k+1} (0 if k = len(a))."""
     order = np.argsort(-a, kind="stable")
@@ -109,7 +109,7 @@ def _top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
     return order[:k], theta_k, theta_k1
 
 
-def _soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> float:
+def soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> float:
     """λ for a soft threshold that keeps exactly the k chosen entries nonzero: θ_{k+1}, or, if
     θ_{k+1} ties with θ_k, the largest |v_i| strictly below θ_k (0 if none)."""
     if theta_k1 < theta_k:
@@ -118,14 +118,14 @@ def _soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> flo
     return float(below.max()) if below.size else 0.0
 
 
-def _check_k(k, d: int) -> None:
+def check_k(k, d: int) -> None:
     if int(k) > d:
         raise ParameterError(f"k_nonzero (nnz) must be <= n_features = {d}, got {k!r}")
 
 
 # ---------------------------------------------------------------------------- deflation
 
-def _right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
+def deflate_right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``M v`` with ``M = P_1 ⋯ P_m``, ``P_i = I − w_i w_iᵀ`` (rows w_i of W); v (d,) or (d, c)."""
     v = np.array(v, dtype=float)
     for w in W[::-1]:
@@ -133,7 +133,7 @@ def _right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _left(W: np.ndarray, y: np.ndarray) -> np.ndarray:
+def deflate_left(W: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``Mᵀ y = P_m ⋯ P_1 y``; y (d,) or (d, c)."""
     y = np.array(y, dtype=float)
     for w in W:
@@ -210,16 +210,16 @@ class _Run:
 
     def times(self, W: np.ndarray, w: np.ndarray) -> np.ndarray:
         """``X_j w`` for the data deflated by the rows of W."""
-        return self.product(_right(W, w))
+        return self.product(deflate_right(W, w))
 
     def t_times(self, W: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``X_jᵀ y``."""
-        return _left(W, self.t_product(y))
+        return deflate_left(W, self.t_product(y))
 
     def deflated_sq_norm(self, W: np.ndarray) -> float:
         """``‖X₀ M‖_F²`` for the data deflated by the rows of W (row blocks: no (n, d) or (d, d)
         temporary)."""
-        return float(sum(np.einsum("ij,ij->", R, R) for R in (_left(W, B.T) for _, B in self.blocks())))
+        return float(sum(np.einsum("ij,ij->", R, R) for R in (deflate_left(W, B.T) for _, B in self.blocks())))
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,7 +287,7 @@ def _effective_weights(proj: np.ndarray) -> np.ndarray:
     return a.min() / a
 
 
-class _Greedy(SteppableEstimator):
+class Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
 
     accepts_float32 = True   # X₀ is formed in float64 (_Run), so float32 input needs no float64 copy first
@@ -491,7 +491,7 @@ class _Greedy(SteppableEstimator):
 
 
 
-class _L1Greedy(_Greedy):
+class L1Greedy(Greedy):
     """The ℓ1-dispersion loop of PCA-L1 and RSPCA (Kwak's sign iteration, Zhao et al. 2014 Algorithm 1
     steps 2.3–2.6): AUGMENT, an optional SPARSE, normalise; the random perturbation Δw of
     criterion (2) is drawn from the estimator's ``random_state``."""
@@ -528,5 +528,5 @@ class _L1Greedy(_Greedy):
         if near.size == 0:
             return False
         support = cand.w != 0
-        rows = _left(comp.W, run.rows(near).T)        # (d, m) the deflated samples
+        rows = deflate_left(comp.W, run.rows(near).T)        # (d, m) the deflated samples
         return bool(np.any(rows[support] != 0))

@@ -350,6 +350,9 @@ def _batched_lipschitz(M: np.ndarray, power_steps: int = 3) -> np.ndarray:
 #: superlinear growth in n.
 HESSIAN_MAX_ENTRIES = 10_000_000
 
+#: ``code=True`` (the authors' public code's OGM, CauchyOGM): at least this many iterations.
+CODE_MIN_ITER = 20
+
 
 def _use_hessian(X, F, side, max_iter) -> bool:
     """Batched Hessians cost one product of X.size·r(r+1)/2 flops (≈ r/4 OGM iterations of the
@@ -366,7 +369,7 @@ def _use_hessian(X, F, side, max_iter) -> bool:
 def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
          Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
          tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto",
-         gram: tuple | None = None) -> WNLSResult:
+         gram: tuple | None = None, code: bool = False) -> WNLSResult:
     """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (Guan et al. 2019 Algorithm 1).
 
     Parameters
@@ -387,6 +390,12 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         by a few %, so the iterates differ slightly (both are Algorithm 1 with a safe step).
     gram : for the unweighted problem (Q and row_weights None) the products ``(Gm, C)`` of the
         Gram form when the caller has them: left ``(F Fᵀ, X Fᵀ)``, right ``(Fᵀ F, Xᵀ F)``.
+    code : run Algorithm 1 as the authors' public code does (CauchyOGM, Guan et al. 2019), not
+        with this module's choices: at least :data:`CODE_MIN_ITER` iterations before rule (15)
+        is tested, the exact per-unit Lipschitz constants ``λ_max(M_u)`` (batched ``eigvalsh``;
+        a weighted problem takes the Hessian route), the output ``Π₊(z_k)`` (the projected
+        search point, not the last projected iterate) and no return of units whose objective
+        rose. Used to follow that code from the same start (``solver="nesterov-code"``).
 
     Returns
     -------
@@ -395,8 +404,8 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     get = get or _fresh
     Y0u = np.maximum(_units(np.asarray(Y0, dtype=float), side), 0.0)
     m = Y0u.shape[0]
-    if Q is not None and route == "auto":
-        route = "hessian" if _use_hessian(X, F, side, max_iter) else "residual"
+    if Q is not None and (route == "auto" or code):
+        route = "hessian" if code or _use_hessian(X, F, side, max_iter) else "residual"
     if Q is None:
         Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         lam = float(np.linalg.eigvalsh(Gm)[-1]) if Gm.size else 0.0
@@ -414,7 +423,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
             return d if w is None else d * w
     elif route == "hessian":
         M, b = _hessians(X, F, Q, side, get)
-        L = _batched_lipschitz(M)
+        L = np.linalg.eigvalsh(M)[:, -1] if code else _batched_lipschitz(M)
 
         def grad(Zu, G):
             _matvec(M, Zu, out=G)
@@ -467,6 +476,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     alpha = 1.0
     pgn0 = None
     k = 0
+    min_iter = CODE_MIN_ITER if code else 0
     while k < max_iter:
         checkpoint()
         grad(Zu, G)
@@ -482,7 +492,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
             pgn0 = pgn
             if pgn0 == 0.0:
                 break
-        elif pgn <= tol * pgn0:
+        elif pgn <= tol * pgn0 and k >= min_iter:
             break
         np.multiply(G, invL, out=T)                         # h_{k+1} = Π₊(z_k − ∇/L)
         np.subtract(Zu, T, out=Yn)
@@ -495,7 +505,9 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         alpha = alpha_new
         k += 1
     restored = 0
-    if k:
+    if code:                                                # Π₊(z_k), no safeguard
+        Yu = np.maximum(Zu, 0.0, out=Zu)
+    elif k:
         worse = unit_obj_delta(Yu, Y0u) > 0
         restored = int(np.count_nonzero(worse))
         if restored:

@@ -125,11 +125,11 @@ from ..errors import SolverError
 from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import (LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state,
+from .nmf_state import (LAZY, STORED, NMFState, NMFContext, check_nonnegative, next_state,
                          normalise_factors)
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
-__all__ = ["NMFState", "check_nonnegative"]
+__all__ = ["NMFState", "check_nonnegative", "NMFBase", "Evaluation", "entry_evaluation"]
 
 # ----------------------------------------------------------------------------- constants
 #: Rule (16) is checked from this iteration on.
@@ -179,6 +179,9 @@ RANDOM_STATE = ParamSpec(
     "random_state", "seed", "int", 0,
     "seed of the random non-negative initialisation (same seed, same run)",
     low=0, slider=(0, 100))
+#: The solver that runs Algorithm 1 exactly as the authors' public code does
+#: (:func:`core.methods._wnls.wnls` ``code=True``; TC-NMF and Cauchy NMF offer it).
+CODE_SOLVER = "nesterov-code"
 COMMON = [N_COMPONENTS, NMF_MAX_ITER, NMF_TOL]
 INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
@@ -186,8 +189,8 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
 # ----------------------------------------------------------------------------- shared loop
 @dataclass
-class _Eval:
-    """What a method computes from a new iterate (its residual)."""
+class Evaluation:
+    """What a method computes from a new iterate (its residual): :meth:`NMFBase._evaluate` returns it."""
 
     objective: float
     entry_weights: np.ndarray | None = None
@@ -196,6 +199,15 @@ class _Eval:
     scalars: dict = field(default_factory=dict)
     details: dict = field(default_factory=dict)
     sparse_part: np.ndarray | None = None
+
+
+def scale_to_max(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H d, W / d) with d the largest entry of each basis row of W (r, d): the authors' code's
+    normalisation (Guan et al. 2019 code, §3.3(c) of the project's notes); HW unchanged. A row
+    that is all 0 keeps scale 1."""
+    d = W.max(axis=1)
+    d = np.where(d > 0, d, 1.0)
+    return H * d[None, :], W / d[:, None]
 
 
 def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -207,7 +219,7 @@ def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndar
     return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
 
 
-class _NMFBase(SteppableEstimator):
+class NMFBase(SteppableEstimator):
     """The HQ loop shared by every NMF method (see the module docstring). Subclasses implement
     :meth:`_evaluate` (objective and weights of an iterate) and may override :meth:`_target`,
     :meth:`_hq_weights` and :meth:`_refresh`. Its constructor takes the parameters of the
@@ -226,7 +238,7 @@ class _NMFBase(SteppableEstimator):
         self.random_state = random_state
 
     # ---------------------------------------------------------------- hooks
-    def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
+    def _evaluate(self, ctx: NMFContext, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> Evaluation:
         """Objective, weights and scalars of the iterate with reconstruction P and residual
         E = X − P. E is a fresh array owned by the callee, which may overwrite it (TC-NMF turns
         it into E² and then into its weights Q in place: no other array of the data's size).
@@ -234,20 +246,20 @@ class _NMFBase(SteppableEstimator):
         entries fitted above max X)."""
         raise NotImplementedError   # pragma: no cover
 
-    def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
+    def _target(self, ctx: NMFContext, state: NMFState) -> np.ndarray:
         return ctx.X
 
     def _hq_weights(self, state: NMFState):
         """(Q, per-sample weights) for the two weighted NLS steps of ``state``'s next iteration."""
         return state.entry_weights, state.details.get("row weights")
 
-    def _refresh(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, state: NMFState, get):
+    def _refresh(self, ctx: NMFContext, H: np.ndarray, W: np.ndarray, state: NMFState, get):
         """Weights for the basis step from the residual ``X − H W`` after the coefficient step
         (H new, W the state's), or None to keep the state's weights."""
         return None
 
-    def _reweigher(self, ctx: _Ctx, ev: _Eval):
-        """The state's frozen HQ weight function for ``transform`` (:class:`_Reweigh`), or None
+    def _reweigher(self, ctx: NMFContext, ev: Evaluation):
+        """The state's frozen HQ weight function for ``transform`` (:class:`Reweigh`), or None
         when the coefficient step is unweighted (NMF, L2,1-NMF)."""
         return None
 
@@ -270,7 +282,7 @@ class _NMFBase(SteppableEstimator):
     #: (:func:`core.methods.nmf_state.normalise_factors`).
     _normalise = staticmethod(normalise_factors)
 
-    def _check_range(self, iteration: int, top: float, ctx: _Ctx):
+    def _check_range(self, iteration: int, top: float, ctx: NMFContext):
         """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
         limit = ctx.xmax + DIVERGE_FACTOR * (ctx.xmax - ctx.xmin)
         if top > limit:
@@ -289,7 +301,7 @@ class _NMFBase(SteppableEstimator):
     #: residual is then made in float32 (:func:`core.methods.nmf_weights.weights_dtype`).
     _keeps_weights = True
 
-    def _residual(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
+    def _residual(self, ctx: NMFContext, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
         """``E = X − HW`` into ``out`` (or a fresh array, float32 for a method that keeps weights
         on data above ``nmf_weights.WEIGHTS32_MIN`` entries) one block of rows at a time, HW never
         whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H and W carrying the
@@ -313,7 +325,7 @@ class _NMFBase(SteppableEstimator):
         flat = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
         return E, top, _RowProduct(H, W, flat)
 
-    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
+    def _make_state(self, ctx, H, W, ev: Evaluation, prev: NMFState | None, P,
                     counts: dict, tols: tuple, fitted_max: float | None = None,
                     extra: dict | None = None) -> NMFState:
         """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
@@ -381,7 +393,8 @@ class _NMFBase(SteppableEstimator):
             return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
                              gram=gram), 1
         res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
-                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram,
+                   code=self.solver == CODE_SOLVER)
         return res.Y, res.n_iter
 
     @staticmethod
@@ -396,11 +409,11 @@ class _NMFBase(SteppableEstimator):
         return blas_threads(1) if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
     @staticmethod
-    def _context(X: np.ndarray) -> _Ctx:
+    def _context(X: np.ndarray) -> NMFContext:
         """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
         lo, hi = float(X.min()), float(X.max())
-        return _Ctx(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
+        return NMFContext(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
                     sq_norm=float(np.einsum("ij,ij->", X, X)),
                     top_limit=hi + convergence.RANGE_MARGIN * max(hi - lo, abs(hi), abs(lo), _TINY))
 
@@ -414,9 +427,12 @@ class _NMFBase(SteppableEstimator):
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
     def _step(self, state: NMFState) -> NMFState:  # type: ignore[override]  # NMF methods make NMF states
-        ctx: _Ctx = state._ctx
+        ctx: NMFContext = state._ctx
         t = state.iteration + 1
         H, W = state.coefficients, state.components     # (the solvers return new arrays)
+        if self.solver == CODE_SOLVER:      # the authors' code's scaling: basis rows of max 1
+            assert H is not None            # (OGM's iterates depend on it; the product does not)
+            H, W = scale_to_max(H, W)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
@@ -477,7 +493,7 @@ class _NMFBase(SteppableEstimator):
         None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
         ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``_Ctx.top_limit``)
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``NMFContext.top_limit``)
         if top is None:
             H = state.coefficients
             assert H is not None                      # a fitted NMF state has its coefficients
@@ -517,7 +533,7 @@ class _NMFBase(SteppableEstimator):
 
 class _RowProduct:
     """``H @ W`` (n, d) read by blocks of rows, never formed whole: ``P[rows] = H[rows] @ W``
-    for a slice of rows (what :meth:`_NMFBase._evaluate` gets as P). ``above``: the flat
+    for a slice of rows (what :meth:`NMFBase._evaluate` gets as P). ``above``: the flat
     indices of the entries fitted above max X (the range rules of TC- and CIM-NMF)."""
 
     def __init__(self, H: np.ndarray, W: np.ndarray, above: np.ndarray):
@@ -538,12 +554,12 @@ def _finite(A: np.ndarray) -> bool:
     return math.isfinite(float(A.sum()))
 
 
-def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
-                means: np.ndarray | None = None, **extra) -> _Eval:
-    """The :class:`_Eval` of entry weights Q (an array, or a :class:`Deferred` with their
+def entry_evaluation(Q, objective: float, scalars: dict, details: dict | None = None,
+                     means: np.ndarray | None = None, **extra) -> Evaluation:
+    """The :class:`Evaluation` of entry weights Q (an array, or a :class:`Deferred` with their
     per-sample ``means`` given)."""
     sw, raw = _mean_weights(Q, means)
     det = {"mean weight": raw}
     det.update(details or {})
-    return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
+    return Evaluation(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
                  details=det, **extra)

@@ -1,6 +1,6 @@
 """The state of every NMF method (:class:`NMFState`): the factors, the lazily formed
 reconstruction, and ``transform`` of new samples with the basis fixed; and the context its
-states share (:class:`_Ctx`: the data, its scale, work arrays).
+states share (:class:`NMFContext`: the data, its scale, work arrays).
 
 Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non-Negative Matrix
 Factorization", IEEE TPAMI 41(1), 2019. Orientation and fields: see :mod:`core.methods.nmf_base`.
@@ -21,7 +21,7 @@ from ..base import State
 from ..errors import DataError
 from ._wnls import Scratch
 
-__all__ = ["NMFState", "LAZY", "Deferred", "check_nonnegative", "next_state", "normalise_factors"]
+__all__ = ["NMFState", "NMFContext", "LAZY", "Deferred", "check_nonnegative", "next_state", "normalise_factors"]
 
 #: Weighted ``transform``: a row's half-quadratic rounds stop when its coefficients change by
 #: less than this (relative ℓ2), or after :data:`TRANSFORM_OUTER` rounds.
@@ -122,7 +122,7 @@ def transform_rows(X: np.ndarray, F: np.ndarray, reweigh=None, method: str = "NM
 
 # ----------------------------------------------------------------------------- run context
 @dataclass
-class _Ctx:
+class NMFContext:
     """Data shared by every state of one run (not copied): X, its scale, work arrays."""
 
     X: np.ndarray

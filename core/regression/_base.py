@@ -4,7 +4,7 @@ A regression method learns a linear map from inputs X (n_samples, n_features) to
 Y (n_samples, n_outputs), possibly cleaning X on the way. Like the subspace methods of
 :mod:`core.base` its iteration is exposed one step at a time on an explicit immutable state::
 
-    est = RR(lam=1.0, eta=1.0)
+    est = RR(lam_scale=1.0, eta=1.0)
     state = est.start(X, Y)            # iteration 0: the initialisation
     while not est.finished(state):
         state = est.step(state)        # one iteration of the paper's algorithm

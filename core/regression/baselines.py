@@ -14,8 +14,9 @@ Scale of ``alpha`` (α; Ridge, RANSAC, LDA; scikit-learn's name for a ridge pena
 :class:`sklearn.linear_model.Ridge`): the ridge is ``alpha · n · v_X · mean(diag WᵀW)``
 (``v_X`` the mean variance of the features): a fraction of the average diagonal entry of the
 centred Gram matrix, and the bias column of ``[X, c1]`` is the constant ``c = s_X`` (the RMS of
-X; so the intercept is penalised like a feature of the data's scale). RR with λ → ∞ (E = 0,
-D = X) gives Ridge with ``alpha = γ/η`` (RLDA: LDA likewise).
+X; so the intercept is penalised like a feature of the data's scale). RR's ``alpha`` is the same
+ridge weight beside a regression term weighted η/2 instead of 1/2: RR with λ → ∞ (E = 0, D = X)
+gives Ridge with ``alpha = RR's alpha / eta`` (RLDA: LDA likewise).
 """
 from __future__ import annotations
 
@@ -166,7 +167,7 @@ class LDA(_OneStep):
     ``W = (YᵀY)^{-1/2}``; RLDA's λ → ∞ limit. A ridge (``alpha`` > 0, relative) is needed when
     n_samples < n_features. ``fit(X, y)`` with labels y; ``predict`` returns labels by ``rule``
     (see :class:`~core.regression.RLDA`). Every class needs >= 2 samples. The default
-    ``alpha = 3`` equals RLDA's default γ/η (the same T-ridge as RLDA's λ → ∞ limit)."""
+    ``alpha = 3`` equals RLDA's default alpha/eta (the same T-ridge as RLDA's λ → ∞ limit)."""
 
     _classifier = True
 

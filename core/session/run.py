@@ -99,10 +99,11 @@ def as_wanted(info, params: Mapping[str, Any], shape: tuple[int, int] | None) ->
 
 
 def validated(info, params: Mapping[str, Any]) -> dict:
-    """Every parameter of ``info`` (defaults filled in; names it does not have dropped), each
-    checked by its ParamSpec (ParameterError naming the parameter)."""
+    """Every parameter of ``info`` (defaults filled in; a former name read as today's,
+    :meth:`core.params.MethodInfo.current`; names it does not have dropped), each checked by its
+    ParamSpec (ParameterError naming the parameter)."""
     values = info.defaults()
-    values.update({k: v for k, v in params.items() if k in values})
+    values.update({k: v for k, v in info.current(params).items() if k in values})
     return {s.name: s.validate(values[s.name]) for s in info.params}
 
 
@@ -327,9 +328,9 @@ class Run:
     def to_dict(self) -> dict:
         """Method, parameters and how far the run got (the states themselves are not saved: the
         same data, parameters and seed reproduce them)."""
-        from .spec import _plain
+        from .spec import plain
         kind, _ = self.status() if self.history.states else ("", "")
-        return {"method": self.method, "task": self.task, "params": _plain(self.params),
+        return {"method": self.method, "task": self.task, "params": plain(self.params),
                 "iteration": self.iteration, "status": kind}
 
     @classmethod
