@@ -148,6 +148,15 @@ def float_dtype(X: Any) -> type:
     return np.float32 if dtype == np.float32 else np.float64
 
 
+def _n_rows(X: Any) -> int:
+    """The number of samples of ``X``, any array-like ``fit`` accepts (an array, a DataFrame, a
+    list, an object with only ``__array__``), without converting it when it has a shape or length."""
+    shape = getattr(X, "shape", None)            # (X is of any type the caller passes)
+    if shape is not None and len(shape):
+        return int(shape[0])
+    return len(X) if hasattr(X, "__len__") else len(np.asarray(X))
+
+
 class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
@@ -324,7 +333,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
             convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
         dtype = float_dtype(X)
         self._set_fitted(state, dtype)
-        self.state_ = state.detached(X.shape[0] if hasattr(X, "shape") else len(X))   # (arrays, frames, lists)
+        self.state_ = state.detached(_n_rows(X))
         return state
 
     def _set_fitted(self, state: State, dtype: type) -> None:
