@@ -17,6 +17,7 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from . import lesson_highlight
+from .layout import WrappedLabel
 from .lesson_driver import LessonDriver
 
 __all__ = ["LessonPanel", "install", "claim_html", "TEXT_SCALE"]
@@ -91,9 +92,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         v.setSpacing(6)
 
         def label(name: str, wrap: bool = True) -> QtWidgets.QLabel:
-            lab = QtWidgets.QLabel("")
+            lab = WrappedLabel("") if wrap else QtWidgets.QLabel("")
             lab.setObjectName(name)
-            lab.setWordWrap(wrap)
             lab.setTextFormat(QtCore.Qt.PlainText)
             lab.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
             v.addWidget(lab)

@@ -279,9 +279,9 @@ class WorkspaceDrawing:
             classes = list(data.classes)
             counts = metrics.confusion_matrix(np.asarray(data.labels)[~data.train],
                                               np.asarray(tsnap.test_predictions), classes)
+            # the accuracy is in the line above, in bold: a short title leaves the matrix its height
             self.confusion_view.show_counts(counts, [str(c) for c in classes],
-                                            f"Test confusion ({'cleaned' if mode == 'clean' else 'plain'}): "
-                                            f"accuracy {format_metric('accuracy', acc)}")
+                                            f"Confusion ({'cleaned' if mode == 'clean' else 'plain'})")
             if self.test_plot_stack.currentWidget() is not self.confusion_view:
                 self.test_plot_stack.setCurrentWidget(self.confusion_view)
         else:

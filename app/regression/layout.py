@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption
 
+from ..layout import WrappedLabel
 from .. import params as P
 from ..views import ObjectiveView, ScalarHistoryView, keep_scenes_active
 from . import sources as S
@@ -18,15 +19,11 @@ from .views import (CoefficientsView, ConfusionView, InputImagesView, Prediction
 __all__ = ["WorkspaceLayout"]
 
 
-class _WrappedLabel(QtWidgets.QLabel):
+class _WrappedLabel(WrappedLabel):
     """A word-wrapping label inside :class:`_Fill` that its layout treats as a plain widget of the
-    minimum height :class:`_Fill` gives it (the height its text needs at its width): a box layout
+    minimum height its text needs at its width (:class:`app.layout.WrappedLabel`): a box layout
     gives an item with height-for-width exactly that height and squeezes its other rows below
     their minimum heights (the views drawn over each other)."""
-
-    def __init__(self, text: str = ""):
-        super().__init__(text)
-        self.setWordWrap(True)
 
     def hasHeightForWidth(self) -> bool:
         return False
@@ -365,10 +362,12 @@ class WorkspaceLayout:
         self.test_plot_stack.addWidget(self.confusion_view)
         self.test_plot_stack.addWidget(self.prediction_view)
         self.test_samples_view = TestSamplesView(n_rows=TEST_ROWS)
-        self.test_plot_stack.setMinimumHeight(150)     # room for its title, axes and legend
+        # room for its title, axes and legend, and for ten classes' names apart (the matrix was
+        # 70 px across at 1280 × 720 and its names ran over each other)
+        self.test_plot_stack.setMinimumSize(*ConfusionView.MIN_SIZE)
         row = QtWidgets.QHBoxLayout()
         row.setSpacing(4)
-        row.addWidget(self.test_plot_stack, 4)
-        row.addWidget(self.test_samples_view, 5)
+        row.addWidget(self.test_plot_stack, 5)
+        row.addWidget(self.test_samples_view, 4)
         v.addLayout(row, 1)
         return box

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui
 from ..views.common import COLORS, DIVERGING, LINE_COLORS, View, export_arrays, Mosaic, style_plot, fitting_font
 from .view_style import (missing_rgba, note_html,
                          set_clipped_title)
+from ..views.scaling import base_font
 
 __all__ = ["CoefficientsView", "TestSamplesView", "ConfusionView", "PredictionView"]
 
@@ -248,6 +249,10 @@ class ConfusionView(pg.PlotWidget, View):
     name = "confusion_view"
 
     TITLE = "Test predictions"
+    #: the class names' size (pt, unzoomed)
+    TICK_PT = 7.5
+    #: the least size (px, unzoomed) that shows ten classes' names apart under a one-line title
+    MIN_SIZE = (170, 190)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -259,6 +264,10 @@ class ConfusionView(pg.PlotWidget, View):
         plot.setAspectLocked(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
+        tick_font = base_font()              # one class name per cell: ten of them in 100 px
+        tick_font.setPointSizeF(self.TICK_PT)
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(tickFont=tick_font)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
         plot.addItem(self.image)

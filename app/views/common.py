@@ -107,6 +107,40 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
         ax.geometryChanged.connect(lambda ax=ax: ax.resizeEvent(None))
         ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: ax.resizeEvent(None))
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+    for name in ("bottom", "top"):
+        spread_ticks(plot.getAxis(name))
+
+
+#: px kept between two tick labels along a horizontal axis
+TICK_GAP = 6
+
+
+def spread_ticks(axis: pg.AxisItem) -> None:
+    """Automatic ticks of a horizontal ``axis`` never closer than their labels are wide: pyqtgraph
+    always writes its first level of ticks, however narrow the axis (a two-axis chart 60 px wide
+    wrote "20 40 60 80" into each other). The major spacing is doubled or more (1, 2, 5 × 10ᵏ)
+    until the widest label and :data:`TICK_GAP` fit between two ticks; the spacing it had
+    becomes the minor one. Explicit ticks (``setTicks``, ``setTickSpacing``) are kept."""
+    pyqtgraph_spacing = axis.tickSpacing
+
+    def tick_spacing(lo: float, hi: float, size: float):
+        levels = pyqtgraph_spacing(lo, hi, size)
+        if axis._tickSpacing is not None or not levels or size <= 0 or hi <= lo:
+            return levels
+        major = levels[0][0]
+        font = axis.style.get("tickFont") or axis.font()
+        fm = QtGui.QFontMetricsF(font)
+        strings = axis.tickStrings([lo, hi, major * np.ceil(lo / major)], axis.autoSIPrefixScale * axis.scale, major)
+        wide = max(fm.horizontalAdvance(str(t)) for t in strings) + TICK_GAP
+        spread = major
+        while (spread / (hi - lo)) * size < wide and spread < (hi - lo):
+            digits = spread / 10 ** np.floor(np.log10(spread))
+            spread *= 2.5 if round(digits) == 2 else 2       # 1 → 2 → 5 → 10
+        if spread == major:
+            return levels
+        return [(spread, 0), (major, 0)]
+
+    axis.tickSpacing = tick_spacing
 
 
 class Message(pg.TextItem):
@@ -291,7 +325,11 @@ class ColorBar(pg.GraphicsWidget):
                                 textPen=COLORS["axis"])
         self.axis.linkToView(self.vb)
         self.axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
-        self.axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)  # end values shown
+        # end values shown (pyqtgraph drops a tick text more than 15 px past the axis's ends: the
+        # residual bar's "−128" at 9 pt, 33 px wide, was never drawn), in the axis label's size
+        tick_font = scaling.base_font()
+        tick_font.setPointSizeF(7.5)
+        self.axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False, tickFont=tick_font)
         keep_text_space(self.axis)
         if ticks is not None:
             self.axis.setTicks(ticks)
@@ -303,6 +341,10 @@ class ColorBar(pg.GraphicsWidget):
             self.vb.setFixedWidth(width)
             grid.addItem(self.vb, 0, 0)
             grid.addItem(self.axis, 0, 1)
+            # the end values are centred on the bar's ends: room for half a line above and below,
+            # else the bottom one ("−1") is cut by the view's edge
+            half = int(np.ceil(QtGui.QFontMetrics(tick_font).height() / 2))
+            grid.setContentsMargins(0, half, 0, half)
         self.frame = QtWidgets.QGraphicsRectItem(self.vb)     # the outline
         self.frame.setPen(pg.mkPen(COLORS["axis"]))
         self._levels = (0.0, 1.0)
@@ -447,8 +489,8 @@ class Mosaic(pg.GraphicsLayoutWidget):
         if below:
             if self.bar_row is None:
                 self.bar_row = self.ci.addLayout(row=2, col=0)
-                self.bar_row.setContentsMargins(4, 2, 4, 0)
-                self.bar_row.layout.setHorizontalSpacing(16)
+                self.bar_row.setContentsMargins(16, 2, 16, 0)     # room for half an end value ("+128")
+                self.bar_row.layout.setHorizontalSpacing(28)    # the end values of two bars apart
             self.bar_row.addItem(bar)
             self.below_bars.append(bar)
             return bar

@@ -84,6 +84,14 @@ class ReconView(Mosaic, View):
             c = i % cols
             img.setLookupTable(self._lut if c >= 3 else None)
 
+    def width_for_tile(self, px: float) -> float:
+        """Screen pixels of width the view needs for thumbnails ``px`` wide: its rows of
+        :attr:`n_columns` tiles, the gaps and the row labels' room side by side (its height
+        may still make them smaller)."""
+        cols = self.cols
+        left, _, right, _ = self.ci.layout.getContentsMargins()
+        return px * (self.LEFT + cols + (cols - 1) * self.GAP) + left + right + self.bars_width()
+
     def _placed(self, shape) -> None:
         h, w = shape
         for c, t in enumerate(self.headers):

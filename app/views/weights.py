@@ -42,6 +42,9 @@ class WeightsView(pg.PlotWidget, View):
         plot = self.getPlotItem()
         style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
         plot.getAxis("left").setTickSpacing(1, 1)
+        # a tick text centred on an end of the axis (the "0" of the mean pixel weights' 0–1 scale)
+        # is drawn, not dropped (pyqtgraph keeps this margin only on an axis without grid lines)
+        plot.getAxis("left").setStyle(hideOverlappingLabels=False)
         # sample indices are counts: no SI prefix ("sample index (x0.001)" did not fit a 4-column lesson)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.setMouseEnabled(x=True, y=False)
@@ -111,6 +114,7 @@ class WeightsView(pg.PlotWidget, View):
         elif mode == "mean":
             plot.setTitle(self.MEAN_TITLE, size=TITLE_SIZE, color=COLORS["title"])
             plot.setLabel("left", "mean Q")
+            plot.showGrid(x=False, y=False)        # the "0" on the axis's end drawn (see __init__)
             axis.decades = False
             axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
         else:
@@ -119,6 +123,8 @@ class WeightsView(pg.PlotWidget, View):
             axis.decades = True
             axis.setTicks(None)
             axis.setTickSpacing(1, 1)
+        if mode != "mean":
+            plot.showGrid(x=False, y=True, alpha=0.25)
         axis.resizeEvent(None)          # pyqtgraph places a new label only when the axis is resized
         axis.picture = None
         axis.update()

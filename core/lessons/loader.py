@@ -357,9 +357,10 @@ class _Checker:
         params = m.get("params", {})
         self.table(params, where + ["params"])
         if task == "playground":
-            if key not in playground.METHODS:
-                self.fail(where + ["key"], f"unknown playground method {key!r}; known: {', '.join(playground.METHODS)}")
-            allowed = {"p": catalogue.get("pca-gm").spec("p")} if key == "pca-gm" else {}
+            offered = playground.methods()
+            if key not in offered:
+                self.fail(where + ["key"], f"unknown playground method {key!r}; known: {', '.join(offered)}")
+            allowed = playground.tunable(key)
             for pname, v in params.items():
                 if pname not in allowed:
                     self.fail(where + ["params", pname], f"the playground's {key} takes "

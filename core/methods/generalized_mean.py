@@ -18,6 +18,9 @@ P_GM = ParamSpec(
     "power of the generalized mean of the residuals; 1 = PCA, smaller = more robust (Oh & Kwak 2016 eq. 10)",
     low=0.0, high=1.0, low_open=True, slider=(0.01, 1.0))
 
+#: key of a PCA-GM state's ``details``: whether its generalized mean m_G met its stopping rule
+MEAN_CONVERGED = "m_G converged"
+
 
 class GeneralizedMean(KeepsFloat32, SteppableEstimator):
     """Generalized sample mean ``m_G`` (Oh & Kwak 2016, Algorithm 1, eqs. 6–8).
@@ -184,18 +187,17 @@ class PCAGM(ReweightedPCA):
         state = gm._start(X)          # X is validated already (and may be float32: kept)
         while not gm.finished(state):
             state = gm.step(state)
-        self._mean_unconverged = not state.converged          # for note()
         if not state.converged:
             # the user called PCA-GM: say it of PCA-GM (its inner mean), not of an estimator they never named
             warnings.warn(f"{self.name}: its generalized mean m_G (Algorithm 1) stopped at max_iter = "
                           f"{int(self.max_iter)} before its stopping rule was met; the components are fitted "
                           "around that mean. Raise max_iter or tol to let it converge",
                           convergence.ConvergenceWarning, stacklevel=5)
-        return state.mean, {"mean iterations": state.iteration}
+        return state.mean, {"mean iterations": state.iteration}, {MEAN_CONVERGED: bool(state.converged)}
 
     def note(self, state: State) -> str:
         """Says when the generalized mean m_G stopped at max_iter unconverged (PCA-GM itself may
         still converge around it)."""
-        if getattr(self, "_mean_unconverged", False):
+        if state.details.get(MEAN_CONVERGED) is False:
             return f"its generalized mean m_G stopped at max_iter = {int(self.max_iter)} without converging"
         return ""

@@ -23,7 +23,7 @@ the family appears there with no edit of the playground.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
 
@@ -147,10 +147,10 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
         R1-PCA's c)."""
         return {}
 
-    def _centre(self, X: np.ndarray) -> tuple[np.ndarray, dict[str, float]]:
-        """The fixed centre (n_features,) and scalars about it (for a method that does not
-        :attr:`moving_mean`): the sample mean."""
-        return X.mean(axis=0), {}
+    def _centre(self, X: np.ndarray) -> tuple[np.ndarray, dict[str, float], dict[str, Any]]:
+        """The fixed centre (n_features,), scalars and details about it (for a method that does not
+        :attr:`moving_mean`; the details stay with every state of the run): the sample mean."""
+        return X.mean(axis=0), {}, {}
 
     # ------------------------------------------------------------ the playground's view of it
     def loss(self, state: State) -> Loss:
@@ -187,8 +187,9 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
             run = ReweightRun(X=X, sq=sq_distances(X), gram=G0)
             out, m, sq = self._weighted_fit(run, np.ones(len(X)), stop=stop)
             about: dict[str, float] = {}
+            details: dict[str, Any] = {}
         else:
-            m, about = self._centre(X)
+            m, about, details = self._centre(X)
             sq = sq_distances(X, m)
             out, gram = pca_eigenspace(X, m, k, sq=sq, **stop)
             run = ReweightRun(X=X, sq=sq, gram=gram)
@@ -197,7 +198,7 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
         J = float(np.sum(self.phi(a, s)))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
                      components=out.components, mean=m, sample_weights=self.weight_rule(a, s), scalars=s,
-                     _ctx=replace(run, warm=out.warm))
+                     details=details, _ctx=replace(run, warm=out.warm))
 
     def _step(self, state: State) -> State:
         run: ReweightRun = state._ctx

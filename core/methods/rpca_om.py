@@ -85,7 +85,7 @@ class L2pPCAOM(ReweightedPCA):
     """
 
     moving_mean = True
-    surrogate = "Q = Σ (rᵗ²+ε)^(p/2) + h′(rᵗ²)(r² − rᵗ²),  h′(a) = (p/2)(a+ε)^((p−2)/2)"
+    surrogate = "Q = Σ φ(rᵗ²) + φ′(rᵗ²)(r² − rᵗ²),  φ(a) = (a+ε)^(p/2)"
 
     def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6,
                  exact_start: bool = False):
@@ -141,5 +141,3 @@ class RPCAOM(L2pPCAOM):
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6, exact_start: bool = False):
         super().__init__(n_components=n_components, p=1.0, max_iter=max_iter, tol=tol, exact_start=exact_start)
-
-    surrogate = "Q = Σ √(rᵗ²+ε) + (r² − rᵗ²)/(2√(rᵗ²+ε))"

@@ -377,7 +377,7 @@ class _RRBase(RegressionEstimator):
         det = {"λ": run.lam, "η": run.eta, "γ": run.gamma, "s_X": run.scales[0], "s_Y": run.scales[1],
                "bias constant c": run.c}
         if self._classifier:
-            det["rule"] = self._params.get("rule", "mean")
+            det["rule"] = run.problem.params.get("rule", "mean")
         if run.observed is not None:
             det["missing"] = frozen(~run.observed)
         return det
@@ -388,7 +388,7 @@ class _RRBase(RegressionEstimator):
             return self._first(prob)
 
     def _first(self, prob: Problem) -> RegressionState:
-        prm = self._params
+        prm = prob.params
         X, Y = prob.X, prob.Y
         n, d = X.shape
         p = Y.shape[1]
@@ -507,7 +507,7 @@ class _RRBase(RegressionEstimator):
         E_obs = E if run.observed is None else np.where(run.observed, E, 0.0)
         objective, fit = self._objective(run, D, T, res.nuclear, E_obs)
         sv = np.sqrt(np.einsum("ij,ij->j", res.left, res.left))    # singular values of D: σ − τ
-        tol = float(self._params["tol"])
+        tol = float(run.problem.params["tol"])
         ctx = _Iter(run=run, Dh=frozen(Dh), G1=frozen(G1), G2=frozen(G2),
                     mu1=min(run.rho * mu1, run.mu_max1), mu2=min(run.rho * mu2, run.mu_max2),
                     k_pred=res.k_next, T=frozen(T), E_full=frozen(E), subspace=res.subspace)

@@ -6,9 +6,11 @@ Y (n_samples, n_outputs); images are grey levels 0–255.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from robust_subspace_lab.core import catalogue, corruption, datasets
 from robust_subspace_lab.core.errors import DataError, ParameterError
@@ -444,3 +446,30 @@ def test_rpca_lsr_stops_between_its_costly_calls(monkeypatch):
     with interrupt.cancellable(pause), pytest.raises(interrupt.Cancelled):
         est.step(state)
     assert calls == []
+
+
+@pytest.mark.parametrize("info", catalogue.methods("regression"), ids=lambda m: m.key)
+def test_start_step_and_fit_leave_the_estimator_unchanged(info, rng):
+    """scikit-learn's rule: ``start``, ``step`` and ``fit`` leave the parameters and every other
+    attribute as they were (the validated parameters travel with the run's states: start kept them
+    as ``_params``) and only add learned attributes, whose names end in ``_`` (``start``:
+    ``n_features_in_``, as scikit-learn's ``validate_data`` sets it)."""
+    X = rng.standard_normal((24, 4)) * 10 + 50
+    y = np.repeat([0, 1, 2], 8)
+    Y = y if info.estimator._classifier else X @ rng.standard_normal((4, 2)) + 0.1 * rng.standard_normal((24, 2))
+    est = info.estimator()
+    if "max_iter" in est.get_params():
+        est.set_params(max_iter=3)
+    params, attrs = est.get_params(), dict(vars(est))
+    state = est.start(X, Y)
+    if not est.finished(state):
+        est.step(state)
+    added = vars(est).keys() - attrs.keys()
+    assert all(name.endswith("_") for name in added), sorted(added)
+    assert est.get_params() == params and {k: vars(est)[k] for k in attrs} == attrs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, Y)
+    added = vars(est).keys() - attrs.keys()
+    assert added and all(name.endswith("_") for name in added), sorted(added)
+    assert est.get_params() == params and {k: vars(est)[k] for k in attrs} == attrs
