@@ -316,7 +316,7 @@ class TruncatedCauchyNMF(NMFBase):
         gamma = float(state.scalars["γ"])
         tau = self._state_tau(state)
         X = ctx.X
-        Q = np.empty(X.shape, dtype=weights_dtype(X.size))
+        Q = np.empty(X.shape, dtype=weights_dtype(X.size, X.dtype))
         for rows in row_blocks(*X.shape):               # Q from X − HW, one block of rows at a time
             P = H[rows] @ W
             E2 = np.subtract(X[rows], P)
