@@ -363,7 +363,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         fit rests on a few samples (:mod:`core.collapse`). ``NotFittedError`` before ``fit``;
         AttributeError for a method without sample weights."""
         check_is_fitted(self, "state_")
-        if getattr(self, "sample_weights_", None) is None:
+        if self.sample_weights_ is None:                 # (set by every fit, with state_)
             raise AttributeError(f"{self.name} has no sample weights, so no effective_n_samples_")
         return effective_n_samples(self.sample_weights_)
 
