@@ -170,8 +170,17 @@ def _accuracy(X, state, weights, init, k):
     return float(principal_angles(W, We).max()), float((j - je) / je)
 
 
+#: ``--clock``: wall time, or the process's CPU time (with one BLAS thread the same on a quiet
+#: machine; on a loaded one the CPU time leaves out the time the process waited for a core)
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = time.perf_counter
+
+
 def child(args):
+    global clock
     from threadpoolctl import threadpool_limits
+
+    clock = CLOCKS[args.clock]
 
     X = np.load(args.data_path)
     with threadpool_limits(args.threads):
@@ -181,27 +190,27 @@ def child(args):
             from sklearn.decomposition import PCA
 
             tracemalloc.start()
-            t = time.perf_counter()
+            t = clock()
             PCA(n_components=args.k, svd_solver="randomized", random_state=0).fit(X)
-            _emit(phase="fit", seconds=time.perf_counter() - t, peak=tracemalloc.get_traced_memory()[1])
+            _emit(phase="fit", seconds=clock() - t, peak=tracemalloc.get_traced_memory()[1])
             return
         import warnings
 
         warnings.simplefilter("ignore")
         est = _create(args.method, args.k)
         tracemalloc.start()
-        t = time.perf_counter()
+        t = clock()
         state = est.start(X)
-        first = time.perf_counter() - t
+        first = clock() - t
         _emit(phase="start", seconds=first, peak=tracemalloc.get_traced_memory()[1])
         step_times = []
         # earlier states are kept only for --accuracy (else a run's peak would count them all)
         keep = args.accuracy and args.method in PCA_FAMILY
         states = [state] if keep else []
         for i in range(1, args.iters + 1):
-            t = time.perf_counter()
+            t = clock()
             state = est.step(state)
-            step_times.append(time.perf_counter() - t)
+            step_times.append(clock() - t)
             _emit(phase="step", i=i, seconds=step_times[-1], peak=tracemalloc.get_traced_memory()[1])
             if keep:
                 states.append(state)
@@ -211,9 +220,9 @@ def child(args):
             total = first + sum(step_times)
             fit_state = state
             while not est.finished(fit_state):
-                t = time.perf_counter()
+                t = clock()
                 fit_state = est.step(fit_state)
-                total += time.perf_counter() - t
+                total += clock() - t
             _emit(phase="whole", seconds=total, iterations=fit_state.iteration,
                   converged=bool(fit_state.converged), objective=float(fit_state.objective))
         if args.accuracy and args.method in PCA_FAMILY:
@@ -230,7 +239,7 @@ def run_child(path, method, a, cap):
     """Run one child; returns the list of its JSON records (those finished within ``cap`` s)."""
     cmd = [sys.executable, *(["-P"] if sys.flags.safe_path else []), os.path.abspath(__file__),
            "--child", method, "--data-path", path, "--k", str(a.k), "--iters", str(a.iters),
-           "--threads", str(a.threads)] + (["--accuracy"] if a.accuracy else []) + \
+           "--threads", str(a.threads), "--clock", a.clock] + (["--accuracy"] if a.accuracy else []) + \
           (["--fit-child"] if method in a.fit_methods else [])
     env = {**os.environ, "OMP_NUM_THREADS": str(a.threads), "OPENBLAS_NUM_THREADS": str(a.threads),
            "MKL_NUM_THREADS": str(a.threads)}
@@ -290,6 +299,14 @@ def _median(xs):
 STATS = {"median": _median, "min": lambda xs: float(np.min(xs)) if xs else None}
 
 
+def _progress(key, recs, refs):
+    """One line per run as it ends (a long sweep on a loaded machine shows what it has so far)."""
+    parts = [f"{r['phase']} {r['seconds']:.2f}" for r in recs if "seconds" in r]
+    parts += [f"error {r['message'][:60]}" for r in recs if r["phase"] == "error"]
+    ref = f"ref {refs[-1]:.2f} s; " if refs else ""
+    print(f"  run {key}: {ref}" + ", ".join(parts), file=sys.stderr, flush=True)
+
+
 def _measure(path, keys, a, cap):
     """Every method of ``keys`` run ``a.repeat`` times, each run beside a scikit-learn reference
     run (interleaved: ref, method, ref, method, ..., ref). Returns (reference seconds summarised
@@ -307,6 +324,7 @@ def _measure(path, keys, a, cap):
         for key in keys:
             ref()
             recs = run_child(path, key, a, cap)
+            _progress(key, recs, refs)
             o = out[key]
             o["records"] = recs
             o["start"] += [r["seconds"] for r in recs if r["phase"] == "start"]
@@ -324,7 +342,8 @@ def _table(path, keys, a, cap, n, d, what, data_mb):
     ref, ref_peak, res = _measure(path, keys, a, cap)
     ref_peak /= 2 ** 20
     print(f"\nX: {n} × {d} {a.dtype} ({data_mb:.0f} MB), {what}; k = {a.k}; "
-          f"BLAS threads: {a.threads}; cap {cap:.0f} s per run; {a.repeat} run(s) per method, interleaved")
+          f"BLAS threads: {a.threads}; cap {cap:.0f} s per run; {a.repeat} run(s) per method, interleaved; "
+          f"{a.clock} seconds, {a.stat} of the runs")
     print(f"reference: sklearn PCA(svd_solver='randomized').fit, {a.stat} of {a.repeat * len(keys) + 1}: "
           f"{ref:.2f} s, peak {ref_peak:.0f} MB beyond X\n")
     print("| method | start s (× sklearn) | iteration s (× sklearn) | whole fit s (× sklearn), iterations "
@@ -365,7 +384,7 @@ def _table(path, keys, a, cap, n, d, what, data_mb):
 def _sweep(keys, a, cap, d):
     """Start and step seconds at every n of the sweep, and their growth t(n_max)/t(n_min) (linear
     cost: n_max/n_min; the issue's bound: 4.5 at 40,000/10,000)."""
-    ns = QUICK_SWEEP_N if a.quick else SWEEP_N
+    ns = tuple(int(v) for v in a.sweep_n.split(",")) if a.sweep_n else (QUICK_SWEEP_N if a.quick else SWEEP_N)
     a.fit_methods = set()                           # start and steps only (whole fits: the tables)
     kind = a.data.split(",")[0] if a.data.split(",")[0] != "mnist" else "nogap"
     rows, refs = {k: {} for k in keys}, {}
@@ -382,7 +401,8 @@ def _sweep(keys, a, cap, d):
             rows[k][n] = (stat(res[k]["start"]), stat(res[k]["step"]))
         print(f"  sweep n = {n}: done (reference {ref:.2f} s)", flush=True)
     lo, hi = ns[0], ns[-1]
-    print(f"\nSweep over n ({what}), d = {d}, k = {a.k}, {a.threads} BLAS thread(s): seconds, and the growth "
+    print(f"\nSweep over n ({what}), d = {d}, k = {a.k}, {a.threads} BLAS thread(s), {a.clock} seconds, "
+          f"{a.stat} of {a.repeat} run(s): seconds, and the growth "
           f"t({hi})/t({lo}) (linear: {hi / lo:.1f})\n")
     head = " | ".join(f"n = {n}" for n in ns)
     ref_growth = refs[hi] / refs[lo]
@@ -422,6 +442,11 @@ def main(argv=None):
     ap.add_argument("--sweep", action="store_true",
                     help="also time start and step at n = 10,000, 20,000, 40,000 (d = 4096) and print the growth")
     ap.add_argument("--no-tables", action="store_true", help="with --sweep: the sweep only")
+    ap.add_argument("--sweep-n", default="", help="with --sweep: the numbers of rows, comma-separated "
+                                                  "(default 10000,20000,40000)")
+    ap.add_argument("--clock", choices=tuple(CLOCKS), default="wall",
+                    help="wall time (default) or the process's CPU time (one BLAS thread: the same on a quiet "
+                         "machine; on a loaded one, without the time spent waiting for a core)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--data", default="nogap,mnist",
                     help="comma-separated cases: nogap (default; no spectral gap after k), mnist (real digits, "

@@ -299,6 +299,11 @@ def _effective_weights(proj: np.ndarray) -> np.ndarray:
 class Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
 
+    #: centre the data first (the sparse PCAs' parameter; PCA-L1 always centres)
+    center: bool = True
+    #: the iteration cap per component (every greedy method's constructor sets it)
+    max_iter: int
+
     accepts_float32 = True   # X₀ is formed in float64 (_Run), so float32 input needs no float64 copy first
     #: (core.working) the start's blocks and statistics, and a step's vectors; the centred copy of a
     #: small input is added by work_estimate
@@ -336,7 +341,7 @@ class Greedy(SteppableEstimator):
         return {}
 
     def _center(self) -> bool:
-        return bool(getattr(self, "center", True))
+        return bool(self.center)
 
     def finished(self, state: State) -> bool:
         """True once all ``n_components`` are committed (the stopping rule of the whole run).

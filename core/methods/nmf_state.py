@@ -30,6 +30,9 @@ TRANSFORM_OUTER = 300
 #: ... and a row still changing by more than this after them is reported (ConvergenceWarning);
 #: the rows of L1-NMF's slowly converging reweighting may end between the two
 TRANSFORM_WARN = 1e-6
+#: ``NMFState.transform`` solves this many rows at a time (each row is solved on its own, so the
+#: blocks change nothing but the size of the float64 work arrays: 64 MB at 4,096 features)
+TRANSFORM_ROWS = 2048
 
 
 # ----------------------------------------------------------------------------- transform
@@ -322,8 +325,16 @@ class NMFState(_NMFFields):
         """Non-negative coefficients (n, n_components) of the rows of X (n, d) with the basis
         fixed: the method's own reweighted problem (``weighted=True``, default) or plain NNLS
         (``weighted=False``). Every row is solved on its own (:func:`transform_rows`): the
-        result for a row does not depend on the other rows, their order or the training data."""
-        return transform_rows(X, self.components, self.reweigh if weighted else None, self.method)
+        result for a row does not depend on the other rows, their order or the training data.
+        Solved in float64 :data:`TRANSFORM_ROWS` rows at a time (no float64 copy of a float32 X
+        whole); float32 for float32 X."""
+        X = np.asarray(X)
+        out = np.empty((len(X), len(self.components)),
+                       dtype=np.float32 if X.dtype == np.float32 else np.float64)
+        for i in range(0, len(X), TRANSFORM_ROWS):
+            out[i:i + TRANSFORM_ROWS] = transform_rows(X[i:i + TRANSFORM_ROWS], self.components,
+                                                       self.reweigh if weighted else None, self.method)
+        return out
 
     def _detached_changes(self) -> dict:
         return {"coefficients": None}     # (n_samples, r): the fit's (the final state's, fit_state)

@@ -292,6 +292,8 @@ class RegressionEstimator(EstimatorParams):
 
     _classifier = False
     _allow_missing = False
+    #: the iteration cap, for the iterative methods' constructors to set (None: a one-step method)
+    max_iter: int | None = None
 
     # ----------------------------------------------------------------- data
     def _check_X(self, X: Any, what: str = "X", n_features: int | None = None) -> np.ndarray:
@@ -384,7 +386,7 @@ class RegressionEstimator(EstimatorParams):
 
     def status(self, state: RegressionState) -> str:
         """``"converged"``, ``"max_iter"`` or ``"running"`` (see :mod:`core.convergence`)."""
-        return convergence.status(state.converged, state.iteration, getattr(self, "max_iter", 0) or 0)
+        return convergence.status(state.converged, state.iteration, self.max_iter or 0)
 
     def iterate(self, X: Any, Y: Any) -> Iterator[RegressionState]:
         """Yield the state of every iteration from ``start(X, Y)`` until :meth:`finished`."""
@@ -407,7 +409,7 @@ class RegressionEstimator(EstimatorParams):
         for state in self.iterate(X, Y):
             pass
         if not state.converged:
-            convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
+            convergence.warn_unconverged(self.name, int(state.iteration if self.max_iter is None else self.max_iter))
         return self._set_fitted(state)
 
     def _set_fitted(self, state: RegressionState) -> "RegressionEstimator":

@@ -111,9 +111,9 @@ def validated(info, params: Mapping[str, Any]) -> dict:
 def is_classifier(method) -> bool:
     """The method (a catalogue entry, an estimator or its class) takes class labels as targets
     (RLDA, LDA): it needs labelled data."""
-    cls = getattr(method, "estimator", method)
+    cls = getattr(method, "estimator", method)   # (a catalogue entry, an estimator or its class)
     cls = cls if isinstance(cls, type) else type(cls)
-    return bool(getattr(cls, "_classifier", False))
+    return bool(getattr(cls, "_classifier", False))   # (only regression estimators declare it)
 
 
 def accepts_missing(info) -> bool:
@@ -189,6 +189,8 @@ class Run:
     history: History = field(default_factory=History, repr=False, compare=False)
     error: str = ""
     diverged: bool = False
+    # the estimator of the run, once started (None before): what steps it and judges its states
+    _est: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self.params = validated(self.info, self.params)
@@ -295,7 +297,7 @@ class Run:
         self.record_failure(str(exc), isinstance(exc, SolverError))
 
     def _estimator_in_use(self):
-        est = getattr(self, "_est", None)
+        est = self._est
         if est is None or not self.history.states:
             raise ParameterError(f"{self.info.name}: start the run on data before stepping it")
         return est
@@ -303,7 +305,7 @@ class Run:
     # ------------------------------------------------------------------ status
     @property
     def finished(self) -> bool:
-        est = getattr(self, "_est", None)
+        est = self._est
         return bool(self.history.states) and est is not None and est.finished(self.history.last)
 
     def status(self, estimator=None) -> tuple[str, str]:
@@ -315,12 +317,12 @@ class Run:
             return "", ""
         if self.diverged:
             return convergence.DIVERGED, self.error
-        est = estimator if estimator is not None else getattr(self, "_est", None) or self.estimator()
+        est = estimator if estimator is not None else self._est or self.estimator()
         last = self.history.last
         kind = est.status(last)
         at = next((s.iteration for s in self.history.states if s.converged), last.iteration) \
             if kind == convergence.CONVERGED else last.iteration
-        text = convergence.describe(kind, at, getattr(est, "max_iter", None))
+        text = convergence.describe(kind, at, est.max_iter)
         note = est.note(last) if hasattr(est, "note") else ""
         return kind, f"{text}; {note}" if note else text
 
