@@ -132,6 +132,7 @@ def test_sparse_methods_show_their_zeros(qtbot, make_window):
     assert f"1: {nz}" in col.basis_view.toolTip()
 
 
+@pytest.mark.slow
 def test_digits_load_and_step(qtbot, make_window):
     win = make_window(methods=("pca-gm",))
     panel = win.data_panel
