@@ -1,4 +1,5 @@
-"""One method column: method choice, its parameters, the views, and an iteration scrubber.
+"""One method column: its header (method choice and parameters, :mod:`app.column_header`), its
+views, and an iteration scrubber.
 
 Controls are built from ``core.catalogue``: the method combo lists ``catalogue.methods()``; the
 parameter tree and the slider come from the chosen ``MethodInfo.params``. A change of method or
@@ -8,47 +9,44 @@ for every pixel) and resets the column to iteration 0 with the new setting.
 from __future__ import annotations
 
 import html
+import math
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
-from robust_subspace_lab.core import catalogue
 
 from . import params as P
-from .column_help import CollapseNote, show_method_help
+from .column_header import ColumnHeader
 from .runner import STATUS_TIP, ColumnRunner
 from .scrubbing import FollowsIterations
-from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
 from .display import add_show_large_action
 from .export import add_view_actions
-from .layout import share_by_stretch, wrapped_height
-from .method_combo import CITATIONS as _CITATIONS, LONGEST_COLLAPSE as _LONGEST_COLLAPSE
-from .method_combo import LONGEST_STATUS as _LONGEST_STATUS, citation, fill_method_combo
+from .layout import share_by_stretch
 from .views import for_task, keep_scenes_active
-from .views._scale import scaled
+from .views.scaling import scaled
 
-#: the narrowest a column gets (px, unzoomed: subspace_workspace.COLUMN_MIN_WIDTH); see fit_to_font
-NARROWEST = 330
 #: minimum height of a view, per area: room for its title, axis labels and ticks, and (bottom)
 #: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
 #: px left for the views) scrolls the columns vertically rather than shrinking the views until
 #: their text is cut and the thumbnails are 12 px (app.text_fit measures it)
 VIEW_MIN_HEIGHT = {"side": 150, "curves": 150, "bottom": 280}
+#: the smallest reconstruction thumbnail (px, unzoomed) a class reads: a column too narrow for it
+#: beside the basis images stacks its bottom views (:meth:`MethodColumn.place_bottom`)
+MIN_THUMBNAIL = 48
+#: the least width (px, unzoomed) of a bottom view beside the reconstructions (basis images)
+BOTTOM_MIN_WIDTH = 90
 
 
 def view_classes() -> list:
     """The view classes of a method column: the registry's views of task "subspace"."""
     return for_task("subspace")
 
-__all__ = ["MethodColumn", "fill_method_combo"]
+__all__ = ["MethodColumn"]
 
 
 def _area(cls, areas) -> str:
     """The area of the column where views of class ``cls`` go."""
     return cls.area if cls.area in areas else "bottom"
 
-
-#: rows of the parameter tree shown (more scroll); the same in every column, so views align
-TREE_ROWS = 3
 
 #: ms to wait after the last parameter change before restarting the column
 APPLY_DELAY_MS = 150
@@ -58,7 +56,7 @@ APPLY_DELAY_MS = 150
 VIEWS_PER_TICK = 1
 
 
-class MethodColumn(FollowsIterations, QtWidgets.QFrame):
+class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
     """A column of the main window. ``refresh()`` (called by the window's frame timer) redraws
     only if something changed since the last frame."""
 
@@ -88,11 +86,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         self.runner.reverted.connect(self._sync_controls)
         self.runner.adjusted.connect(self._on_adjusted)
         self.runner.measured.connect(self._on_measured)
-        self._group = None
-        self._group_key = None
-        self._slider: P.SpecSlider | None = None
-        self._slider_choice: dict[str, str] = {}   # method key -> parameter the slider drives
-        self._syncing = False
         self._drawn_key = None            # (runner.version, shown index) of the last frame
         self._follow = True               # scrubber at the end: show the newest state
         self.shown_index = -1
@@ -120,100 +113,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.setContentsMargins(6, 6, 6, 6)
         outer.setSpacing(4)
 
-        # header: method, main slider, status and metrics, then the parameter tree (three rows,
-        # scrolling): stacked so that a column works at about 340 px wide (3 columns at 1366 × 768)
-        header = QtWidgets.QVBoxLayout()
-        header.setSpacing(2)
-        left = QtWidgets.QVBoxLayout()
-        left.setSpacing(3)
-        row = QtWidgets.QHBoxLayout()
-        lab = QtWidgets.QLabel("Method")
-        self.method_combo = QtWidgets.QComboBox()
-        fill_method_combo(self.method_combo, catalogue.methods())
-        self.method_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
-        self.method_combo.currentIndexChanged.connect(self._on_method_combo)
-        f = self.method_combo.font()
-        f.setBold(True)
-        f.setPointSizeF(f.pointSizeF() * 1.1)
-        self.method_combo.setFont(f)
-        self.help_button = QtWidgets.QToolButton()
-        self.help_button.setText("?")
-        self.help_button.setToolTip("What you are seeing: this method's formula, its weights, its views")
-        self.help_button.setAutoRaise(True)
-        self.help_button.clicked.connect(self.show_help)
-        self.help_box: QtWidgets.QMessageBox | None = None
-        self.close_button = QtWidgets.QToolButton()
-        self.close_button.setText("✕")
-        self.close_button.setToolTip("Remove this column")
-        self.close_button.setAutoRaise(True)
-        self.close_button.clicked.connect(lambda: self.close_requested.emit(self))
-        row.addWidget(lab)
-        row.addWidget(self.method_combo)
-        row.addWidget(self.help_button)
-        row.addStretch(1)
-        row.addWidget(self.close_button)
-        left.addLayout(row)
-        # Fixed heights in the header keep the views of all columns aligned side by side.
-        self.reference_label = QtWidgets.QLabel()
-        self.reference_label.setWordWrap(True)
-        self.reference_label.setTextFormat(QtCore.Qt.PlainText)
-        small = self.reference_label.font()
-        small.setPointSizeF(max(small.pointSizeF() - 1.0, 7.0))
-        self.reference_label.setFont(small)
-        self.reference_label.setStyleSheet("color: #555;")
-        self.reference_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
-        left.addWidget(self.reference_label)
-        slider_box = QtWidgets.QWidget()
-        slider_row = QtWidgets.QHBoxLayout(slider_box)
-        slider_row.setContentsMargins(0, 0, 0, 0)
-        self.slider_combo = QtWidgets.QComboBox()
-        self.slider_combo.setToolTip("The parameter the slider drives")
-        self.slider_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToContents)
-        self.slider_combo.currentIndexChanged.connect(self._on_slider_combo)
-        slider_row.addWidget(self.slider_combo)
-        self.slider_holder = QtWidgets.QVBoxLayout()
-        self.slider_holder.setContentsMargins(0, 0, 0, 0)
-        slider_row.addLayout(self.slider_holder, 1)
-        self.slider_box = slider_box
-        left.addWidget(slider_box)
-        self.iteration_label = QtWidgets.QLabel("iteration –")
-        self.iteration_label.setObjectName("iterationLabel")
-        self.iteration_label.setWordWrap(True)          # "⚠ stopped at max_iter (100) without converging"
-        self.error_label = QtWidgets.QLabel("")
-        self.error_label.setObjectName("errorLabel")
-        self.error_label.setToolTip(ERROR_TIP)
-        big = self.error_label.font()
-        big.setPointSizeF(big.pointSizeF() * 1.1)
-        big.setBold(True)
-        for label in (self.iteration_label, self.error_label):
-            # a fixed height (fit_to_font): empty, a label is 1 px shorter, and every view of the column
-            # moved (and was repainted, 20-40 ms) when the error came or went (a folder without clean data)
-            label.setFont(big)
-        left.addWidget(self.iteration_label)
-        left.addWidget(self.error_label)
-        self.scalars_label = QtWidgets.QLabel("")
-        self.scalars_label.setWordWrap(True)
-        self.scalars_label.setStyleSheet("color: #333;")
-        self.scalars_label.setFont(QtGui.QFont(self.font().family(), self.font().pointSizeF() * 0.95))
-        self.scalars_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
-        left.addWidget(self.scalars_label)
-        self.collapse_note = CollapseNote()        # "weights collapsed: …", only while they are
-        self.collapse_note.setWordWrap(True)
-        left.addWidget(self.collapse_note)
-        self.metrics_label = QtWidgets.QLabel("")
-        self.metrics_label.setObjectName("metricsLabel")
-        self.metrics_label.setTextFormat(QtCore.Qt.RichText)
-        self.metrics_label.setAlignment(QtCore.Qt.AlignLeft | QtCore.Qt.AlignTop)
-        self.metrics_label.setToolTip(METRICS_TIP)
-        self.metrics_label.setWordWrap(True)
-        left.addWidget(self.metrics_label)
-        self._measures_text = MeasuresText(self.error_label, self.metrics_label)
-        header.addLayout(left)
-
-        self.tree = P.make_tree(None)
-        self.tree.setMinimumWidth(0)
-        header.addWidget(self.tree)
-        outer.addLayout(header)
+        outer.addLayout(self._build_header())
 
         self.message_label = QtWidgets.QLabel("")
         self.message_label.setObjectName("messageLabel")
@@ -246,7 +146,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -257,6 +157,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         grid.setSpacing(4)
         grid.addLayout(top, 5)
         grid.addLayout(self._areas["bottom"], 4)
+        self._grid = grid
         outer.addLayout(grid, 1)
 
         # scrubber
@@ -264,23 +165,36 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         outer.addLayout(scrub)
         self.fit_to_font()
 
-    def fit_to_font(self) -> None:
-        """The header's fixed heights for the fonts its labels have now (built, and after each
-        zoom, :mod:`app.display`): each label as high as the longest text it can show (every
-        method's citation, the longest status line, three lines of scalars, four of metrics)
-        wraps to in the narrowest column (:data:`NARROWEST`, zoomed). The same in every column
-        and at every width: the views of all columns stay aligned, and neither a new text nor a
-        new column beside it moves them (a relayout repaints every view of the column)."""
-        margins = self.layout().contentsMargins()
-        width = scaled(NARROWEST) - 2 * self.frameWidth() - margins.left() - margins.right()
-        self.reference_label.setFixedHeight(wrapped_height(self.reference_label.font(), _CITATIONS, width, 2))
-        self.iteration_label.setFixedHeight(wrapped_height(self.iteration_label.font(), [_LONGEST_STATUS], width))
-        self.error_label.setFixedHeight(wrapped_height(self.error_label.font(), ["Ag"], width))
-        self.scalars_label.setFixedHeight(wrapped_height(self.scalars_label.font(), [], width, 3))
-        self.metrics_label.setFixedHeight(wrapped_height(self.metrics_label.font(), [], width, 4, 6))
-        self.collapse_note.setFixedHeight(wrapped_height(self.collapse_note.font(), [_LONGEST_COLLAPSE],
-                                                         width - 10, 1, 6))
-        self.slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(), self.fontMetrics().height()) + 6)
+
+    def place_bottom(self) -> None:
+        """The bottom views side by side when the reconstructions get the width of thumbnails
+        :data:`MIN_THUMBNAIL` px wide and the others (basis images, …) still
+        :data:`BOTTOM_MIN_WIDTH` px each; else one above the other across the whole column (three
+        columns beside the lesson panel at 1280 px: thumbnails 40 px wide beside 126 px of basis
+        images): a narrow column grows taller (it scrolls) rather than shrink them."""
+        bottom = self._areas["bottom"]
+        recon = self.__dict__.get("recon_view")
+        shown = [v for v in self.view_list if _area(type(v), self._areas) == "bottom" and not v.isHidden()]
+        stacked, need = False, 0
+        if recon is not None and not recon.isHidden() and len(shown) > 1:
+            margins = self.layout().contentsMargins()
+            width = self.width() - 2 * self.frameWidth() - margins.left() - margins.right()
+            need = math.ceil(recon.width_for_tile(scaled(MIN_THUMBNAIL)))
+            rest = width - need - bottom.spacing() * (len(shown) - 1)
+            # stacked, the column is taller and may make the columns scroll, which narrows it by
+            # a scroll bar's share: it goes back side by side only with a few px more to spare
+            least = scaled(BOTTOM_MIN_WIDTH) + (scaled(8) if bottom.direction() == QtWidgets.QBoxLayout.TopToBottom else 0)
+            stacked = rest < least * (len(shown) - 1)
+        if recon is not None:
+            recon.setMinimumWidth(0 if stacked else need)
+        direction = QtWidgets.QBoxLayout.TopToBottom if stacked else QtWidgets.QBoxLayout.LeftToRight
+        if bottom.direction() != direction:
+            bottom.setDirection(direction)
+            self._grid.setStretchFactor(bottom, 4 * len(shown) if stacked else 4)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.place_bottom()
 
     # ------------------------------------------------------------------ views, built when needed
     @property
@@ -315,7 +229,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
-        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
@@ -355,59 +269,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         if self._group is None:           # its build-queue job has not run yet
             self._sync_controls()
         return self._group
-
-    def _sync_controls(self) -> None:
-        """Show the runner's setting (the one being tried, else the current one) in the controls."""
-        info, values = self.runner.setting()
-        self._syncing = True
-        try:
-            self.reference_label.setText(citation(info.reference))
-            self.reference_label.setToolTip(f"{info.reference}\n\n{info.summary}")
-            P.show_method(self.method_combo, info, values, self._group, self._group_key,
-                          self._rebuild_params)
-        finally:
-            self._syncing = False
-
-    def _rebuild_params(self, info, values: dict) -> None:
-        self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
-        self._group_key = info.key
-        P.set_tree_group(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
-        specs = P.slider_specs(info.params)
-        main = P.main_spec(info.params)
-        chosen = self._slider_choice.get(info.key, main.name if main is not None else None)
-        self.slider_combo.blockSignals(True)
-        self.slider_combo.clear()
-        symbols = [spec.symbol for spec in specs]
-        for spec in specs:
-            # a symbol two parameters share (k) is told apart by the keyword name
-            label = spec.symbol if symbols.count(spec.symbol) == 1 else f"{spec.symbol} ({spec.name})"
-            self.slider_combo.addItem(label, spec.name)
-            self.slider_combo.setItemData(self.slider_combo.count() - 1, P.spec_tooltip(spec),
-                                          QtCore.Qt.ToolTipRole)
-        self.slider_combo.setCurrentIndex(max(self.slider_combo.findData(chosen), 0))
-        self.slider_combo.blockSignals(False)
-        self.slider_combo.setVisible(len(specs) > 1)
-        self._show_slider(self.slider_combo.currentData())
-
-    def _show_slider(self, name: str | None) -> None:
-        """Drive parameter ``name`` of the current method with the slider (None: no slider)."""
-        if self._slider is not None:
-            self._slider.discard()
-            self._slider = None
-        info = catalogue.get(self._group_key) if self._group_key else None
-        if name is None or info is None:
-            return
-        spec = info.spec(name)
-        self._slider = P.SpecSlider(spec, self._group.child(spec.name))
-        self._slider.name_label.setVisible(self.slider_combo.count() <= 1)  # else the combo names it
-        self.slider_holder.addWidget(self._slider)
-
-    def _on_slider_combo(self, index: int) -> None:
-        name = self.slider_combo.itemData(index) if index >= 0 else None
-        if name is None or self._group_key is None:
-            return
-        self._slider_choice[self._group_key] = name
-        self._show_slider(name)
 
     def set_method(self, key: str, params: dict | None = None, queue=None, keep_current: bool = True) -> bool:
         """Use method ``key`` with ``params`` over its defaults (as the method combo and the
@@ -544,6 +405,7 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
             want = bool(view.shows(snap))
             if view.isHidden() == want:
                 view.setVisible(want)
+        self.place_bottom()
 
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:
@@ -587,10 +449,6 @@ class MethodColumn(FollowsIterations, QtWidgets.QFrame):
         if not self._to_draw and shown is not None and shown.iteration == iteration and not shown.measured:
             self.shown_snapshot = self.runner.snapshot(self.shown_index)
             self._measures_text.draw(self.shown_snapshot)
-
-    def show_help(self) -> QtWidgets.QMessageBox:
-        """Show the "what you are seeing" text of the column's method (non-modal)."""
-        return show_method_help(self)
 
     # ------------------------------------------------------------------ lifecycle
     def shutdown(self) -> None:

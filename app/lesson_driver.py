@@ -23,7 +23,7 @@ from PySide6 import QtCore
 
 from robust_subspace_lab.core import lessons
 # the playground's points as core.lessons' headless check gives them to the claims (one definition)
-from robust_subspace_lab.core.lessons.check import _points_data
+from robust_subspace_lab.core.lessons.check import playground_data
 
 from .worker import DataJob, DataRelay, error_message
 
@@ -38,7 +38,7 @@ def live_columns(ws) -> list:
         if not model.states:
             return []
         return [lessons.ColumnResult(model.method, {"p": model.p}, model.states[-1],
-                                     _points_data(model), "playground")]
+                                     playground_data(model), "playground")]
     runners = [c.runner for c in ws.columns] if ws.task == "subspace" else [ws.runner]
     return [lessons.ColumnResult(r.key, dict(r.params), r.states[-1], r.data, ws.task)
             for r in runners if r.states and r.data is not None]

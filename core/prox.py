@@ -54,8 +54,12 @@ MAX_COMPONENTS = 100
 # =========================================================================== proximal steps
 def soft_threshold(T: np.ndarray, tau: float) -> np.ndarray:
     """Entrywise soft thresholding ``sign(t)·max(|t| − τ, 0)``: the minimiser of
-    ``½‖S − T‖_F² + τ‖S‖₁`` (the S step of PCP; paper 001 §3.4, Wright et al.'s ℓ1 variant)."""
-    return np.sign(T) * np.maximum(np.abs(T) - tau, 0.0)
+    ``½‖S − T‖_F² + τ‖S‖₁`` (the S step of PCP; paper 001 §3.4, Wright et al.'s ℓ1 variant; RNMF-L1's
+    sparse part, paper 003). One new array and no other temporary of T's size."""
+    S = np.abs(T)
+    S -= tau
+    np.maximum(S, 0.0, out=S)
+    return np.copysign(S, T, out=S)
 
 
 def soft_threshold_inplace(T: np.ndarray, tau: float, rows: int = 256) -> float:

@@ -176,13 +176,14 @@ def parse_grid(text: str) -> tuple[str, list[str]]:
 
 def parse_corruption(text: str) -> CorruptionSpec:
     """``"rectangles"`` or ``"rectangles:fraction=0.3,content=black"`` → CorruptionSpec (values
-    checked by the corruption's ParamSpecs)."""
+    checked by the registry entry, :meth:`CorruptionSpec.validated`)."""
     key, _, rest = text.strip().partition(":")
-    spec = CorruptionSpec(key.strip()).spec
-    params = {name: parse_value(spec_of(spec, name, f"corruption {spec.key}"), v)
+    info = _corruption.corruption_info(key.strip())
+    params = {name: parse_value(spec_of(info, name, f"corruption {info.key}"), v)
               for name, v in parse_assignments(rest, f"--corruption {text}")}
-    spec.validate(**params)
-    return CorruptionSpec(spec.key, params)
+    chosen = CorruptionSpec(info.key, params)
+    chosen.validated()
+    return chosen
 
 
 def parse_data(text: str, size: tuple[int, int] | None = None) -> DataSpec:

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6 import QtGui
 
-from ._common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, _color_bar, is_strip, _style_plot, View,
-                      _zero_rgba, plot_widget_kwargs)
+from .common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, color_bar, is_strip, keep_text_space, style_plot,
+                     View, zero_rgba, plot_widget_kwargs)
 
 __all__ = ["LoadingsView"]
 
@@ -23,14 +24,14 @@ class LoadingsView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "feature", "")
+        style_plot(plot, self.TITLE, "feature", "")
         plot.showGrid(x=False, y=False)
         plot.invertY(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get(DIVERGING).getLookupTable(nPts=256))
-        self.colorbar = _color_bar(pg.colormap.get(DIVERGING), (-1.0, 1.0), "loading ÷ largest |loading|",
+        self.colorbar = color_bar(pg.colormap.get(DIVERGING), (-1.0, 1.0), "loading ÷ largest |loading|",
                                    [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]])
         plot.layout.addItem(self.colorbar, 2, 3)
         self.zero = pg.ImageItem(axisOrder="row-major")
@@ -52,7 +53,7 @@ class LoadingsView(pg.PlotWidget, View):
         m[m == 0] = 1.0
         self.image.setImage(L / m, levels=(-1.0, 1.0), autoLevels=False)
         zero = None if snap.basis_zero is None else np.asarray(snap.basis_zero).reshape(L.shape)
-        self.zero.setImage(_zero_rgba(zero if zero is not None else np.zeros(L.shape, bool)),
+        self.zero.setImage(zero_rgba(zero if zero is not None else np.zeros(L.shape, bool)),
                            autoLevels=False, levels=(0, 255))
         self.nonzeros = [int(v) for v in np.count_nonzero(L, axis=1)]
         key = (L.shape, tuple(self.nonzeros))
@@ -60,7 +61,12 @@ class LoadingsView(pg.PlotWidget, View):
             self._key = key
             k, p = L.shape
             ax = plot.getAxis("left")
-            ax.setTicks([[(i + 0.5, f"PC{i + 1} ({nz}/{p})") for i, nz in enumerate(self.nonzeros)]])
+            names = [f"PC{i + 1} ({nz}/{p})" for i, nz in enumerate(self.nonzeros)]
+            ax.setTicks([[(i + 0.5, name) for i, name in enumerate(names)]])
+            # room for the names before the first paint (pyqtgraph widens an axis only after one,
+            # and drops the texts wider than it meanwhile: a view below the fold had none)
+            fm = QtGui.QFontMetrics(ax.style.get("tickFont") or ax.font())
+            keep_text_space(ax, max(fm.horizontalAdvance(name) for name in names) + 4)
             plot.getAxis("bottom").setTicks([[(j + 0.5, str(j + 1)) for j in range(p)]])
             plot.setRange(xRange=(0, p), yRange=(0, k), padding=0.02)
             title = self.TITLE + ("  <span style='color:#777;font-size:8pt'>(blue −, red +; "

@@ -11,8 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..datasets import ImageSet
-from .result import (Corrupted, _check_bool, _check_data, _check_real, _check_seed, _check_unit, _choose,
-                     _images_word, _labels_copy, _n_hit, _row_chunks)
+from ..params import ParamSpec
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit, row_chunks
+
+#: :func:`salt_and_pepper`'s ``density`` (the registry's "salt_pepper" offers it as it is)
+DENSITY = ParamSpec(name="density", symbol="density", kind="float", default=0.1,
+                    doc="probability that a pixel is replaced by 0 or 255", low=0.0, high=1.0)
+#: :func:`salt_and_pepper`'s ``exact`` (a protocol, not a registry parameter: two keys)
+EXACT = ParamSpec(name="exact", symbol="exact", kind="bool", default=False,
+                  doc="exactly round(density · pixels) pixels per image instead of each with probability density")
+#: :func:`laplace_noise`'s ``scale`` δ and ``clip``
+SCALE = ParamSpec(name="scale", symbol="δ", kind="float", default=40.0,
+                  doc="Laplace scale in grey levels (Guan et al. 2019: 40 to 280)",
+                  low=0.0, slider=(0.0, 300.0))
+CLIP = ParamSpec(name="clip", symbol="clip at 0", kind="bool", default=True,
+                 doc="set negative values to 0 (NMF methods refuse negative data)")
 
 
 def no_corruption(data: ImageSet) -> Corrupted:
@@ -21,12 +34,12 @@ def no_corruption(data: ImageSet) -> Corrupted:
     Returns ``X_clean is X`` (one array: the images as rows, (n, h*w) float64, 0–255), all flags
     False. Raises :class:`DataError` if ``data`` is not a non-empty image set.
     """
-    X, shape = _check_data(data)
+    X, shape = check_data(data)
     n = X.shape[0]
     return Corrupted(X=X, X_clean=X, mask=np.zeros(X.shape, dtype=bool),
                      outliers=np.zeros(n, dtype=bool), added=np.zeros(n, dtype=bool),
-                     shape=shape, labels=_labels_copy(data),
-                     description=f"no corruption ({n} {_images_word(n)})")
+                     shape=shape, labels=labels_copy(data),
+                     description=f"no corruption ({n} {images_word(n)})")
 
 
 def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
@@ -65,28 +78,28 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = _check_unit("fraction", fraction)
-    density = _check_unit("density", density)
-    seed = _check_seed(seed)
-    exact = _check_bool("exact", exact)
-    X_clean, shape = _check_data(data)
+    fraction = FRACTION.validate(fraction)
+    density = DENSITY.validate(density)
+    seed = SEED.validate(seed)
+    exact = EXACT.validate(exact)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     X = X_clean.copy()
     mask = np.zeros((n, d), dtype=bool)
     if len(chosen):
-        # drawn in row chunks (_row_chunks: the same numbers as one draw), all the hits first
+        # drawn in row chunks (row_chunks: the same numbers as one draw), all the hits first
         hit = np.zeros((len(chosen), d), dtype=bool)
         k = int(round(density * d))
-        for rows in _row_chunks(len(chosen), d):
+        for rows in row_chunks(len(chosen), d):
             u = rng.random((rows.stop - rows.start, d))
             if exact:
                 np.put_along_axis(hit[rows], np.argsort(u, axis=1)[:, :k], True, axis=1)   # a random k-subset per row
             else:
                 np.less(u, density, out=hit[rows])
-        for rows in _row_chunks(len(chosen), d):
+        for rows in row_chunks(len(chosen), d):
             values = rng.integers(0, 2, size=(rows.stop - rows.start, d)) * 255.0
             block, h = X[chosen[rows]], hit[rows]
             block[h] = values[h]
@@ -94,9 +107,9 @@ def salt_and_pepper(data: ImageSet, fraction: float = 1.0, density: float = 0.1,
         mask[chosen] = hit
     what = f"exactly {density:g} of the pixels" if exact else f"density {density:g}"
     return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
-                     added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
+                     added=np.zeros(n, dtype=bool), shape=shape, labels=labels_copy(data),
                      description=f"salt & pepper ({what}) on {len(chosen)} of "
-                                 f"{n} {_images_word(n)}, seed {seed}")
+                                 f"{n} {images_word(n)}, seed {seed}")
 
 
 def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fraction: float = 1.0,
@@ -130,24 +143,24 @@ def laplace_noise(data: ImageSet, scale: float = 40.0, clip: bool = True, fracti
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    scale = _check_real("scale", scale, low=0.0)
-    clip = _check_bool("clip", clip)
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, shape = _check_data(data)
+    scale = SCALE.validate(scale)
+    clip = CLIP.validate(clip)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     X = X_clean.copy()
     if len(chosen):
-        for rows in (_row_chunks(len(chosen), d) if scale > 0 else ()):
+        for rows in (row_chunks(len(chosen), d) if scale > 0 else ()):
             X[chosen[rows]] += rng.laplace(0.0, scale, size=(rows.stop - rows.start, d))
         if clip:
             np.maximum(X, 0.0, out=X)
     mask = X != X_clean
     clipped = "clipped at 0" if clip else "not clipped"
     return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
-                     added=np.zeros(n, dtype=bool), shape=shape, labels=_labels_copy(data),
+                     added=np.zeros(n, dtype=bool), shape=shape, labels=labels_copy(data),
                      description=f"Laplace noise (scale δ = {scale:g}, {clipped}) on {len(chosen)} of "
-                                 f"{n} {_images_word(n)}, seed {seed}")
+                                 f"{n} {images_word(n)}, seed {seed}")

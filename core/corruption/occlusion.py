@@ -20,14 +20,59 @@ import numpy as np
 from .. import interrupt
 from ..datasets import ImageSet
 from ..errors import ParameterError
-from .result import (Corrupted, _check_data, _check_int, _check_real, _check_seed, _check_size_range,
-                     _check_unit, _choose, _images_word, _labels_copy, _n_hit)
+from ..params import ParamSpec
+from .result import FRACTION, SEED, Corrupted, check_data, choose, images_word, labels_copy, n_hit
+
+# The parameters of the functions below: each function checks its arguments with these specs, and
+# the registry (core.corruption.registry) offers the same specs (other defaults or texts where a
+# protocol has its own), so that a value is refused by one rule whichever way it comes in.
+#: :func:`occlude_rectangles`'s ``content``
+CONTENT = ParamSpec(name="content", symbol="content", kind="choice", default="dots",
+                    doc="what fills the rectangle: random 0/255 dots, black or white",
+                    choices=("dots", "black", "white"))
+#: the two ends of :func:`occlude_rectangles`'s ``size_range`` (the registry's ``size_min`` / ``size_max``)
+SIZE_MIN = ParamSpec(name="size_min", symbol="size min", kind="float", default=0.3,
+                     doc="smallest rectangle side, as a fraction of the image side",
+                     low=0.0, high=1.0, low_open=True)
+SIZE_MAX = ParamSpec(name="size_max", symbol="size max", kind="float", default=0.6,
+                     doc="largest rectangle side, as a fraction of the image side",
+                     low=0.0, high=1.0, low_open=True)
+#: :func:`value_block`'s ``size`` b and ``value``
+BLOCK_SIZE = ParamSpec(name="size", symbol="b (px)", kind="int", default=12,
+                       doc="block side in pixels (Guan et al. 2019: 10 to 22 on 32 × 32 faces)",
+                       low=1, slider=(1, 64))
+VALUE = ParamSpec(name="value", symbol="value", kind="float", default=550.0,
+                  doc="grey level written in the block (Guan et al. 2019: 550, above the 0–255 range)",
+                  low=0.0, slider=(0.0, 1000.0))
+#: :func:`black_square`'s ``share``
+SQUARE_SHARE = ParamSpec(name="share", symbol="share", kind="float", default=0.2,
+                         doc="share of each image covered by the square (Huang et al. 2016: 5 %, 20 %, 40 %)",
+                         low=0.0, high=1.0)
+#: :func:`missing_blocks`'s ``share`` and ``block``
+MISSING_SHARE = ParamSpec(name="share", symbol="share", kind="float", default=0.1,
+                          doc="share of each image's entries that go missing (about; whole blocks)",
+                          low=0.0, high=1.0)
+BLOCK = ParamSpec(name="block", symbol="block (px)", kind="int", default=4,
+                  doc="side of the missing square blocks in pixels", low=1, slider=(1, 32))
 
 #: images placed between two :func:`core.interrupt.checkpoint` calls in the loops below: a cancel
 #: stops them, and the app's window, whose GUI thread needs the interpreter lock these loops hold
 #: in small pieces, is given way while it is late (a sweep on the 5,000 digits re-draws the
 #: rectangles for every run: 20–40 ms of such a loop)
 CHECK_EVERY = 64
+
+
+def _check_size_range(size_range) -> tuple[float, float]:
+    """``(lo, hi)`` with each end checked by :data:`SIZE_MIN` / :data:`SIZE_MAX` and lo <= hi, or
+    ParameterError naming ``size_range``."""
+    try:
+        lo, hi = size_range
+        lo, hi = SIZE_MIN.validate(lo), SIZE_MAX.validate(hi)
+        if lo > hi:
+            raise ParameterError("lo > hi")
+    except (TypeError, ValueError):             # ParameterError is a ValueError
+        raise ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}") from None
+    return lo, hi
 
 
 def _checked(chosen):
@@ -76,16 +121,15 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = _check_unit("fraction", fraction)
+    fraction = FRACTION.validate(fraction)
     lo, hi = _check_size_range(size_range)
-    if content not in ("dots", "black", "white"):
-        raise ParameterError(f"content must be one of 'dots', 'black', 'white', got {content!r}")
-    seed = _check_seed(seed)
-    X_clean, (H, W) = _check_data(data)
+    content = CONTENT.validate(content)
+    seed = SEED.validate(seed)
+    X_clean, (H, W) = check_data(data)
     n = X_clean.shape[0]
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     images = X_clean.reshape(n, H, W).copy()
     mask = np.zeros((n, H, W), dtype=bool)
 
@@ -117,9 +161,9 @@ def occlude_rectangles(data: ImageSet, fraction: float = 0.2, size_range=(0.3, 0
     mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
                      outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
-                     shape=(H, W), labels=_labels_copy(data),
+                     shape=(H, W), labels=labels_copy(data),
                      description=f"rectangles ({content}) on "
-                                 f"{len(chosen)} of {n} {_images_word(n)}, seed {seed}")
+                                 f"{len(chosen)} of {n} {images_word(n)}, seed {seed}")
 
 
 def _place_square(images: np.ndarray, mask: np.ndarray, chosen: np.ndarray, side: int, value: float,
@@ -168,27 +212,27 @@ def value_block(data: ImageSet, size: int = 12, value: float = 550.0, fraction: 
         message names the parameter).
     DataError : ``data`` is not a non-empty image set.
     """
-    size = _check_int("size", size, low=1)
-    value = _check_real("value", value, low=0.0)
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, (H, W) = _check_data(data)
+    size = BLOCK_SIZE.validate(size)
+    value = VALUE.validate(value)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, (H, W) = check_data(data)
     if size > min(H, W):
         raise ParameterError(f"size must be at most the image's smaller side, min({H}, {W}) = "
                              f"{min(H, W)} pixels, got size={size}")
     n = X_clean.shape[0]
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     images = X_clean.reshape(n, H, W).copy()
     mask = np.zeros((n, H, W), dtype=bool)
     _place_square(images, mask, chosen, size, value, rng)
     mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
                      outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
-                     shape=(H, W), labels=_labels_copy(data),
+                     shape=(H, W), labels=labels_copy(data),
                      description=f"{size}×{size} blocks of value {value:g} on {len(chosen)} of "
-                                 f"{n} {_images_word(n)}, seed {seed}")
+                                 f"{n} {images_word(n)}, seed {seed}")
 
 
 def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed: int = 0) -> Corrupted:
@@ -222,10 +266,10 @@ def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed
         image (the message names ``share`` and its largest value).
     DataError : ``data`` is not a non-empty image set.
     """
-    share = _check_unit("share", share)
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, (H, W) = _check_data(data)
+    share = SQUARE_SHARE.validate(share)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, (H, W) = check_data(data)
     side = 0 if share == 0 else max(1, int(round(np.sqrt(share * H * W))))
     if side > min(H, W):
         raise ParameterError(f"share={share:g} needs a square of side {side} px, which does not fit "
@@ -234,16 +278,16 @@ def black_square(data: ImageSet, share: float = 0.2, fraction: float = 1.0, seed
     n = X_clean.shape[0]
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     images = X_clean.reshape(n, H, W).copy()
     mask = np.zeros((n, H, W), dtype=bool)
     _place_square(images, mask, chosen, side, 0.0, rng)
     mask = mask.reshape(n, -1)                # type: ignore[assignment]
     return Corrupted(X=images.reshape(n, -1), X_clean=X_clean, mask=mask,
                      outliers=np.asarray(mask.any(axis=1)), added=np.zeros(n, dtype=bool),
-                     shape=(H, W), labels=_labels_copy(data),
+                     shape=(H, W), labels=labels_copy(data),
                      description=f"black {side}×{side} squares ({side * side / (H * W):.1%} of each image) "
-                                 f"on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")
+                                 f"on {len(chosen)} of {n} {images_word(n)}, seed {seed}")
 
 
 def _grid_edges(offset: int, block: int, full: int) -> np.ndarray:
@@ -293,11 +337,11 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     ParameterError : a parameter is out of range, or ``block`` is larger than the image (named).
     DataError : ``data`` is not a non-empty image set.
     """
-    share = _check_unit("share", share)
-    block = _check_int("block", block, low=1)
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, (H, W) = _check_data(data)
+    share = MISSING_SHARE.validate(share)
+    block = BLOCK.validate(block)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, (H, W) = check_data(data)
     if block > min(H, W):
         raise ParameterError(f"block must be at most the image's smaller side, min({H}, {W}) = "
                              f"{min(H, W)} pixels, got block={block}")
@@ -305,7 +349,7 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     target = share * H * W
 
     rng = np.random.default_rng(seed)
-    chosen = _choose(rng, n, _n_hit(fraction, n))
+    chosen = choose(rng, n, n_hit(fraction, n))
     mask = np.zeros((n, H, W), dtype=bool)
     for i in _checked(chosen):
         oy, ox = (int(v) for v in rng.integers(0, block, size=2))
@@ -323,6 +367,6 @@ def missing_blocks(data: ImageSet, share: float = 0.1, block: int = 4, fraction:
     X = X_clean.copy()
     X[mask] = np.nan
     return Corrupted(X=X, X_clean=X_clean, mask=mask, outliers=np.asarray(mask.any(axis=1)),
-                     added=np.zeros(n, dtype=bool), shape=(H, W), labels=_labels_copy(data),
+                     added=np.zeros(n, dtype=bool), shape=(H, W), labels=labels_copy(data),
                      description=f"missing {block}×{block} blocks (about {share:.0%} of each image, "
-                                 f"NaN) on {len(chosen)} of {n} {_images_word(n)}, seed {seed}")
+                                 f"NaN) on {len(chosen)} of {n} {images_word(n)}, seed {seed}")

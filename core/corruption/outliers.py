@@ -13,8 +13,7 @@ import numpy as np
 
 from ..datasets import ImageSet, resize_images
 from ..errors import ParameterError
-from .result import (Corrupted, _check_data, _check_seed, _check_unit, _images_word, _n_hit, _outlier_labels,
-                     _row_chunks)
+from .result import FRACTION, SEED, Corrupted, check_data, images_word, n_hit, outlier_labels, row_chunks
 
 
 def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) -> Corrupted:
@@ -28,7 +27,7 @@ def _append(data, X_clean: np.ndarray, shape, m: int, fill, description: str) ->
     mask = np.zeros(X.shape, dtype=bool)
     mask[n:] = True
     return Corrupted(X=X, X_clean=X, mask=mask, outliers=flags.copy(), added=flags,
-                     shape=shape, labels=_outlier_labels(data.labels, m), description=description)
+                     shape=shape, labels=outlier_labels(data.labels, m), description=description)
 
 
 def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corrupted:
@@ -55,19 +54,19 @@ def add_dot_images(data: ImageSet, fraction: float = 0.3, seed: int = 0) -> Corr
     ParameterError : a parameter is out of range (the message names it).
     DataError : ``data`` is not a non-empty image set.
     """
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, shape = _check_data(data)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, shape = check_data(data)
     n, d = X_clean.shape
-    m = _n_hit(fraction, n)
+    m = n_hit(fraction, n)
     rng = np.random.default_rng(seed)
 
-    def fill(out):                 # in row chunks (_row_chunks: the same numbers as one draw)
-        for rows in _row_chunks(m, d):
+    def fill(out):                 # in row chunks (row_chunks: the same numbers as one draw)
+        for rows in row_chunks(m, d):
             out[rows] = rng.integers(0, 2, size=(rows.stop - rows.start, d)) * 255.0
 
     return _append(data, X_clean, shape, m, fill,
-                   f"{m} random-dot {_images_word(m)} added to {n} {_images_word(n)}, seed {seed}")
+                   f"{m} random-dot {images_word(m)} added to {n} {images_word(n)}, seed {seed}")
 
 
 def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0.3,
@@ -94,13 +93,13 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
         ``outliers`` holds (the message names ``fraction`` and the available count).
     DataError : ``data`` or ``outliers`` is not a non-empty image set.
     """
-    fraction = _check_unit("fraction", fraction)
-    seed = _check_seed(seed)
-    X_clean, shape = _check_data(data)
+    fraction = FRACTION.validate(fraction)
+    seed = SEED.validate(seed)
+    X_clean, shape = check_data(data)
     n = X_clean.shape[0]
     if not isinstance(outliers, ImageSet):
         raise ParameterError(f"outliers must be an ImageSet, got {type(outliers).__name__}")
-    m = _n_hit(fraction, n)
+    m = n_hit(fraction, n)
     available = len(outliers)
     if m > available:
         raise ParameterError(f"fraction={fraction:g} asks for {m} outlier images "
@@ -113,5 +112,5 @@ def add_natural_outliers(data: ImageSet, outliers: ImageSet, fraction: float = 0
         picked = resize_images(picked, shape)
     extra = picked.reshape(m, -1)
     return _append(data, X_clean, shape, m, lambda out: np.copyto(out, extra, casting="same_kind"),
-                   f"{m} outlier {_images_word(m)} from {outliers.source} added to "
-                   f"{n} {_images_word(n)}, seed {seed}")
+                   f"{m} outlier {images_word(m)} from {outliers.source} added to "
+                   f"{n} {images_word(n)}, seed {seed}")

@@ -1,10 +1,17 @@
 """The registry of corruption models, :data:`CORRUPTIONS`, and :func:`corrupt`, which applies one by key.
 
-Each entry (:class:`CorruptionSpec`) carries a :class:`~core.params.ParamSpec` per parameter, so
-that the app builds its controls without knowing the corruptions.
+Each entry (:class:`CorruptionInfo`, as a method's is a :class:`~core.params.MethodInfo`) carries a
+:class:`~core.params.ParamSpec` per parameter, so that the app builds its controls, the sweep
+command parses its values and a session checks them without knowing the corruptions. What a user
+chose (a key and its values) is a :class:`core.session.CorruptionSpec`.
+
+Adding a corruption (docs/architecture.md, "How to add a corruption"): write its function with the
+public helpers of :mod:`.result`, and add a :class:`CorruptionInfo` to the tuple below (or, from a
+script or plug-in, :func:`register_corruption`).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -13,25 +20,31 @@ import numpy as np
 from ..datasets import ImageSet, lfw_nonfaces
 from ..errors import DataError, ParameterError
 from ..params import HasParams, ParamSpec
-from .noise import laplace_noise, no_corruption, salt_and_pepper
-from .occlusion import black_square, missing_blocks, occlude_rectangles, value_block
+from .noise import CLIP, DENSITY, SCALE, laplace_noise, no_corruption, salt_and_pepper
+from .occlusion import (BLOCK, BLOCK_SIZE, CONTENT, MISSING_SHARE, SIZE_MAX, SIZE_MIN, SQUARE_SHARE, VALUE,
+                        black_square, missing_blocks, occlude_rectangles, value_block)
 from .outliers import add_dot_images, add_natural_outliers
-from .result import Corrupted
+from .result import SEED, Corrupted, fraction_param
 
 
 @dataclass(frozen=True)
-class CorruptionSpec(HasParams):
-    """A registry entry: everything the app needs to offer a corruption model.
+class CorruptionInfo(HasParams):
+    """A registry entry: everything the app, the sweep command and a session need to offer and
+    check a corruption model.
 
     Attributes
     ----------
-    key : registry key (``"rectangles"``, ...).
+    key : registry key (``"rectangles"``, ...): lowercase letters, digits and ``_``.
     name : display name.
-    function : ``function(data, **params) -> Corrupted`` taking exactly the names of ``params``.
+    function : ``function(data, **params) -> Corrupted`` taking an :class:`~core.datasets.ImageSet`
+        and exactly the names of ``params`` as keywords.
     params : one :class:`~core.params.ParamSpec` per parameter (defaults, ranges, tooltips).
     summary : one-line description, with the paper section where applicable.
     missing_entries : the corruption removes entries (NaN in ``X``); only methods that handle
         missing data can use it, so the subspace method columns do not offer it.
+    check : ``check(values)`` for a rule between parameters (``size_min <= size_max``), called by
+        :meth:`validate` after each value passed its spec; raises ParameterError naming a
+        parameter. None: no such rule.
     """
 
     key: str
@@ -40,18 +53,25 @@ class CorruptionSpec(HasParams):
     params: tuple[ParamSpec, ...]
     summary: str
     missing_entries: bool = False
+    check: Callable[[dict[str, Any]], None] | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def validate(self, **params: Any) -> dict[str, Any]:
+        """The defaults overridden by ``params``, each checked by its spec, then by :attr:`check`:
+        the one check of a corruption's parameters (:func:`corrupt`, the app, the sweep command, a
+        session and a lesson all call it).
+
+        Raises ParameterError for an unknown name, an out-of-range value or a broken rule between
+        values (naming the parameter)."""
+        values = super().validate(**params)
+        if self.check is not None:
+            self.check(values)
+        return values
 
 
-def _fraction_spec(default: float, doc: str) -> ParamSpec:
-    return ParamSpec(name="fraction", symbol="fraction", kind="float", default=default, doc=doc,
-                     low=0.0, high=1.0)
-
-
-_CONTENT = ParamSpec(name="content", symbol="content", kind="choice", default="dots",
-                     doc="what fills the rectangle: random 0/255 dots, black or white",
-                     choices=("dots", "black", "white"))
-_SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
-                  doc="random seed (same seed, same corruption)", low=0, slider=(0, 100))
+def _size_order(values: dict[str, Any]) -> None:
+    if values["size_min"] > values["size_max"]:
+        raise ParameterError(f"size_min must be <= size_max, got size_min={values['size_min']:g} "
+                             f"> size_max={values['size_max']:g}")
 
 
 def _rectangles(data, *, fraction, size_min, size_max, content, seed):
@@ -76,139 +96,119 @@ def _natural_outliers(data, *, fraction, seed):
 
 
 #: Corruption models by key, in the order the app should list them.
-CORRUPTIONS: dict[str, CorruptionSpec] = {
+CORRUPTIONS: dict[str, CorruptionInfo] = {
     spec.key: spec for spec in (
-        CorruptionSpec(
+        CorruptionInfo(
             key="none", name="None", function=no_corruption, params=(),
             summary="The clean data, unchanged."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="rectangles", name="Occluding rectangles", function=_rectangles,
             params=(
-                _fraction_spec(0.2, "fraction of the images that get one rectangle"),
-                ParamSpec(name="size_min", symbol="size min", kind="float", default=0.3,
-                          doc="smallest rectangle side, as a fraction of the image side",
-                          low=0.0, high=1.0, low_open=True),
-                ParamSpec(name="size_max", symbol="size max", kind="float", default=0.6,
-                          doc="largest rectangle side, as a fraction of the image side",
-                          low=0.0, high=1.0, low_open=True),
-                _CONTENT,
-                _SEED,
+                fraction_param(0.2, "fraction of the images that get one rectangle"),
+                SIZE_MIN,
+                SIZE_MAX,
+                CONTENT,
+                SEED,
             ),
+            check=_size_order,
             summary="One random rectangle per chosen image, filled with random 0/255 dots "
                     "(Oh & Kwak 2016 §5.1) or black/white; Nie et al. 2014 §5.2 uses 20 % of the images "
                     "and sides of 0.5."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="quarter_block", name="¼-area block (Nie et al. 2014)", function=_quarter_block,
             params=(
-                _fraction_spec(0.2, "fraction of the images that get one block"),
-                _CONTENT,
-                _SEED,
+                fraction_param(0.2, "fraction of the images that get one block"),
+                CONTENT,
+                SEED,
             ),
             summary="Paper 001 §5.2: 20 % of the images get one block of ¼ of the image area "
                     "(half the height × half the width) at a random place."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="fixed_rectangle", name="10×18 dot rectangle (Zhao et al. 2014)", function=_fixed_rectangle,
             params=(
-                _fraction_spec(0.2, "fraction of the images that get one rectangle"),
+                fraction_param(0.2, "fraction of the images that get one rectangle"),
                 ParamSpec(name="height", symbol="height (px)", kind="int", default=10,
                           doc="rectangle height in pixels", low=1, slider=(1, 64)),
                 ParamSpec(name="width", symbol="width (px)", kind="int", default=18,
                           doc="rectangle width in pixels", low=1, slider=(1, 64)),
-                _CONTENT,
-                _SEED,
+                CONTENT,
+                SEED,
             ),
             summary="Paper 002 §3.3: a 10 × 18 rectangle of random black and white dots at a random "
                     "place (on 28 × 28 digits; clipped to smaller images)."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="salt_pepper", name="Salt & pepper", function=salt_and_pepper,
             params=(
-                _fraction_spec(1.0, "fraction of the images that get noise"),
-                ParamSpec(name="density", symbol="density", kind="float", default=0.1,
-                          doc="probability that a pixel is replaced by 0 or 255",
-                          low=0.0, high=1.0),
-                _SEED,
+                fraction_param(1.0, "fraction of the images that get noise"),
+                DENSITY,
+                SEED,
             ),
             summary="Independent pixels replaced by 0 or 255 in the chosen images."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="salt_pepper_exact", name="Salt & pepper, exact p % (Guan et al. 2019)",
             function=_salt_pepper_exact,
             params=(
-                _fraction_spec(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
-                ParamSpec(name="density", symbol="p", kind="float", default=0.1,
-                          doc="share of each image's pixels set to 0 or 255, exactly "
-                              "(Guan et al. 2019: 5 % to 60 %)",
-                          low=0.0, high=1.0),
-                _SEED,
+                fraction_param(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
+                dataclasses.replace(DENSITY, symbol="p", doc="share of each image's pixels set to 0 or 255, "
+                                                             "exactly (Guan et al. 2019: 5 % to 60 %)"),
+                SEED,
             ),
             summary="Paper 003 §5.2: exactly p % of the pixels of each image set to 0 or 255 "
                     "(half each), at random places."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="laplace", name="Laplace noise (Guan et al. 2019)", function=laplace_noise,
             params=(
-                ParamSpec(name="scale", symbol="δ", kind="float", default=40.0,
-                          doc="Laplace scale in grey levels (Guan et al. 2019: 40 to 280)",
-                          low=0.0, slider=(0.0, 300.0)),
-                ParamSpec(name="clip", symbol="clip at 0", kind="bool", default=True,
-                          doc="set negative values to 0 (NMF methods refuse negative data)"),
-                _fraction_spec(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
-                _SEED,
+                SCALE,
+                CLIP,
+                fraction_param(1.0, "fraction of the images that get noise (Guan et al. 2019: all)"),
+                SEED,
             ),
             summary="Paper 003 §5.2: Laplace(0, δ) noise added to every pixel, clipped at 0 "
                     "(values above 255 kept)."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="value_block", name="Block of value 550 (Guan et al. 2019)", function=value_block,
             params=(
-                ParamSpec(name="size", symbol="b (px)", kind="int", default=12,
-                          doc="block side in pixels (Guan et al. 2019: 10 to 22 on 32 × 32 faces)",
-                          low=1, slider=(1, 64)),
-                ParamSpec(name="value", symbol="value", kind="float", default=550.0,
-                          doc="grey level written in the block (Guan et al. 2019: 550, above the 0–255 range)",
-                          low=0.0, slider=(0.0, 1000.0)),
-                _fraction_spec(1.0, "fraction of the images that get a block (Guan et al. 2019: all)"),
-                _SEED,
+                BLOCK_SIZE,
+                VALUE,
+                fraction_param(1.0, "fraction of the images that get a block (Guan et al. 2019: all)"),
+                SEED,
             ),
             summary="Paper 003 §5.2: one b × b block filled with 550 per image at a random place "
                     "(an extreme outlier, above the data range)."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="black_square", name="Black square (Huang et al. 2016)", function=black_square,
             params=(
-                ParamSpec(name="share", symbol="share", kind="float", default=0.2,
-                          doc="share of each image covered by the square (Huang et al. 2016: 5 %, 20 %, 40 %)",
-                          low=0.0, high=1.0),
-                _fraction_spec(1.0, "fraction of the images that get a square"),
-                _SEED,
+                SQUARE_SHARE,
+                fraction_param(1.0, "fraction of the images that get a square"),
+                SEED,
             ),
             summary="Paper 004 §5.3: one black square covering a share of each image, at a random place."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="missing_blocks", name="Missing blocks (NaN, Huang et al. 2016)", function=missing_blocks,
             params=(
-                ParamSpec(name="share", symbol="share", kind="float", default=0.1,
-                          doc="share of each image's entries that go missing (about; whole blocks)",
-                          low=0.0, high=1.0),
-                ParamSpec(name="block", symbol="block (px)", kind="int", default=4,
-                          doc="side of the missing square blocks in pixels",
-                          low=1, slider=(1, 32)),
-                _fraction_spec(1.0, "fraction of the images with missing blocks"),
-                _SEED,
+                MISSING_SHARE,
+                BLOCK,
+                fraction_param(1.0, "fraction of the images with missing blocks"),
+                SEED,
             ),
             summary="Paper 004 §2.7/§5.5: square blocks of entries removed (NaN, mask = missing); "
                     "only for missing-data methods (RR-Missing) — subspace methods refuse NaN.",
             missing_entries=True),
-        CorruptionSpec(
+        CorruptionInfo(
             key="dot_images", name="Random-dot images", function=add_dot_images,
             params=(
-                _fraction_spec(0.3, "number of dummy images added, as a fraction of the data set"),
-                _SEED,
+                fraction_param(0.3, "number of dummy images added, as a fraction of the data set"),
+                SEED,
             ),
             summary="Dummy images of random 0/255 pixels appended as whole-sample outliers "
                     "(Oh & Kwak 2016 §5.1)."),
-        CorruptionSpec(
+        CorruptionInfo(
             key="natural_outliers", name="Natural outliers (LFW non-faces)",
             function=_natural_outliers,
             params=(
-                _fraction_spec(0.3, "number of LFW non-face images added, as a fraction of the "
+                fraction_param(0.3, "number of LFW non-face images added, as a fraction of the "
                                     "data set (at most 100 images are available)"),
-                _SEED,
+                SEED,
             ),
             summary="Real non-face images (LFW background patches, resized to the data) appended "
                     "as whole-sample outliers."),
@@ -253,8 +253,9 @@ def corrupt(data: ImageSet | np.ndarray, key: str, *, image_shape: tuple[int, in
     data matrix ``(n_samples, n_features)`` with ``image_shape=(height, width)``
     (:func:`as_imageset`).
 
-    Every parameter is checked with its :meth:`ParamSpec.validate`, and ``size_min <= size_max``
-    for ``"rectangles"``, before any work.
+    Every parameter is checked by the entry's :meth:`CorruptionInfo.validate` (each value by its
+    :class:`~core.params.ParamSpec`, then a rule between values such as ``size_min <= size_max``)
+    before any work.
 
     Returns
     -------
@@ -267,12 +268,38 @@ def corrupt(data: ImageSet | np.ndarray, key: str, *, image_shape: tuple[int, in
     DataError : ``data`` is not a non-empty image set or array of images.
     """
     data = as_imageset(data, image_shape)
+    spec = corruption_info(key)
+    return spec.function(data, **spec.validate(**params))
+
+
+def corruption_info(key: str) -> CorruptionInfo:
+    """The registry entry of ``key``; ParameterError listing the known keys when there is none."""
     try:
-        spec = CORRUPTIONS[key]
+        return CORRUPTIONS[key]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown corruption {key!r}; known: {', '.join(CORRUPTIONS)}") from None
-    values = spec.validate(**params)
-    if "size_min" in values and "size_max" in values and values["size_min"] > values["size_max"]:
-        raise ParameterError(f"size_min must be <= size_max, got size_min={values['size_min']:g} "
-                             f"> size_max={values['size_max']:g}")
-    return spec.function(data, **values)
+
+
+def register_corruption(info: CorruptionInfo) -> CorruptionInfo:
+    """Add ``info`` to :data:`CORRUPTIONS` (last in the app's list) and return it.
+
+    For a script or a plug-in; a corruption that ships with the project is an entry of the tuple
+    above instead. Register before the window is built: the data panel, the regression tab and the
+    sweep dialog list :data:`CORRUPTIONS` when they are made (the sweep command and sessions read
+    it on every call).
+
+    Raises ParameterError when the key is taken or not lowercase letters, digits and ``_``, or when
+    a parameter's default does not pass its own spec or the entry's check (naming it); TypeError
+    when ``info`` is not a CorruptionInfo or its ``function`` is not callable."""
+    if not isinstance(info, CorruptionInfo):
+        raise TypeError(f"register_corruption takes a CorruptionInfo, got {type(info).__name__}")
+    if not isinstance(info.key, str) or not info.key or not all(c.islower() or c.isdigit() or c == "_"
+                                                                 for c in info.key):
+        raise ParameterError(f"a corruption key is lowercase letters, digits and _, got {info.key!r}")
+    if info.key in CORRUPTIONS:
+        raise ParameterError(f"corruption {info.key!r} is already registered ({CORRUPTIONS[info.key].name})")
+    if not callable(info.function):
+        raise TypeError(f"corruption {info.key!r}: function must be callable, got {info.function!r}")
+    info.validate()                     # every default passes its spec and the entry's check
+    CORRUPTIONS[info.key] = info
+    return info

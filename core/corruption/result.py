@@ -1,10 +1,18 @@
 """The result of every corruption, :class:`Corrupted`, and the checks and draws the corruptions share.
 
 Every corruption returns a :class:`Corrupted`: the data the methods see, the clean data, the mask
-of changed entries and the flags of touched and appended samples. The private helpers below check
-the parameters (a :class:`~core.errors.ParameterError` naming the parameter) and the data (a
-:class:`~core.errors.DataError`), and draw which samples are hit: ``round(fraction * n)`` samples
-(Python's ``round``, halves to even) without replacement from ``np.random.default_rng(seed)``.
+of changed entries and the flags of touched and appended samples.
+
+The public helpers below are the toolkit of a corruption function (docs/guide/corruptions.md,
+"How to add a corruption"): :data:`SEED` and :func:`fraction_param` are the parameters every
+corruption shares (a function checks its arguments with their :meth:`~core.params.ParamSpec.validate`,
+the same rule the registry, the app and the sweep command apply: a
+:class:`~core.errors.ParameterError` naming the parameter); :func:`check_data` checks the data (a
+:class:`~core.errors.DataError`); :func:`n_hit` and :func:`choose` draw which samples are hit,
+``round(fraction * n)`` samples (Python's ``round``, halves to even) without replacement from
+``np.random.default_rng(seed)``; :func:`row_chunks` draws large arrays in pieces;
+:func:`labels_copy`, :func:`outlier_labels` and :func:`images_word` fill the rest of a
+:class:`Corrupted`.
 """
 from __future__ import annotations
 
@@ -14,7 +22,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import DataError, ParameterError
+from ..errors import DataError
+from ..params import ParamSpec
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,9 +75,24 @@ class Corrupted:
         return int(np.count_nonzero(self.outliers))
 
 
-# --------------------------------------------------------------------------- validation
+# --------------------------------------------------------------------------- parameters and data
 
-def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
+def fraction_param(default: float = 1.0, doc: str = "fraction of the images hit") -> ParamSpec:
+    """The ``fraction`` parameter every corruption takes: a number in [0, 1], ``round(fraction * n)``
+    of the n images are hit (or, for appended outliers, added). ``default`` and ``doc`` are the
+    corruption's own; the range is the same for all."""
+    return ParamSpec(name="fraction", symbol="fraction", kind="float", default=default, doc=doc,
+                     low=0.0, high=1.0)
+
+
+#: the ``fraction`` a corruption function checks its argument with (:meth:`ParamSpec.validate`)
+FRACTION = fraction_param()
+#: the ``seed`` of every corruption: an int >= 0 for ``np.random.default_rng``
+SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
+                 doc="random seed (same seed, same corruption)", low=0, slider=(0, 100))
+
+
+def check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     """``data.X`` in float64 (float32 when it is float32: a session in single precision,
     :attr:`core.session.DataSpec.precision`) and ``data.shape``, or :class:`DataError`.
 
@@ -76,7 +100,11 @@ def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     but ``data.X`` itself when it is read-only, C-ordered and of that dtype already (the images
     :func:`core.session.spec.prepare` loaded and owns, or those :func:`~core.session.spec.share_clean`
     keeps): copying it held a third array of the data's size while corrupting (the 5,000 digits at
-    96 × 96 in double precision: 1,100 MB at the peak for 748 MB kept)."""
+    96 × 96 in double precision: 1,100 MB at the peak for 748 MB kept).
+
+    Returns ``(X, (height, width))``: X of shape (n_samples, height * width), grey levels as given.
+    Raises :class:`DataError` when ``data`` is not an :class:`~core.datasets.ImageSet`-like object
+    of non-empty images of one shape."""
     try:
         given = np.asarray(data.X)
         dtype = np.float32 if given.dtype == np.float32 else np.float64
@@ -94,100 +122,41 @@ def _check_data(data) -> tuple[np.ndarray, tuple[int, int]]:
     return X, shape
 
 
-def _check_unit(name: str, value) -> float:
-    """A number in [0, 1], or :class:`ParameterError` naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be a number in [0, 1], got {value!r}")
-    v = float(value)
-    if not 0.0 <= v <= 1.0:            # also rejects nan
-        raise ParameterError(f"{name} must be in [0, 1], got {value!r}")
-    return v
+# --------------------------------------------------------------------------- draws
 
-
-def _check_bool(name: str, value) -> bool:
-    """A bool (``True``/``False``, numpy bools accepted), or :class:`ParameterError` naming ``name``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ParameterError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _check_real(name: str, value, low: float | None = None) -> float:
-    """A finite number >= ``low``, or :class:`ParameterError` naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be a finite number, got {value!r}")
-    v = float(value)
-    if not np.isfinite(v):
-        raise ParameterError(f"{name} must be finite, got {value!r}")
-    if low is not None and v < low:
-        raise ParameterError(f"{name} must be >= {low:g}, got {value!r}")
-    return v
-
-
-def _check_int(name: str, value, low: int) -> int:
-    """An integer >= ``low`` (an integral float such as 12.0 is accepted), or ParameterError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
-    if isinstance(value, numbers.Integral):
-        v = int(value)
-    else:
-        f = float(value)
-        if not np.isfinite(f) or f != int(f):
-            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
-        v = int(f)
-    if v < low:
-        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
-    return v
-
-
-def _check_seed(seed) -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ParameterError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
-def _check_size_range(size_range) -> tuple[float, float]:
-    bad = ParameterError(f"size_range must be (lo, hi) with 0 < lo <= hi <= 1, got {size_range!r}")
-    try:
-        lo, hi = size_range
-    except (TypeError, ValueError):
-        raise bad from None
-    for v in (lo, hi):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-            raise bad
-    lo, hi = float(lo), float(hi)
-    if not (0.0 < lo <= hi <= 1.0):
-        raise bad
-    return lo, hi
-
-
-def _n_hit(fraction: float, n: int) -> int:
+def n_hit(fraction: float, n: int) -> int:
+    """The number of samples ``fraction`` of ``n`` hits: ``round(fraction * n)`` (Python's round,
+    halves to even)."""
     return int(round(fraction * n))
 
 
 #: Bytes of float64 random numbers a corruption draws at once: a corruption of the 5,000 digits at
 #: 96 × 96 drew all of them at once (salt & pepper: 700 MB of temporaries for 176 MB of data).
-_CHUNK_BYTES = 8 * 2 ** 20
+CHUNK_BYTES = 8 * 2 ** 20
 
 
-def _row_chunks(m: int, d: int) -> Iterator[slice]:
-    """Consecutive row slices of an (m, d) draw, each of at most :data:`_CHUNK_BYTES` in float64
+def row_chunks(m: int, d: int) -> Iterator[slice]:
+    """Consecutive row slices of an (m, d) draw, each of at most :data:`CHUNK_BYTES` in float64
     (at least one row). A generator fills an array in C order, so drawing the chunks in turn gives
     the numbers of one whole draw (the corruptions' results do not depend on the chunks)."""
-    step = max(1, _CHUNK_BYTES // (8 * max(d, 1)))
+    step = max(1, CHUNK_BYTES // (8 * max(d, 1)))
     for a in range(0, m, step):
         yield slice(a, min(a + step, m))
 
 
-def _choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
-    """``k`` distinct sorted indices out of ``n``."""
+def choose(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """``k`` distinct sorted indices out of ``range(n)``, drawn without replacement from ``rng``
+    (shape (k,), an empty int array for k = 0, which draws nothing)."""
     return np.sort(rng.choice(n, size=k, replace=False)) if k else np.zeros(0, dtype=np.intp)
 
 
-def _labels_copy(data) -> np.ndarray | None:
+def labels_copy(data) -> np.ndarray | None:
+    """A copy of ``data.labels`` (None stays None): a corruption that keeps the samples in place
+    returns it as :attr:`Corrupted.labels`."""
     return None if data.labels is None else np.array(data.labels, copy=True)
 
 
-def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
+def outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
     """``labels`` followed by ``m`` outlier labels: -1 for numeric labels, "outlier" otherwise."""
     if labels is None:
         return None
@@ -204,5 +173,6 @@ def _outlier_labels(labels: np.ndarray | None, m: int) -> np.ndarray | None:
     return np.concatenate([labels.astype(str), np.full(m, "outlier")])
 
 
-def _images_word(n: int) -> str:
+def images_word(n: int) -> str:
+    """"image" or "images" for ``n`` of them (a :attr:`Corrupted.description` says "20 of 100 images")."""
     return "image" if n == 1 else "images"

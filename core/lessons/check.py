@@ -28,7 +28,7 @@ from .claims import ClaimResult, evaluate
 from .measures import ColumnResult
 from .model import Action, Lesson, Setup, Step
 
-__all__ = ["CheckReport", "check", "start_columns", "LiveColumn"]
+__all__ = ["CheckReport", "check", "start_columns", "LiveColumn", "playground_data"]
 
 
 class LiveColumn:
@@ -56,8 +56,8 @@ class LiveColumn:
     @property
     def name(self) -> str:
         if self.pg is not None:
-            from ..playground import METHODS
-            return METHODS[self.key]
+            from ..playground import methods
+            return methods()[self.key]
         return self.run.info.name
 
     def advance(self, action: Action) -> None:
@@ -92,8 +92,9 @@ def _started(run: Run, data) -> Run:
     return run
 
 
-def _points_data(pg: Playground) -> Corrupted:
-    """The playground's points as a Corrupted (the marked outliers have no clean version)."""
+def playground_data(pg: Playground) -> Corrupted:
+    """The playground's points as a :class:`~core.corruption.Corrupted` (n_points, 2), image shape
+    (1, 2); the marked outliers are ``outliers`` and ``added`` (they have no clean version)."""
     pts = np.array(pg.points, dtype=float)
     out = np.array(pg.outliers, dtype=bool)
     return Corrupted(X=pts, X_clean=pts, mask=np.zeros(pts.shape, dtype=bool), outliers=out, added=out.copy(),
@@ -110,8 +111,8 @@ def start_columns(setup: Setup) -> list[LiveColumn]:
         cols = []
         for key, mparams in setup.methods:
             points, outliers = default_points(seed, **params)
-            pg = Playground(points, outliers, method=key, p=float(mparams.get("p", 0.3)))
-            cols.append(LiveColumn("playground", key, dict(mparams), _points_data(pg), pg=pg))
+            pg = Playground(points, outliers, method=key, p=mparams.get("p"))
+            cols.append(LiveColumn("playground", key, dict(mparams), playground_data(pg), pg=pg))
         return cols
     if setup.task == "regression":
         choice = DataChoice(source=name, options=params, corruption=setup.corruption,

@@ -100,7 +100,7 @@ _COPY_MAX_BYTES = 64 * 2 ** 20
 _BLOCK_BYTES = 4 * 2 ** 20
 
 
-def _top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
+def top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
     """Indices of the k largest entries of ``a >= 0`` (ties broken by the lower index), θ_k
     (the k-th largest value) and θ_{k+1} (0 if k = len(a))."""
     order = np.argsort(-a, kind="stable")
@@ -109,7 +109,7 @@ def _top_k(a: np.ndarray, k: int) -> tuple[np.ndarray, float, float]:
     return order[:k], theta_k, theta_k1
 
 
-def _soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> float:
+def soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> float:
     """λ for a soft threshold that keeps exactly the k chosen entries nonzero: θ_{k+1}, or, if
     θ_{k+1} ties with θ_k, the largest |v_i| strictly below θ_k (0 if none)."""
     if theta_k1 < theta_k:
@@ -118,14 +118,14 @@ def _soft_threshold_level(a: np.ndarray, theta_k: float, theta_k1: float) -> flo
     return float(below.max()) if below.size else 0.0
 
 
-def _check_k(k, d: int) -> None:
+def check_k(k, d: int) -> None:
     if int(k) > d:
         raise ParameterError(f"k_nonzero (nnz) must be <= n_features = {d}, got {k!r}")
 
 
 # ---------------------------------------------------------------------------- deflation
 
-def _right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
+def deflate_right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``M v`` with ``M = P_1 ⋯ P_m``, ``P_i = I − w_i w_iᵀ`` (rows w_i of W); v (d,) or (d, c)."""
     v = np.array(v, dtype=float)
     for w in W[::-1]:
@@ -133,7 +133,7 @@ def _right(W: np.ndarray, v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _left(W: np.ndarray, y: np.ndarray) -> np.ndarray:
+def deflate_left(W: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``Mᵀ y = P_m ⋯ P_1 y``; y (d,) or (d, c)."""
     y = np.array(y, dtype=float)
     for w in W:
@@ -165,6 +165,7 @@ class _Run:
     const: dict                # method constants (γ, ...)
     total: float = 0.0         # ‖X₀‖_F²
     copied: bool = True
+    seed: int = 0              # the run's int seed (random restarts, perturbations)
 
     def blocks(self, centred: bool = True) -> Iterator[tuple[slice, np.ndarray]]:
         """``(rows, block)`` over row blocks of X₀ (``centred``) or of X, in float64; a block is
@@ -210,16 +211,16 @@ class _Run:
 
     def times(self, W: np.ndarray, w: np.ndarray) -> np.ndarray:
         """``X_j w`` for the data deflated by the rows of W."""
-        return self.product(_right(W, w))
+        return self.product(deflate_right(W, w))
 
     def t_times(self, W: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``X_jᵀ y``."""
-        return _left(W, self.t_product(y))
+        return deflate_left(W, self.t_product(y))
 
     def deflated_sq_norm(self, W: np.ndarray) -> float:
         """``‖X₀ M‖_F²`` for the data deflated by the rows of W (row blocks: no (n, d) or (d, d)
         temporary)."""
-        return float(sum(np.einsum("ij,ij->", R, R) for R in (_left(W, B.T) for _, B in self.blocks())))
+        return float(sum(np.einsum("ij,ij->", R, R) for R in (deflate_left(W, B.T) for _, B in self.blocks())))
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,6 +262,15 @@ class _Progress:
     final: bool = False                     # every component committed
 
 
+@dataclass(frozen=True, eq=False)
+class _Context:
+    """A greedy state's ``_ctx``: the run's data, shared by every state of the run, and where the
+    loop is (the state's own)."""
+
+    run: _Run
+    progress: _Progress
+
+
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
@@ -287,8 +297,13 @@ def _effective_weights(proj: np.ndarray) -> np.ndarray:
     return a.min() / a
 
 
-class _Greedy(SteppableEstimator):
+class Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
+
+    #: centre the data first (the sparse PCAs' parameter; PCA-L1 always centres)
+    center: bool = True
+    #: the iteration cap per component (every greedy method's constructor sets it)
+    max_iter: int
 
     accepts_float32 = True   # X₀ is formed in float64 (_Run), so float32 input needs no float64 copy first
     #: (core.working) the start's blocks and statistics, and a step's vectors; the centred copy of a
@@ -327,7 +342,7 @@ class _Greedy(SteppableEstimator):
         return {}
 
     def _center(self) -> bool:
-        return bool(getattr(self, "center", True))
+        return bool(self.center)
 
     def finished(self, state: State) -> bool:
         """True once all ``n_components`` are committed (the stopping rule of the whole run).
@@ -335,7 +350,7 @@ class _Greedy(SteppableEstimator):
         rule, False when some component's kept loop was cut by ``max_iter`` (listed in
         ``details["capped components"]``). A fitted estimator's ``state_`` (detached from its
         run: :meth:`~core.base.State.detached`) is the final state: finished."""
-        return state._ctx is None or bool(state._ctx[1].final)
+        return state._ctx is None or bool(state._ctx.progress.final)
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, comp: _Component, tau: int, why: str) -> SolverError:
@@ -395,7 +410,7 @@ class _Greedy(SteppableEstimator):
     # ------------------------------------------------------------------ stepping
     def _start(self, X: np.ndarray) -> State:
         mean, X0, copied = _run_data(X, self._center())
-        run = _Run(X=X0, mean=mean, cov=None, const={}, copied=copied)
+        run = _Run(X=X0, mean=mean, cov=None, const={}, copied=copied, seed=self._seed)
         d = X.shape[1]
         # One pass over X₀: squared row and column norms, and X₀ᵀX₀ for the PCA start.
         sq_norms, colsq, cov = np.empty(X.shape[0]), np.zeros(d), None
@@ -450,7 +465,7 @@ class _Greedy(SteppableEstimator):
             return self._step_1(state)
 
     def _step_1(self, state: State) -> State:
-        run, prog = state._ctx
+        run, prog = state._ctx.run, state._ctx.progress
         if prog.final:
             return self._next_state(state, objective=state.objective, converged=state.converged)
         cand = prog.cand
@@ -483,7 +498,7 @@ class _Greedy(SteppableEstimator):
                    "nonzeros": int(np.count_nonzero(cand.w)), **dict(cand.scalars)}
         details = {**self._details(prog), "capped components": prog.capped}
         fields: dict[str, Any] = dict(components=comps, sample_weights=weights, scalars=scalars,
-                      details=details, converged=converged, _ctx=(run, prog))
+                      details=details, converged=converged, _ctx=_Context(run, prog))
         if prev is None:
             return State(method=self.name, iteration=0, objective=cand.objective,
                          objective_history=(cand.objective,), mean=run.mean, **fields)
@@ -491,7 +506,7 @@ class _Greedy(SteppableEstimator):
 
 
 
-class _L1Greedy(_Greedy):
+class L1Greedy(Greedy):
     """The ℓ1-dispersion loop of PCA-L1 and RSPCA (Kwak's sign iteration, Zhao et al. 2014 Algorithm 1
     steps 2.3–2.6): AUGMENT, an optional SPARSE, normalise; the random perturbation Δw of
     criterion (2) is drawn from the estimator's ``random_state``."""
@@ -528,5 +543,5 @@ class _L1Greedy(_Greedy):
         if near.size == 0:
             return False
         support = cand.w != 0
-        rows = _left(comp.W, run.rows(near).T)        # (d, m) the deflated samples
+        rows = deflate_left(comp.W, run.rows(near).T)        # (d, m) the deflated samples
         return bool(np.any(rows[support] != 0))

@@ -6,7 +6,7 @@ Factorization", IEEE TPAMI 41(1), 2019 (arXiv:1906.00495).
 The family, one module per concept (this module gathers their public names):
 
 * :mod:`core.methods.nmf_base`: the orientation (X ≈ H W, one image per row) and the
-  half-quadratic loop every method shares (``_NMFBase``);
+  half-quadratic loop every method shares (``NMFBase``);
 * :mod:`core.methods.nmf_frobenius`: plain Frobenius NMF (:class:`NMF`, multiplicative updates
   or Nesterov), whose step forms nothing of the data's size;
 * :mod:`core.methods.nmf_state`: the state of every method (:class:`NMFState`) and its

@@ -78,6 +78,17 @@ digits) take the direct routes (whole-array products and ``np.partition``) in fl
 the iterates they always had; the blockwise routes give the same values up to round-off, the
 float32 weights within their rounding (tests/core/test_nmf_scale.py).
 
+float32 data (issue 32) are computed in float32 on the data itself (``preserves_float32``; a
+session's NMF columns no longer share a float64 copy): the factors (the random start drawn in
+float64 and rounded, so the same start as a float64 run's), residuals, weights, sparse part and the
+solvers' products (Hessians, Gram matrices, OGM iterates) are float32, and every sum that makes
+a number (objectives, ‖X‖², Nagy's γ, the three-sigma moments, medians) accumulates in float64.
+``components_``, ``transform`` and ``inverse_transform`` are float32 (``transform``'s exact
+per-row NNLS solves in float64, a row block at a time, and returns float32). On the built-in faces
+and digits five float32 steps stay within 2e-5 of the float64 basis and 2e-4 of its objective
+(tests/core/test_nmf_float32.py, which says why Huber-NMF's c and TC-NMF's truncated set are the
+most sensitive); half the memory of float64.
+
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
 
@@ -125,11 +136,11 @@ from ..errors import SolverError
 from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
-from .nmf_state import (LAZY, STORED, NMFState, _Ctx, check_nonnegative, next_state,
+from .nmf_state import (LAZY, STORED, NMFState, NMFContext, check_nonnegative, next_state,
                          normalise_factors)
 from .nmf_weights import median_above, row_blocks, weights_dtype
 
-__all__ = ["NMFState", "check_nonnegative"]
+__all__ = ["NMFState", "check_nonnegative", "NMFBase", "Evaluation", "entry_evaluation"]
 
 # ----------------------------------------------------------------------------- constants
 #: Rule (16) is checked from this iteration on.
@@ -179,6 +190,9 @@ RANDOM_STATE = ParamSpec(
     "random_state", "seed", "int", 0,
     "seed of the random non-negative initialisation (same seed, same run)",
     low=0, slider=(0, 100))
+#: The solver that runs Algorithm 1 exactly as the authors' public code does
+#: (:func:`core.methods._wnls.wnls` ``code=True``; TC-NMF and Cauchy NMF offer it).
+CODE_SOLVER = "nesterov-code"
 COMMON = [N_COMPONENTS, NMF_MAX_ITER, NMF_TOL]
 INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
@@ -186,8 +200,8 @@ INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
 # ----------------------------------------------------------------------------- shared loop
 @dataclass
-class _Eval:
-    """What a method computes from a new iterate (its residual)."""
+class Evaluation:
+    """What a method computes from a new iterate (its residual): :meth:`NMFBase._evaluate` returns it."""
 
     objective: float
     entry_weights: np.ndarray | None = None
@@ -196,6 +210,15 @@ class _Eval:
     scalars: dict = field(default_factory=dict)
     details: dict = field(default_factory=dict)
     sparse_part: np.ndarray | None = None
+
+
+def scale_to_max(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H d, W / d) with d the largest entry of each basis row of W (r, d): the authors' code's
+    normalisation (Guan et al. 2019 code, §3.3(c) of the project's notes); HW unchanged. A row
+    that is all 0 keeps scale 1."""
+    d = W.max(axis=1)
+    d = np.where(d > 0, d, 1.0)
+    return H * d[None, :], W / d[:, None]
 
 
 def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -207,7 +230,7 @@ def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndar
     return np.maximum(sw, SAMPLE_WEIGHT_FLOOR), raw
 
 
-class _NMFBase(SteppableEstimator):
+class NMFBase(SteppableEstimator):
     """The HQ loop shared by every NMF method (see the module docstring). Subclasses implement
     :meth:`_evaluate` (objective and weights of an iterate) and may override :meth:`_target`,
     :meth:`_hq_weights` and :meth:`_refresh`. Its constructor takes the parameters of the
@@ -215,6 +238,9 @@ class _NMFBase(SteppableEstimator):
 
     #: residuals, weights and products of a start and a step (core.working)
     work_factors = (1.75, 1.35)
+    #: float32 input is computed in float32: factors, residuals, weights, the solvers' products
+    #: (sums, objectives and the robust statistics accumulate in float64); tests/core/test_nmf_float32.py
+    preserves_float32 = True
 
     def __init__(self, n_components: int = 10, max_iter: int = 500, tol: float = 1e-5,
                  solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
@@ -226,7 +252,7 @@ class _NMFBase(SteppableEstimator):
         self.random_state = random_state
 
     # ---------------------------------------------------------------- hooks
-    def _evaluate(self, ctx: _Ctx, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> _Eval:
+    def _evaluate(self, ctx: NMFContext, P: np.ndarray, E: np.ndarray, prev: NMFState | None, get) -> Evaluation:
         """Objective, weights and scalars of the iterate with reconstruction P and residual
         E = X − P. E is a fresh array owned by the callee, which may overwrite it (TC-NMF turns
         it into E² and then into its weights Q in place: no other array of the data's size).
@@ -234,20 +260,20 @@ class _NMFBase(SteppableEstimator):
         entries fitted above max X)."""
         raise NotImplementedError   # pragma: no cover
 
-    def _target(self, ctx: _Ctx, state: NMFState) -> np.ndarray:
+    def _target(self, ctx: NMFContext, state: NMFState) -> np.ndarray:
         return ctx.X
 
     def _hq_weights(self, state: NMFState):
         """(Q, per-sample weights) for the two weighted NLS steps of ``state``'s next iteration."""
         return state.entry_weights, state.details.get("row weights")
 
-    def _refresh(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, state: NMFState, get):
+    def _refresh(self, ctx: NMFContext, H: np.ndarray, W: np.ndarray, state: NMFState, get):
         """Weights for the basis step from the residual ``X − H W`` after the coefficient step
         (H new, W the state's), or None to keep the state's weights."""
         return None
 
-    def _reweigher(self, ctx: _Ctx, ev: _Eval):
-        """The state's frozen HQ weight function for ``transform`` (:class:`_Reweigh`), or None
+    def _reweigher(self, ctx: NMFContext, ev: Evaluation):
+        """The state's frozen HQ weight function for ``transform`` (:class:`Reweigh`), or None
         when the coefficient step is unweighted (NMF, L2,1-NMF)."""
         return None
 
@@ -264,13 +290,14 @@ class _NMFBase(SteppableEstimator):
         target = median_above(X, -np.inf)                  # by selection: no copy of X
         target = target if target is not None and target > 0 else float(X.mean())
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
-        return H * s, W * s
+        # drawn in float64 and rounded for float32 data: the same start as the float64 run's
+        return (H * s).astype(X.dtype, copy=False), (W * s).astype(X.dtype, copy=False)
 
     #: Unit-norm basis rows, the inverse scale on the coefficients
     #: (:func:`core.methods.nmf_state.normalise_factors`).
     _normalise = staticmethod(normalise_factors)
 
-    def _check_range(self, iteration: int, top: float, ctx: _Ctx):
+    def _check_range(self, iteration: int, top: float, ctx: NMFContext):
         """Divergence guard: SolverError when max(HW) = ``top`` > max X + 4 (max X − min X)."""
         limit = ctx.xmax + DIVERGE_FACTOR * (ctx.xmax - ctx.xmin)
         if top > limit:
@@ -289,7 +316,7 @@ class _NMFBase(SteppableEstimator):
     #: residual is then made in float32 (:func:`core.methods.nmf_weights.weights_dtype`).
     _keeps_weights = True
 
-    def _residual(self, ctx: _Ctx, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
+    def _residual(self, ctx: NMFContext, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
         """``E = X − HW`` into ``out`` (or a fresh array, float32 for a method that keeps weights
         on data above ``nmf_weights.WEIGHTS32_MIN`` entries) one block of rows at a time, HW never
         whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H and W carrying the
@@ -297,7 +324,7 @@ class _NMFBase(SteppableEstimator):
         X = ctx.X
         d = X.shape[1]
         if out is None:
-            dtype = weights_dtype(X.size) if self._keeps_weights else np.float64
+            dtype = weights_dtype(X.size, X.dtype) if self._keeps_weights else X.dtype
             out = np.empty(X.shape, dtype=dtype)
         E = out
         top = -np.inf
@@ -313,7 +340,7 @@ class _NMFBase(SteppableEstimator):
         flat = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
         return E, top, _RowProduct(H, W, flat)
 
-    def _make_state(self, ctx, H, W, ev: _Eval, prev: NMFState | None, P,
+    def _make_state(self, ctx, H, W, ev: Evaluation, prev: NMFState | None, P,
                     counts: dict, tols: tuple, fitted_max: float | None = None,
                     extra: dict | None = None) -> NMFState:
         """The state of factors H, W with what ``ev`` computed, after ``prev`` (None: the
@@ -334,7 +361,7 @@ class _NMFBase(SteppableEstimator):
         reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
-                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
+                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1], dtype=W.dtype),
                              _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), components=W,
                              coefficients=H, fitted=P, entry_weights=ev.entry_weights,
                              sample_weights=ev.sample_weights, sparse_part=ev.sparse_part,
@@ -381,7 +408,8 @@ class _NMFBase(SteppableEstimator):
             return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
                              gram=gram), 1
         res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
-                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram,
+                   code=self.solver == CODE_SOLVER)
         return res.Y, res.n_iter
 
     @staticmethod
@@ -396,12 +424,13 @@ class _NMFBase(SteppableEstimator):
         return blas_threads(1) if X.size <= ONE_THREAD_MAX_ENTRIES else nullcontext()
 
     @staticmethod
-    def _context(X: np.ndarray) -> _Ctx:
+    def _context(X: np.ndarray) -> NMFContext:
         """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
         lo, hi = float(X.min()), float(X.max())
-        return _Ctx(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
-                    sq_norm=float(np.einsum("ij,ij->", X, X)),
+        sq_norm = sum(float(np.einsum("ij,ij->", X[rows], X[rows], dtype=np.float64))
+                      for rows in row_blocks(*X.shape))          # (float32 X: summed in float64)
+        return NMFContext(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi, sq_norm=sq_norm,
                     top_limit=hi + convergence.RANGE_MARGIN * max(hi - lo, abs(hi), abs(lo), _TINY))
 
     def _start(self, X: np.ndarray) -> NMFState:
@@ -414,9 +443,12 @@ class _NMFBase(SteppableEstimator):
                                 (INNER_TOL, INNER_TOL), fitted_max=top)
 
     def _step(self, state: NMFState) -> NMFState:  # type: ignore[override]  # NMF methods make NMF states
-        ctx: _Ctx = state._ctx
+        ctx: NMFContext = state._ctx
         t = state.iteration + 1
         H, W = state.coefficients, state.components     # (the solvers return new arrays)
+        if self.solver == CODE_SOLVER:      # the authors' code's scaling: basis rows of max 1
+            assert H is not None            # (OGM's iterates depend on it; the product does not)
+            H, W = scale_to_max(H, W)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:
@@ -450,8 +482,8 @@ class _NMFBase(SteppableEstimator):
         initial state checked), with ``fitted`` left lazy: the initial state gets the data's range
         when it is made, since the base's ``dataclasses.replace`` that sets it reads every field
         and so formed HW (1× the data's bytes at the start's peak, for nothing)."""
-        self._start_params()
-        state = self._start(self._check_data(X))
+        with self._new_run():
+            state = self._start(self._check_data(X))
         self._check_state(state)
         return state
 
@@ -477,7 +509,7 @@ class _NMFBase(SteppableEstimator):
         None, the bound ``max HW <= max_j Σ_k (max_i H_ik) W_kj``; HW >= 0), forming HW only when
         ``top`` exceeds the limit (:func:`core.convergence.check_within_range`)."""
         lo, hi = state._data_range if state._data_range is not None else (0.0, np.inf)
-        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``_Ctx.top_limit``)
+        width = max(hi - lo, abs(hi), abs(lo), _TINY)      # (as ``NMFContext.top_limit``)
         if top is None:
             H = state.coefficients
             assert H is not None                      # a fitted NMF state has its coefficients
@@ -517,7 +549,7 @@ class _NMFBase(SteppableEstimator):
 
 class _RowProduct:
     """``H @ W`` (n, d) read by blocks of rows, never formed whole: ``P[rows] = H[rows] @ W``
-    for a slice of rows (what :meth:`_NMFBase._evaluate` gets as P). ``above``: the flat
+    for a slice of rows (what :meth:`NMFBase._evaluate` gets as P). ``above``: the flat
     indices of the entries fitted above max X (the range rules of TC- and CIM-NMF)."""
 
     def __init__(self, H: np.ndarray, W: np.ndarray, above: np.ndarray):
@@ -538,12 +570,12 @@ def _finite(A: np.ndarray) -> bool:
     return math.isfinite(float(A.sum()))
 
 
-def _entry_eval(Q, objective: float, scalars: dict, details: dict | None = None,
-                means: np.ndarray | None = None, **extra) -> _Eval:
-    """The :class:`_Eval` of entry weights Q (an array, or a :class:`Deferred` with their
+def entry_evaluation(Q, objective: float, scalars: dict, details: dict | None = None,
+                     means: np.ndarray | None = None, **extra) -> Evaluation:
+    """The :class:`Evaluation` of entry weights Q (an array, or a :class:`Deferred` with their
     per-sample ``means`` given)."""
     sw, raw = _mean_weights(Q, means)
     det = {"mean weight": raw}
     det.update(details or {})
-    return _Eval(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
+    return Evaluation(objective=objective, entry_weights=Q, sample_weights=sw, scalars=scalars,
                  details=det, **extra)

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import convergence
 from ..params import register
-from .nmf_base import COMMON, INNER, INNER_TOL, _Ctx, _Eval, _NMFBase
+from .nmf_base import COMMON, INNER, INNER_TOL, NMFContext, Evaluation, NMFBase
 from .nmf_state import LAZY, NMFState
 
 __all__ = ["FrobeniusNMF", "NMF", "frobenius_objective"]
@@ -56,9 +56,11 @@ __all__ = ["FrobeniusNMF", "NMF", "frobenius_objective"]
 #: stays within these bounds (far from overflow and underflow of the Gram products); a step
 #: whose factors leave them normalises them itself.
 LAZY_SQ_NORMS = (1e-100, 1e100)
+#: ... for float32 factors (float32 data; float32 overflows above 3.4e38)
+LAZY_SQ_NORMS_32 = (1e-30, 1e30)
 
 
-def frobenius_objective(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray,
+def frobenius_objective(ctx: NMFContext, G: np.ndarray, C: np.ndarray, W: np.ndarray,
                         WWt: np.ndarray) -> float:
     """``½‖X − HW‖²_F = ½(‖X‖² − 2⟨C, W⟩ + ⟨G, WWᵀ⟩)`` from ``G = HᵀH`` (r, r), ``C = HᵀX``
     (r, d), W (r, d) and ``WWᵀ`` (r, r), with ``ctx.sq_norm = ‖X‖²``: plain NMF's objective
@@ -78,7 +80,7 @@ def frobenius_objective(ctx: _Ctx, G: np.ndarray, C: np.ndarray, W: np.ndarray,
             "NLS solve per factor and step. Every entry weighs the same.",
     params=[*COMMON, *INNER],
 )
-class FrobeniusNMF(_NMFBase):
+class FrobeniusNMF(NMFBase):
     """Frobenius NMF, ``min_{H,W>=0} ½‖X − HW‖²_F`` (objective in grey levels², with ½); catalogue
     key ``"nmf"``, named ``FrobeniusNMF`` so as not to shadow scikit-learn's ``NMF`` in a shared
     namespace (``NMF`` is kept as an alias).
@@ -108,14 +110,14 @@ class FrobeniusNMF(_NMFBase):
         with self._threads(X):                      # no residual, as in the steps
             WWt = W @ W.T
             objective = frobenius_objective(ctx, H.T @ H, H.T @ X, W, WWt)
-        return self._make_state(ctx, H, W, _Eval(objective=objective), None, LAZY,
+        return self._make_state(ctx, H, W, Evaluation(objective=objective), None, LAZY,
                                 {"k_H": 0, "k_W": 0}, (INNER_TOL, INNER_TOL),
                                 extra={"_gram": WWt})   # W Wᵀ of the state's own basis
 
     def _step(self, state: NMFState) -> NMFState:  # type: ignore[override]  # NMF methods make NMF states
         """One step without HW (module docstring): coefficient step, basis step, objective,
         checks; the normalisation in the step for Nesterov, on first read for MU."""
-        ctx: _Ctx = state._ctx
+        ctx: NMFContext = state._ctx
         X = ctx.X
         t = state.iteration + 1
         last = state.__dict__
@@ -156,7 +158,8 @@ class FrobeniusNMF(_NMFBase):
             sq = WWt.diagonal()                     # squared row norms of W (a view)
             sq_list = sq.tolist()                   # (r numbers: Python's min and max are
             lo, hi = min(sq_list), max(sq_list)     # faster than numpy's reductions)
-            if mu and finite and LAZY_SQ_NORMS[0] < lo and hi < LAZY_SQ_NORMS[1]:
+            bounds = LAZY_SQ_NORMS_32 if W.dtype == np.float32 else LAZY_SQ_NORMS
+            if mu and finite and bounds[0] < lo and hi < bounds[1]:
                 # the multiplicative update is scale-equivariant (rescaling a basis row and its
                 # coefficient column by inverse factors rescales the next iterate the same
                 # way, the product unchanged): the factors stay as the update left them, as in
@@ -191,7 +194,7 @@ class FrobeniusNMF(_NMFBase):
         if lazy is not None:
             extra["_factors"] = lazy
             H = W = LAZY
-        new = self._make_state(ctx, H, W, _Eval(objective=objective), state, LAZY,
+        new = self._make_state(ctx, H, W, Evaluation(objective=objective), state, LAZY,
                                {"k_H": k_h, "k_W": k_w}, tols, fitted_max=top, extra=extra)
         if top > ctx.top_limit:                     # (the range check's own limit)
             self._check_lazy_range(new, top)

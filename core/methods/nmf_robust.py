@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..params import ParamSpec, register
+from ..prox import soft_threshold
 from ._specs import N_COMPONENTS
 from .nmf_base import (COMMON, INNER, INNER_MAX_ITER, NMF_MAX_ITER, NMF_TOL, RANDOM_STATE,
-                       SAMPLE_WEIGHT_FLOOR, _Eval, _NMFBase, _entry_eval)
+                       SAMPLE_WEIGHT_FLOOR, Evaluation, NMFBase, entry_evaluation)
 from .nmf_state import Deferred
-from .nmf_weights import _Reweigh, _soft, median_above, row_blocks
+from .nmf_weights import Reweigh, median_above, row_blocks
 
 __all__ = ["L1NMF", "HuberNMF", "CIMNMF", "L21NMF", "RNMFL1"]
 
@@ -45,7 +46,7 @@ L1_TOL = ParamSpec(
             "iteration; Nesterov weighted NLS.",
     params=[N_COMPONENTS, NMF_MAX_ITER, L1_TOL, *INNER],
 )
-class L1NMF(_NMFBase):
+class L1NMF(NMFBase):
     """L1-NMF, ``min_{H,W>=0} ‖X − HW‖₁``, by HQ / iteratively reweighted least squares on the
     smoothed loss ψ_μ(x) = x²/(2μ) (|x| <= μ), |x| − μ/2 (beyond) (MahNMF's Nesterov smoothing;
     extraction §5.5: 'IRLS/HQ with Q = 1/max(|E|, μ) and a decreasing μ').
@@ -89,10 +90,10 @@ class L1NMF(_NMFBase):
             objective += float(np.sum(np.where(a <= mu, a * a / (2.0 * mu), a - 0.5 * mu)))
         np.maximum(A, mu, out=A)
         Q = np.divide(mu, A, out=A)
-        return _entry_eval(Q, objective, {"μ": mu, "ℓ1": l1}, {"μ₀": mu0})
+        return entry_evaluation(Q, objective, {"μ": mu, "ℓ1": l1}, {"μ₀": mu0})
 
     def _reweigher(self, ctx, ev):
-        return _Reweigh("ratio", s=float(ev.scalars["μ"]))
+        return Reweigh("ratio", s=float(ev.scalars["μ"]))
 
 
 # ============================================================================= Huber-NMF
@@ -102,7 +103,7 @@ class L1NMF(_NMFBase):
     summary="Huber loss with c = median |E|: weight 1 for |E| <= c, c/|E| beyond; Nesterov weighted NLS.",
     params=[*COMMON, *INNER],
 )
-class HuberNMF(_NMFBase):
+class HuberNMF(NMFBase):
     """Huber-NMF, ``min Σ l(E_ij, c)`` with ``l(x, c) = x²`` (|x| <= c), ``2c|x| − c²`` beyond, and
     ``c = median |E_ij|`` re-estimated from every iterate (Guan et al. 2019 §4.7 / §5.5).
 
@@ -124,18 +125,18 @@ class HuberNMF(_NMFBase):
         if c <= 0:
             objective = float(np.einsum("ij,ij->", A, A, dtype=np.float64))
             A.fill(1.0)
-            return _entry_eval(A, objective, {"c": c})
+            return entry_evaluation(A, objective, {"c": c})
         objective = 0.0
         for rows in row_blocks(*A.shape):
             a = np.asarray(A[rows], dtype=np.float64)
             objective += float(np.sum(np.where(a <= c, a * a, 2.0 * c * a - c * c)))
         np.maximum(A, c, out=A)
         Q = np.divide(c, A, out=A)
-        return _entry_eval(Q, objective, {"c": c})
+        return entry_evaluation(Q, objective, {"c": c})
 
     def _reweigher(self, ctx, ev):
         c = float(ev.scalars["c"])
-        return _Reweigh("ratio", s=c) if c > 0 else None
+        return Reweigh("ratio", s=c) if c > 0 else None
 
 
 # ============================================================================= CIM-NMF
@@ -145,7 +146,7 @@ class HuberNMF(_NMFBase):
     summary="Correntropy: Gaussian weights exp(−E²/2δ²) with δ² = ‖E‖²/(2nd) re-estimated; Nesterov weighted NLS.",
     params=[*COMMON, *INNER],
 )
-class CIMNMF(_NMFBase):
+class CIMNMF(NMFBase):
     """CIM-NMF, ``min Σ_ij (1 − exp(−E_ij²/(2δ²)))`` (the correntropy induced metric with the kernel
     scaled to 1 at 0; Guan et al. 2019 Table I writes it with the Gaussian's 1/(√(2π)δ), which only
     rescales it at fixed δ), with the adaptive width ``δ² = ‖E‖²_F / (2nd)`` re-estimated from
@@ -185,11 +186,11 @@ class CIMNMF(_NMFBase):
         objective = float(Q.size - Q.sum(dtype=np.float64))
         Q.reshape(-1)[P.above] = 1.0                          # the range rule (class docstring)
         n_above = int(P.above.size)
-        return _entry_eval(Q, objective, {"δ": float(np.sqrt(delta2)),
+        return entry_evaluation(Q, objective, {"δ": float(np.sqrt(delta2)),
                                           "above range": n_above / Q.size})
 
     def _reweigher(self, ctx, ev):
-        return _Reweigh("cim", delta2=float(ev.scalars["δ"]) ** 2, xmax=ctx.xmax)
+        return Reweigh("cim", delta2=float(ev.scalars["δ"]) ** 2, xmax=ctx.xmax)
 
 
 # ============================================================================= L2,1-NMF
@@ -200,7 +201,7 @@ class CIMNMF(_NMFBase):
             "Kong et al.'s multiplicative rules.",
     params=[*COMMON, *INNER],
 )
-class L21NMF(_NMFBase):
+class L21NMF(NMFBase):
     """L2,1-NMF, ``min_{H,W>=0} Σ_i ‖x_i − h_i W‖₂`` (the paper's column-wise ‖V − WH‖_{2,1}: our
     rows are its columns), by HQ with per-sample weights ``w_i = 1/‖e_i‖`` (Table I).
 
@@ -229,7 +230,7 @@ class L21NMF(_NMFBase):
             w /= w.max()
         else:
             w = np.ones_like(r)
-        return _Eval(objective=float(r.sum()), sample_weights=np.maximum(w, SAMPLE_WEIGHT_FLOOR),
+        return Evaluation(objective=float(r.sum()), sample_weights=np.maximum(w, SAMPLE_WEIGHT_FLOOR),
                      row_weights=w, details={"residual norm": r})
 
 
@@ -276,7 +277,7 @@ class _Shifted:
             "thresholding at λ/2, the factors by Nesterov NLS on X − S.",
     params=[N_COMPONENTS, LAMBDA, NMF_MAX_ITER, NMF_TOL, INNER_MAX_ITER, RANDOM_STATE],
 )
-class RNMFL1(_NMFBase):
+class RNMFL1(NMFBase):
     """RNMF-L1 (Zhang et al. 2011), ``min_{H,W>=0, S} ‖X − HW − S‖²_F + λ‖S‖₁``, by block
     coordinate descent, one sweep per ``step`` (extraction §5.5):
 
@@ -323,7 +324,7 @@ class RNMFL1(_NMFBase):
 
     def _evaluate(self, ctx, P, E, prev, get):
         half = 0.5 * float(self.lam)
-        S = _soft(E, half)
+        S = soft_threshold(E, half)
         l1, objective = 0.0, 0.0
         means = np.empty(E.shape[0])
         for rows in row_blocks(*E.shape):
@@ -334,9 +335,9 @@ class RNMFL1(_NMFBase):
             means[rows] = _sparse_weights(S[rows], half).mean(axis=1)
         objective += float(self.lam) * l1
         del E                      # Q is a function of S: computed when first read
-        return _entry_eval(Deferred(_sparse_weights, S, half), objective,
+        return entry_evaluation(Deferred(_sparse_weights, S, half), objective,
                            {"sparse fraction": float(np.count_nonzero(S)) / S.size},
                            means=means, sparse_part=S)
 
     def _reweigher(self, ctx, ev):
-        return _Reweigh("sparse", lam=float(self.lam))
+        return Reweigh("sparse", lam=float(self.lam))

@@ -4,7 +4,7 @@ Paper 003: N. Guan, T. Liu, Y. Zhang, D. Tao, L. S. Davis, "Truncated Cauchy Non
 Factorization", IEEE TPAMI 41(1), 2019: Nagy's Cauchy scale (§3.4, eq. 18), the three-sigma
 truncation threshold (§3.5), the truncated Cauchy weights and objective (eq. 2, Theorem 2,
 Table I); and the frozen weight functions of every robust NMF method that
-``NMFState.transform`` uses (:class:`_Reweigh`). Residuals E = X − HW are (n_samples,
+``NMFState.transform`` uses (:class:`Reweigh`). Residuals E = X − HW are (n_samples,
 n_features) arrays in grey levels.
 """
 from __future__ import annotations
@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..interrupt import checkpoint
+from ..prox import soft_threshold
 
 __all__ = ["nagy_scale", "three_sigma_threshold", "three_sigma_sq", "order_statistics",
            "median_above", "row_blocks", "weights_dtype", "cauchy_weights",
-           "truncated_cauchy_objective"]
+           "truncated_cauchy_objective", "three_sigma_columns", "Reweigh"]
 
 
 #: Residual-sized arrays are read in blocks of this many entries (2 MB of float64) by the
@@ -51,10 +52,11 @@ def row_blocks(n: int, d: int):
         yield slice(i, min(i + rows, n))
 
 
-def weights_dtype(size: int) -> type:
-    """dtype of the residual and entry weights of data with ``size`` entries: float32 above
-    :data:`WEIGHTS32_MIN`, else float64."""
-    return np.float32 if size > WEIGHTS32_MIN else np.float64
+def weights_dtype(size: int, data_dtype=np.float64) -> type:
+    """dtype of the residual and entry weights of data with ``size`` entries of ``data_dtype``:
+    float32 for float32 data (the NMF family computes float32 input in float32) and above
+    :data:`WEIGHTS32_MIN` entries, else float64."""
+    return np.float32 if size > WEIGHTS32_MIN or np.dtype(data_dtype) == np.float32 else np.float64
 
 
 def _nonzero_sq(E2: np.ndarray, zero: float) -> np.ndarray:
@@ -279,7 +281,7 @@ def three_sigma_sq(E2: np.ndarray, zero: float) -> float:
     return mu + 3.0 * float(np.sqrt(var))
 
 
-def _three_sigma_columns(E2: np.ndarray) -> np.ndarray:
+def three_sigma_columns(E2: np.ndarray) -> np.ndarray:
     """Per-pixel ('local') three-sigma thresholds (d,) from squared residuals E2 (n, d): the rule
     of :func:`three_sigma_threshold` on each column (one pixel across the samples), the authors'
     code's 'tlv' weighting (Guan et al. 2019 §3.5 states the global rule). Exact fits are not removed
@@ -337,16 +339,10 @@ def truncated_cauchy_objective(E: np.ndarray, gamma: float, tau: float = np.inf)
     return 0.5 * float(np.sum(np.minimum(np.log1p(E2), np.log1p(sigma))))
 
 
-def _soft(T: np.ndarray, t: float) -> np.ndarray:
-    """Soft thresholding ``sign(T) max(|T| − t, 0)`` (one new array, no other temporary)."""
-    S = np.abs(T)
-    S -= t
-    np.maximum(S, 0.0, out=S)
-    return np.copysign(S, T, out=S)
 
 
 
-class _Reweigh:
+class Reweigh:
     """The HQ weights of a state with its scale parameters frozen (``NMFState.reweigh``):
     ``(X, P) -> (Q, S)``. Picklable (plain data), unlike a closure."""
 
@@ -370,7 +366,7 @@ class _Reweigh:
             A = np.maximum(np.abs(E), p["s"])
             return np.divide(p["s"], A, out=A), None
         if k == "sparse":                      # RNMF-L1: S = soft(X − HW, λ/2)
-            return None, _soft(E, 0.5 * p["lam"])
+            return None, soft_threshold(E, 0.5 * p["lam"])
         raise ValueError(k)                    # pragma: no cover
 
 

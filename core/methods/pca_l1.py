@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SolverError
 from ..params import ParamSpec, register
-from ._greedy import MAX_ITER_COMPONENT, _L1Greedy, _left
+from ._greedy import MAX_ITER_COMPONENT, L1Greedy, deflate_left
 from ._specs import N_COMPONENTS
 
 __all__ = ["PCAL1", "augment", "l1_dispersion"]
@@ -52,7 +52,7 @@ def augment(w: np.ndarray, X: np.ndarray) -> np.ndarray:
             "stop changing, then deflate. Each sample pulls with the same force, whatever its size.",
     params=[N_COMPONENTS, MAX_ITER_COMPONENT, RANDOM_STATE],
 )
-class PCAL1(_L1Greedy):
+class PCAL1(L1Greedy):
     """PCA-L1 (Kwak 2008), the greedy ℓ1-dispersion PCA used as a baseline by papers 000 and 002.
 
     For each component j = 1..m on the mean-centred data deflated by the previous components::
@@ -96,8 +96,8 @@ class PCAL1(_L1Greedy):
         if not comp.sq_norms.max() > 0:
             raise self._fail(comp, 0, "every deflated sample is zero; use fewer components")
         i = int(np.argmax(comp.sq_norms))
-        x = _left(comp.W, run.rows(i))
+        x = deflate_left(comp.W, run.rows(i))
         return self._cand(run, comp, self._unit(comp, 0, x, "largest-norm sample"))
 
     def _advance(self, run, comp, cand):
-        return self._l1_advance(run, comp, cand, lambda v: v, seed=self._seed)
+        return self._l1_advance(run, comp, cand, lambda v: v, seed=run.seed)

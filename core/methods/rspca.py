@@ -10,8 +10,8 @@ import numpy as np
 
 from ..errors import DataError, ParameterError
 from ..params import ParamSpec, register
-from ._greedy import (CENTER, K_NONZERO, MAX_ITER_COMPONENT, _check_k, _L1Greedy, _soft_threshold_level,
-                      _top_k)
+from ._greedy import (CENTER, K_NONZERO, MAX_ITER_COMPONENT, check_k, L1Greedy, soft_threshold_level,
+                      top_k)
 from ._specs import N_COMPONENTS
 
 __all__ = ["RSPCA", "sparse_projection", "sparse_lambda"]
@@ -114,13 +114,13 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
     if not 0.0 <= p <= 1.0:
         raise ParameterError(f"p must be in [0, 1], got {p!r}")
     a = np.abs(v)
-    keep, theta_k, theta_k1 = _top_k(a, k)
+    keep, theta_k, theta_k1 = top_k(a, k)
     u = np.zeros(d)
     vk, ak = v[keep], a[keep]
     if p == 0.0:
         u[keep] = vk
     elif p == 1.0:
-        u[keep] = np.sign(vk) * (ak - _soft_threshold_level(a, theta_k, theta_k1))
+        u[keep] = np.sign(vk) * (ak - soft_threshold_level(a, theta_k, theta_k1))
     elif theta_k == 0.0:                       # fewer than k nonzeros in v: λ* = 0, u = v
         u[keep] = vk
     elif p == 0.5 and closed_form:
@@ -142,7 +142,7 @@ def sparse_projection(v: np.ndarray, k: int, p: float, *, closed_form: bool = Tr
             "and restarts.",
     params=[N_COMPONENTS, P_SPARSE, K_NONZERO, RESTARTS, PCA_START, CENTER, RANDOM_STATE, MAX_ITER_COMPONENT],
 )
-class RSPCA(_L1Greedy):
+class RSPCA(L1Greedy):
     """RSPCA, Zhao et al. 2014 Algorithm 1 (Zhao, Meng & Xu 2014).
 
     Model (paper eq. (3), solved greedily as eq. (4))::
@@ -230,7 +230,7 @@ class RSPCA(_L1Greedy):
         return bool(self.pca_start)
 
     def _start(self, X):
-        _check_k(self.k_nonzero, X.shape[1])
+        check_k(self.k_nonzero, X.shape[1])
         return super()._start(X)
 
     def _n_starts(self):
@@ -248,7 +248,7 @@ class RSPCA(_L1Greedy):
         elif kind == 1:
             w = np.full(d, 1.0 / np.sqrt(d))
         else:
-            g = np.random.default_rng([self._seed, comp.j, kind]).standard_normal(d)
+            g = np.random.default_rng([run.seed, comp.j, kind]).standard_normal(d)
             w = g / np.linalg.norm(g)
         return self._cand(run, comp, w, scalars=(("restart", r + 1),))
 
@@ -257,7 +257,7 @@ class RSPCA(_L1Greedy):
 
     def _advance(self, run, comp, cand):
         k, p = int(self.k_nonzero), float(self.p)
-        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=self._seed)
+        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=run.seed)
 
     def _details(self, prog):
         return {"restart objectives": prog.history, "current restart objectives": prog.restart_objs,

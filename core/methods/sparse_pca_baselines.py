@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..params import ParamSpec, register
-from ._greedy import CENTER, K_NONZERO, MAX_ITER_COMPONENT, _check_k, _Greedy, _soft_threshold_level, _top_k
+from ._greedy import CENTER, K_NONZERO, MAX_ITER_COMPONENT, check_k, Greedy, soft_threshold_level, top_k
 from ._specs import N_COMPONENTS
 
 __all__ = ["SPCArSVD", "GPower"]
@@ -51,8 +51,8 @@ def _threshold_k(z: np.ndarray, k: int, rule: str) -> tuple[np.ndarray, float]:
     """sPCA-rSVD's ``h_λ(z)`` with λ set so that exactly the k largest |z_i| survive (ties by
     index): λ = θ_{k+1} (see :func:`sparse_projection`, p = 1). Returns (v, λ)."""
     a = np.abs(z)
-    keep, theta_k, theta_k1 = _top_k(a, k)
-    lam = _soft_threshold_level(a, theta_k, theta_k1)
+    keep, theta_k, theta_k1 = top_k(a, k)
+    lam = soft_threshold_level(a, theta_k, theta_k1)
     zk, ak = z[keep], a[keep]
     v = np.zeros_like(z)
     if rule == "hard":
@@ -75,7 +75,7 @@ def _threshold_k(z: np.ndarray, k: int, rule: str) -> tuple[np.ndarray, float]:
             "thresholding, λ set so that exactly k loadings survive), then deflates.",
     params=[N_COMPONENTS, K_NONZERO, THRESHOLDING, CENTER, MAX_ITER_COMPONENT, TOL_W],
 )
-class SPCArSVD(_Greedy):
+class SPCArSVD(Greedy):
     """sPCA-rSVD (Shen & Huang 2008), the ℓ2 sparse-PCA baseline of Zhao et al. 2014 (§5.4).
 
     Rank-1 problem on the deflated data: ``min_{u, v} ‖X_j − u vᵀ‖_F² + P_λ(v)``, ``‖u‖ = 1``
@@ -117,7 +117,7 @@ class SPCArSVD(_Greedy):
         self.tol = tol
 
     def _start(self, X):
-        _check_k(self.k_nonzero, X.shape[1])
+        check_k(self.k_nonzero, X.shape[1])
         return super()._start(X)
 
     def _update(self, run, comp, proj, tau):
@@ -152,7 +152,7 @@ class SPCArSVD(_Greedy):
             "(ℓ1) or Σ_i [(a_iᵀx)² > γ] (a_iᵀx) a_i (ℓ0); sparsity set by γ, not by a count.",
     params=[N_COMPONENTS, PENALTY, GAMMA, CENTER, MAX_ITER_GPOWER, TOL_F],
 )
-class GPower(_Greedy):
+class GPower(Greedy):
     """GPower single-unit (Journée et al. 2010), ℓ1 and ℓ0 penalties, with deflation.
 
     Journée et al. write the data as ``A`` (samples × variables) with columns ``a_i`` (variable i),

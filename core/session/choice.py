@@ -21,7 +21,7 @@ from .. import corruption, datasets
 from ..params import ParamSpec
 from ..errors import ParameterError
 from ..regression import data as rdata
-from .spec import _plain
+from .spec import plain
 
 __all__ = ["SYNTHETIC", "DIGITS", "FOLDER", "SOURCES", "SOURCE_TITLES", "OPTION_SPECS", "SCOPES",
            "DataChoice", "build", "parse_size", "describe"]
@@ -101,9 +101,9 @@ class DataChoice:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        return {"source": self.source, "options": _plain(self.options), "path": self.path,
+        return {"source": self.source, "options": plain(self.options), "path": self.path,
                 "targets_csv": self.targets_csv, "corruption": self.corruption,
-                "corruption_params": _plain(self.corruption_params), "scope": self.scope}
+                "corruption_params": plain(self.corruption_params), "scope": self.scope}
 
     @classmethod
     def from_dict(cls, d) -> "DataChoice":

@@ -22,7 +22,7 @@ from .. import catalogue
 from ..datasets import MAX_SIDE
 from ..errors import DataError, ParameterError
 from .run import validated
-from .spec import _KINDS, PRECISION_CHOICES, CorruptionSpec, DataSpec, DOUBLE
+from .spec import DATA_KINDS, PRECISION_CHOICES, CorruptionSpec, DataSpec, DOUBLE
 from .storage import SessionFileError
 
 __all__ = ["MAX_ITERATION", "MAX_COLUMNS", "MAX_ROWS", "MAX_DEPTH", "Opened", "check_payload", "check_plain"]
@@ -110,8 +110,8 @@ def _data(d: Any) -> DataSpec:
     where = "session.data"
     _typed(d, dict, where, "a mapping")
     kind = d.get("kind", "builtin")
-    if kind not in _KINDS:
-        raise _Bad(f"{where}.kind", f"must be one of {', '.join(_KINDS)}, got {kind!r}"[:160])
+    if kind not in DATA_KINDS:
+        raise _Bad(f"{where}.kind", f"must be one of {', '.join(DATA_KINDS)}, got {kind!r}"[:160])
     name = _typed(d.get("name", "faces"), str, f"{where}.name", "a text")
     size = d.get("size")
     if size is not None:
@@ -135,7 +135,7 @@ def _corruption(d: Any) -> CorruptionSpec:
     _typed(d.get("params") or {}, dict, f"{where}.params", "a mapping")
     spec = CorruptionSpec.from_dict(d)
     try:
-        spec.spec.validate(**dict(spec.params))
+        spec.validated()
     except ParameterError as exc:
         raise _Bad(where, str(exc)) from None
     return spec

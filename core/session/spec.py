@@ -25,10 +25,11 @@ from ..errors import ParameterError
 
 __all__ = ["BUILTIN", "FOLDER", "TOY", "AUTO", "DOUBLE", "SINGLE", "PRECISIONS", "PRECISION_CHOICES",
            "AUTO_SINGLE_BYTES", "DataSpec", "CorruptionSpec", "prepare", "share_clean", "in_precision",
-           "auto_precision", "solver_input", "shared_double"]
+           "auto_precision", "solver_input", "shared_double", "DATA_KINDS", "plain"]
 
 BUILTIN, FOLDER, TOY = "builtin", "folder", "toy"
-_KINDS = (BUILTIN, FOLDER, TOY)
+#: the values :attr:`DataSpec.kind` takes
+DATA_KINDS = (BUILTIN, FOLDER, TOY)
 #: :attr:`DataSpec.precision`: the floating-point type of the data every run of a session shares
 DOUBLE, SINGLE = "double", "single"
 PRECISIONS: Mapping[str, type] = ReadOnlyDict({DOUBLE: np.float64, SINGLE: np.float32})
@@ -51,12 +52,13 @@ def auto_precision(n_values: int) -> str:
     return SINGLE if 8 * int(n_values) > AUTO_SINGLE_BYTES else DOUBLE
 
 
-def _plain(value: Any) -> Any:
-    """``value`` as JSON-ready plain data (tuples and arrays as lists, mappings as dicts)."""
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready plain data (tuples and arrays as lists, mappings as dicts, numpy
+    scalars as Python numbers): what every ``to_dict`` of a session writes."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if hasattr(value, "tolist"):                 # numpy scalars and arrays
         return value.tolist()
     return value
@@ -78,10 +80,10 @@ class DataSpec:
         ``"single"`` (float32): the type of the
         images :meth:`load` gives and of the corrupted data X and the clean data X_clean that
         :func:`prepare` makes (the same 0–255 grey levels, each rounded to float32's 24-bit
-        significand, relative 6e-8). In single precision the PCA family and the convex methods
-        compute in float32; the other methods (PCA-L1, sparse PCA, the NMF family) convert X to
-        float64 when they start, a copy of their own
-        (:attr:`core.base.SteppableEstimator.preserves_float32`). Measured
+        significand, relative 6e-8). In single precision the PCA family, the convex methods and
+        the NMF family compute in float32; the greedy methods (PCA-L1, RSPCA, sparse PCA) take
+        float32 X as it is and compute in float64 from it
+        (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``). Measured
         (benchmarks/bench_precision.py): PCA-GM on the 5,000 digits at 96 × 96, one BLAS thread,
         0.47 s per step instead of 0.88 s and a process peak of 0.67 instead of 1.19 GB; after 3
         steps of every subspace method on the 100 faces and the 1,500 digits 0, 1, 7, each
@@ -96,8 +98,8 @@ class DataSpec:
     precision: str = AUTO
 
     def __post_init__(self):
-        if self.kind not in _KINDS:
-            raise ParameterError(f"data kind must be one of {', '.join(_KINDS)}, got {self.kind!r}")
+        if self.kind not in DATA_KINDS:
+            raise ParameterError(f"data kind must be one of {', '.join(DATA_KINDS)}, got {self.kind!r}")
         if self.precision not in PRECISION_CHOICES:
             raise ParameterError(f"precision must be one of {', '.join(PRECISION_CHOICES)}, got {self.precision!r}")
         if self.size is not None:
@@ -145,7 +147,7 @@ class DataSpec:
         return images
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "size": _plain(self.size), "options": _plain(self.options),
+        return {"kind": self.kind, "name": self.name, "size": plain(self.size), "options": plain(self.options),
                 "precision": self.precision}
 
     @classmethod
@@ -160,8 +162,10 @@ class DataSpec:
 
 @dataclass(frozen=True)
 class CorruptionSpec:
-    """How the images are corrupted: a key of :data:`core.corruption.CORRUPTIONS` and its
-    parameters (``seed`` among them; missing ones take their defaults)."""
+    """What the user chose to corrupt the images with: a key of :data:`core.corruption.CORRUPTIONS`
+    and its parameters (``seed`` among them; missing ones take their defaults). The registry entry
+    the key names, with the parameters' specs, is its :attr:`info` (a
+    :class:`core.corruption.CorruptionInfo`)."""
 
     key: str = _corruption.DEFAULT_CORRUPTION
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -170,16 +174,19 @@ class CorruptionSpec:
         object.__setattr__(self, "params", ReadOnlyDict(dict(self.params)))
 
     @property
-    def spec(self):
-        try:
-            return _corruption.CORRUPTIONS[self.key]
-        except KeyError:
-            raise ParameterError(f"unknown corruption {self.key!r}; known: "
-                                 f"{', '.join(_corruption.CORRUPTIONS)}") from None
+    def info(self) -> "_corruption.CorruptionInfo":
+        """The registry entry of :attr:`key`; ParameterError listing the known keys when there is none."""
+        return _corruption.corruption_info(self.key)
 
     def values(self) -> dict:
-        """Every parameter, defaults filled in (not validated: :meth:`apply` validates)."""
-        return {**self.spec.defaults(), **dict(self.params)}
+        """Every parameter, defaults filled in (not validated: :meth:`validated` and :meth:`apply` validate)."""
+        return {**self.info.defaults(), **dict(self.params)}
+
+    def validated(self) -> dict:
+        """Every parameter, defaults filled in, checked by the registry entry
+        (:meth:`core.corruption.CorruptionInfo.validate`, the one check: each value by its spec,
+        then the rules between values). Raises ParameterError naming the key or the parameter."""
+        return self.info.validate(**dict(self.params))
 
     @property
     def seed(self) -> int | None:
@@ -187,7 +194,7 @@ class CorruptionSpec:
 
     def with_seed(self, seed: int) -> "CorruptionSpec":
         """The same corruption drawn with another seed (when it has one)."""
-        if "seed" not in self.spec.defaults():
+        if "seed" not in self.info.defaults():
             return self
         return dataclasses.replace(self, params={**dict(self.params), "seed": int(seed)})
 
@@ -199,7 +206,7 @@ class CorruptionSpec:
         return _corruption.corrupt(images, self.key, **dict(self.params))
 
     def to_dict(self) -> dict:
-        return {"key": self.key, "params": _plain(self.params)}
+        return {"key": self.key, "params": plain(self.params)}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CorruptionSpec":
@@ -284,9 +291,10 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     computes in float32 or converts what it keeps itself
     (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``); else a
     read-only float64 copy shared by every estimator given the same ``X`` while one of them holds
-    it (the columns of a window in single precision: the NMF family would each convert X to
-    float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
-    dot images). Thread-safe; raises nothing."""
+    it (the columns of a window in single precision: each method computing in double would
+    convert X to float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at
+    96 × 96 with 1,500 dot images; every catalogue method now computes in float32 or takes float32
+    as it is, so this serves a method that does neither). Thread-safe; raises nothing."""
     if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
             or getattr(estimator, "accepts_float32", False):
         return X

@@ -8,7 +8,7 @@ import pytest
 
 from robust_subspace_lab.core.params import ParamSpec
 from robust_subspace_lab.core import catalogue
-from robust_subspace_lab.core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionSpec,
+from robust_subspace_lab.core.corruption import (CORRUPTIONS, DEFAULT_CORRUPTION, Corrupted, CorruptionInfo,
                              add_dot_images, add_natural_outliers, black_square, corrupt,
                              laplace_noise, missing_blocks, occlude_rectangles, salt_and_pepper,
                              value_block)
@@ -233,7 +233,7 @@ BAD_CALLS = [
     (lambda d: laplace_noise(d, scale=-1.0), "scale"),
     (lambda d: laplace_noise(d, scale=float("inf")), "scale"),
     (lambda d: laplace_noise(d, clip="yes"), "clip"),
-    (lambda d: laplace_noise(d, clip=1), "clip"),
+    (lambda d: laplace_noise(d, clip=2), "clip"),
     (lambda d: laplace_noise(d, fraction=1.2), "fraction"),
     (lambda d: value_block(d, size=11), "size"),          # the test images are 12 × 10
     (lambda d: value_block(d, size=0), "size"),
@@ -264,29 +264,119 @@ def test_bad_data():
 
 # --------------------------------------------------------------------------- registry
 
-def test_registry_structure():
-    assert list(CORRUPTIONS) == ["none", "rectangles", "quarter_block", "fixed_rectangle", "salt_pepper",
-                                 "salt_pepper_exact", "laplace", "value_block", "black_square",
-                                 "missing_blocks", "dot_images", "natural_outliers"]
-    assert DEFAULT_CORRUPTION == "rectangles"
-    for key, spec in CORRUPTIONS.items():
-        assert isinstance(spec, CorruptionSpec) and spec.key == key
-        assert spec.name and spec.summary and callable(spec.function)
-        assert all(isinstance(p, ParamSpec) for p in spec.params)
-        for p in spec.params:
-            assert p.validate(p.default) == p.default
+def _assert_well_formed(spec) -> None:
+    """A registry entry under its own key: a name and summary, a function taking the images and
+    exactly its parameters' names, distinct parameter names, defaults that pass their own specs and
+    the entry's check."""
+    import inspect
+    assert isinstance(spec, CorruptionInfo) and CORRUPTIONS[spec.key] is spec
+    assert spec.name and spec.summary and callable(spec.function)
+    assert all(isinstance(p, ParamSpec) for p in spec.params)
+    names = [p.name for p in spec.params]
+    assert len(set(names)) == len(names)
+    for p in spec.params:
+        assert p.validate(p.default) == p.default
+    assert spec.validate() == spec.defaults()
+    inspect.signature(spec.function).bind(object(), **spec.defaults())     # TypeError if a name is not taken
+
+
+@pytest.mark.parametrize("key", list(CORRUPTIONS))
+def test_every_registered_corruption_is_a_well_formed_entry(key):
+    """Whatever the registry holds: a new corruption is checked here without editing the test."""
+    _assert_well_formed(CORRUPTIONS[key])
+
+
+def test_the_docs_example_corruption_registers_and_corrupts(example_corruption):
+    """docs/architecture.md "How to add a corruption", run as written: the entry passes the
+    registry-wide checks, corrupt() applies it by key (a full-height white band on 20 % of the
+    faces, reproducible), its parameter is refused by one rule, and a key is registered once."""
+    from robust_subspace_lab.core.corruption import register_corruption
+    faces = lfw_faces()
+    info = CORRUPTIONS["white_stripe"]
+    assert list(CORRUPTIONS)[-1] == "white_stripe"
+    _assert_well_formed(info)
+    H, W = faces.shape
+    c = corrupt(faces, "white_stripe", width=3, seed=1)
+    _check_invariants(c, len(faces), faces.shape)
+    assert c.outliers.sum() == round(0.2 * len(faces)) and not c.added.any()
+    for m in c.mask.reshape(-1, H, W)[c.outliers]:
+        columns = np.flatnonzero(m.all(axis=0))
+        assert len(columns) == 3 and np.ptp(columns) == 2 and m.sum() == 3 * H
+    assert np.all(c.X[c.mask] == 255.0)
+    np.testing.assert_array_equal(corrupt(faces, "white_stripe", width=3, seed=1).X, c.X)
+    with pytest.raises(ParameterError, match="width") as via_registry:
+        corrupt(faces, "white_stripe", width=0)
+    with pytest.raises(ParameterError) as via_function:
+        example_corruption["white_stripe"](faces, width=0)
+    assert str(via_registry.value) == str(via_function.value)
+    with pytest.raises(ParameterError, match="already registered"):
+        register_corruption(info)
+    with pytest.raises(ParameterError, match="lowercase"):
+        register_corruption(dataclasses.replace(info, key="White Stripe"))
+    with pytest.raises(ParameterError, match="width"):
+        register_corruption(dataclasses.replace(info, key="bad_default",
+                                                params=(dataclasses.replace(info.params[1], default=0),)))
+    assert "bad_default" not in CORRUPTIONS
+
+
+def test_the_docs_example_corruption_in_a_session_and_the_sweep_command(example_corruption, tmp_path, capsys):
+    """A registered corruption is a user's choice like any other: a session holding it saves and
+    reopens (the payload checks it by the entry), and the sweep command lists it, parses its values
+    and runs with it (one job: this process, where it is registered)."""
+    from robust_subspace_lab.core import sweep_io
+    from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session, payload
+
+    chosen = CorruptionSpec("white_stripe", {"width": 3, "seed": 2})
+    session = Session(DataSpec(size=(16, 16)), chosen)
+    saved = {"session": session.to_dict(), "columns": [{"method": "pca", "params": {}, "iteration": 0}]}
+    opened = payload.check_payload(saved, "stripes.rsl")
+    assert opened.corruption == chosen and Session.from_dict(session.to_dict()).corruption == chosen
+    assert "white_stripe" in sweep_io.build_parser().format_help()
+    assert sweep_io.parse_corruption("white_stripe:width=4") == CorruptionSpec("white_stripe", {"width": 4})
+    out = tmp_path / "stripes.csv"
+    code = sweep_io.cli(["--data", "faces", "--size", "16x16", "--corruption", "white_stripe:width=4",
+                         "--method", "pca", "--seeds", "2", "--jobs", "1", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    rows = sweep_io.read_csv(out)
+    assert len(rows) == 2 and not any(r.get("error") for r in rows)
+    assert all(0.0 <= r["outlier_auc"] <= 1.0 for r in rows)         # the stripes' mask is the truth it scores
+
+
+def test_the_papers_protocols_keep_their_defaults():
+    """The defaults the papers' protocols need (the keys the lessons and presets name)."""
+    assert DEFAULT_CORRUPTION == "rectangles" and DEFAULT_CORRUPTION in CORRUPTIONS
     rect = CORRUPTIONS["rectangles"].defaults()
     assert rect == {"fraction": 0.2, "size_min": 0.3, "size_max": 0.6, "content": "dots", "seed": 0}
-    assert set(CORRUPTIONS["salt_pepper"].defaults()) == {"fraction", "density", "seed"}
-    assert set(CORRUPTIONS["dot_images"].defaults()) == {"fraction", "seed"}
-    assert set(CORRUPTIONS["natural_outliers"].defaults()) == {"fraction", "seed"}
     assert CORRUPTIONS["none"].params == ()
     assert CORRUPTIONS["salt_pepper_exact"].defaults() == {"fraction": 1.0, "density": 0.1, "seed": 0}
     assert CORRUPTIONS["laplace"].defaults() == {"scale": 40.0, "clip": True, "fraction": 1.0, "seed": 0}
-    assert CORRUPTIONS["laplace"].spec("clip").kind == "bool"
     assert CORRUPTIONS["value_block"].defaults() == {"size": 12, "value": 550.0, "fraction": 1.0, "seed": 0}
     assert CORRUPTIONS["black_square"].defaults() == {"share": 0.2, "fraction": 1.0, "seed": 0}
     assert CORRUPTIONS["missing_blocks"].defaults() == {"share": 0.1, "block": 4, "fraction": 1.0, "seed": 0}
+
+
+def test_a_function_and_the_registry_refuse_a_value_by_one_rule(data):
+    """Validated once: a corruption function checks its arguments with the ParamSpecs the registry
+    offers, so a direct call and corrupt() accept and refuse the same values with the same message
+    (before, laplace_noise refused clip=1 that corrupt() took, and value_block took size=12.0 that
+    corrupt() refused)."""
+    for key, direct, bad in [("laplace", laplace_noise, {"clip": 2}), ("value_block", value_block, {"size": 4.5}),
+                             ("black_square", black_square, {"share": 1.5}), ("salt_pepper", salt_and_pepper,
+                                                                              {"density": -1.0})]:
+        with pytest.raises(ParameterError) as via_registry:
+            corrupt(data, key, **bad)
+        with pytest.raises(ParameterError) as via_function:
+            direct(data, **bad)
+        assert str(via_registry.value) == str(via_function.value)
+    np.testing.assert_array_equal(corrupt(data, "laplace", clip=1).X, laplace_noise(data, clip=1).X)
+
+
+def test_the_registry_entry_had_another_name():
+    """core.corruption.CorruptionSpec (the registry entry's old name) still gives CorruptionInfo,
+    with a DeprecationWarning naming both classes."""
+    from robust_subspace_lab.core import corruption
+    with pytest.warns(DeprecationWarning, match="CorruptionInfo"):
+        assert corruption.CorruptionSpec is CorruptionInfo
 
 
 #: Parameters the 12 × 10 test images need (the default 12-px block does not fit in 10 px).
@@ -295,6 +385,9 @@ DISPATCH_PARAMS = {"value_block": {"size": 6}}
 
 @pytest.mark.parametrize("key", list(CORRUPTIONS))
 def test_corrupt_dispatch_every_key(data, key):
+    """Every registered corruption, by what it does rather than by its key: input untouched, the
+    invariants of a Corrupted, reproducible for a seed and different for another, the clean data
+    when it has no parameter, round(fraction · n) images appended or at most that many touched."""
     before = data.images.copy()
     params = DISPATCH_PARAMS.get(key, {})
     c = corrupt(data, key, **params)
@@ -302,13 +395,18 @@ def test_corrupt_dispatch_every_key(data, key):
     _check_invariants(c, len(data), data.shape, RANGES.get(key, (0.0, 255.0)))
     again = corrupt(data, key, **params)
     np.testing.assert_array_equal(c.X, again.X)
-    if key == "none":
+    if "seed" in CORRUPTIONS[key].defaults():          # the seed draws: another seed, another corruption
+        assert not np.array_equal(corrupt(data, key, **{**params, "seed": 7}).X, c.X)
+    fraction = {**CORRUPTIONS[key].defaults(), **params}.get("fraction")
+    if not CORRUPTIONS[key].params:                     # no parameter: the clean data ("none")
         np.testing.assert_array_equal(c.X, data.X)
         assert not c.mask.any() and not c.outliers.any() and not c.added.any()
-    elif key in ("dot_images", "natural_outliers"):
-        assert c.added.sum() == round(0.3 * len(data))
-    else:
-        assert c.outliers.any() and not c.added.any()
+    elif c.added.any():                                 # whole-sample outliers appended after the data
+        assert c.added.sum() == round(fraction * len(data)) and c.outliers[len(data):].all()
+    else:                                               # within-sample corruption of round(fraction · n) images
+        assert c.outliers.any() and c.n_samples == len(data)
+        if fraction is not None:
+            assert c.outliers.sum() <= round(fraction * len(data))
 
 
 def test_corrupt_matches_direct_call(data):
@@ -628,7 +726,7 @@ def test_a_read_only_input_is_the_clean_data_and_a_writable_one_is_copied(key):
                                         ("laplace", {"fraction": 0.5, "seed": 5}),
                                         ("dot_images", {"fraction": 0.5, "seed": 6})])
 def test_random_corruptions_drawn_in_chunks_give_the_numbers_of_one_draw(monkeypatch, key, params, dtype):
-    """The random corruptions draw in row chunks (core.corruption.result._row_chunks) so that a large
+    """The random corruptions draw in row chunks (core.corruption.result.row_chunks) so that a large
     set does not take several float64 copies of random numbers at once; the result does not depend
     on the chunks: one row per chunk (and rows of odd length) gives what one draw gives."""
     from robust_subspace_lab.core.corruption import result
@@ -636,7 +734,7 @@ def test_random_corruptions_drawn_in_chunks_give_the_numbers_of_one_draw(monkeyp
     images = ImageSet(images=(rng.random((41, 9, 11)) * 255).astype(dtype), labels=None,
                       names=tuple(str(i) for i in range(41)), source="test")
     whole = corrupt(images, key, **params)
-    monkeypatch.setattr(result, "_CHUNK_BYTES", 8)                  # one row a chunk
+    monkeypatch.setattr(result, "CHUNK_BYTES", 8)                  # one row a chunk
     chunked = corrupt(images, key, **params)
     assert chunked.X.dtype == whole.X.dtype == dtype
     np.testing.assert_array_equal(chunked.X, whole.X)
@@ -648,7 +746,7 @@ def test_random_corruptions_drawn_in_chunks_give_the_numbers_of_one_draw(monkeyp
 def test_random_corruptions_of_a_large_set_allocate_little_beyond_their_result(monkeypatch, key):
     import tracemalloc
     from robust_subspace_lab.core.corruption import result
-    monkeypatch.setattr(result, "_CHUNK_BYTES", 2 ** 20)
+    monkeypatch.setattr(result, "CHUNK_BYTES", 2 ** 20)
     pixels = np.full((600, 64, 64), 100.0, dtype=np.float32)
     pixels.flags.writeable = False                         # taken as the clean data, not copied
     images = ImageSet(images=pixels, labels=None, names=tuple(str(i) for i in range(600)), source="test")

@@ -56,7 +56,7 @@ def test_divergence_guard_names_method_iteration_and_cause(faces, monkeypatch):
         E2 = E * E
         d2 = float(E2.sum()) / (2.0 * E2.size)
         Q = np.exp(-E2 / (2 * d2))
-        return NB._entry_eval(Q, float(Q.size - Q.sum()), {"δ": np.sqrt(d2)})
+        return NB.entry_evaluation(Q, float(Q.size - Q.sum()), {"δ": np.sqrt(d2)})
 
     monkeypatch.setattr(N.CIMNMF, "_evaluate", old_evaluate)
     est = catalogue.create("cim-nmf", n_components=20, random_state=1, tol=0.0, max_iter=300)
