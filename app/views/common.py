@@ -115,7 +115,7 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
 
 
 def no_crowded_ticks(axis: pg.AxisItem) -> None:
-    """``axis`` leaves out a tick text that would touch one already placed (the first level's
+    """``axis`` leaves out a tick text that would run into one already placed (the first level's
     are placed first): pyqtgraph checks only how much of the axis its texts fill, and a log axis
     within one decade wrote "6·10²", "7·10²", "8·10²" into each other where they crowd."""
     pyqtgraph_specs = axis.generateDrawSpecs
@@ -127,8 +127,8 @@ def no_crowded_ticks(axis: pg.AxisItem) -> None:
         axis_spec, tick_specs, text_specs = specs
         kept: list = []
         for rect, flags, text in text_specs:
-            room = rect.adjusted(-1, -1, 1, 1)
-            if not any(room.intersects(other) for other, _, _ in kept):
+            crossed = (rect.intersected(other) for other, _, _ in kept)
+            if not any(c.width() > 1 and c.height() > 1 for c in crossed):      # text_fit's tolerance
                 kept.append((rect, flags, text))
         return axis_spec, tick_specs, kept
 
