@@ -280,6 +280,8 @@ class View:
     min_extra: int = 0
     #: shown before the first snapshot arrives
     default_visible: bool = True
+    #: a double click shows it large (View ▸ show large, :mod:`app.display`)
+    enlargeable: bool = True
 
     @staticmethod
     def shows(snapshot) -> bool:
