@@ -127,7 +127,7 @@ def test_tools_sweep_fills_in_the_dialog_built_ahead_with_the_windows_data_and_m
     win = make_window(methods=("pca",), size=(20, 20))
     spare = win._spare_sweep
     assert isinstance(spare, SweepDialog) and not spare.isVisible()
-    assert win.set_corruption("salt_pepper")
+    assert win.subspace.set_corruption("salt_pepper")
     win.subspace.add_column("hq-pca")
     qtbot.waitUntil(lambda: not win.busy, timeout=30000)
     dlg = win.open_sweep()
