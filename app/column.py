@@ -9,6 +9,7 @@ for every pixel) and resets the column to iteration 0 with the new setting.
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6 import QtCore, QtWidgets
 
@@ -21,11 +22,18 @@ from .display import add_show_large_action
 from .export import add_view_actions
 from .layout import share_by_stretch
 from .views import for_task, keep_scenes_active
+from .views.scaling import scaled
+
 #: minimum height of a view, per area: room for its title, axis labels and ticks, and (bottom)
 #: reconstruction thumbnails of at least 48 px. A window too low for them (1280 × 720: about 300
 #: px left for the views) scrolls the columns vertically rather than shrinking the views until
 #: their text is cut and the thumbnails are 12 px (app.text_fit measures it)
 VIEW_MIN_HEIGHT = {"side": 150, "curves": 150, "bottom": 280}
+#: the smallest reconstruction thumbnail (px, unzoomed) a class reads: a column too narrow for it
+#: beside the basis images stacks its bottom views (:meth:`MethodColumn.place_bottom`)
+MIN_THUMBNAIL = 48
+#: the least width (px, unzoomed) of a bottom view beside the reconstructions (basis images)
+BOTTOM_MIN_WIDTH = 90
 
 
 def view_classes() -> list:
@@ -138,7 +146,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -149,6 +157,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         grid.setSpacing(4)
         grid.addLayout(top, 5)
         grid.addLayout(self._areas["bottom"], 4)
+        self._grid = grid
         outer.addLayout(grid, 1)
 
         # scrubber
@@ -156,6 +165,36 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         outer.addLayout(scrub)
         self.fit_to_font()
 
+
+    def place_bottom(self) -> None:
+        """The bottom views side by side when the reconstructions get the width of thumbnails
+        :data:`MIN_THUMBNAIL` px wide and the others (basis images, …) still
+        :data:`BOTTOM_MIN_WIDTH` px each; else one above the other across the whole column (three
+        columns beside the lesson panel at 1280 px: thumbnails 40 px wide beside 126 px of basis
+        images): a narrow column grows taller (it scrolls) rather than shrink them."""
+        bottom = self._areas["bottom"]
+        recon = self.__dict__.get("recon_view")
+        shown = [v for v in self.view_list if _area(type(v), self._areas) == "bottom" and not v.isHidden()]
+        stacked, need = False, 0
+        if recon is not None and not recon.isHidden() and len(shown) > 1:
+            margins = self.layout().contentsMargins()
+            width = self.width() - 2 * self.frameWidth() - margins.left() - margins.right()
+            need = math.ceil(recon.width_for_tile(scaled(MIN_THUMBNAIL)))
+            rest = width - need - bottom.spacing() * (len(shown) - 1)
+            # stacked, the column is taller and may make the columns scroll, which narrows it by
+            # a scroll bar's share: it goes back side by side only with a few px more to spare
+            least = scaled(BOTTOM_MIN_WIDTH) + (scaled(8) if bottom.direction() == QtWidgets.QBoxLayout.TopToBottom else 0)
+            stacked = rest < least * (len(shown) - 1)
+        if recon is not None:
+            recon.setMinimumWidth(0 if stacked else need)
+        direction = QtWidgets.QBoxLayout.TopToBottom if stacked else QtWidgets.QBoxLayout.LeftToRight
+        if bottom.direction() != direction:
+            bottom.setDirection(direction)
+            self._grid.setStretchFactor(bottom, 4 * len(shown) if stacked else 4)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.place_bottom()
 
     # ------------------------------------------------------------------ views, built when needed
     @property
@@ -190,7 +229,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
-        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]
@@ -366,6 +405,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
             want = bool(view.shows(snap))
             if view.isHidden() == want:
                 view.setVisible(want)
+        self.place_bottom()
 
     def _draw_text(self, snap, n: int) -> None:
         if snap is None:

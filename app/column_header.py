@@ -21,7 +21,7 @@ from .layout import wrapped_height
 from .method_combo import CITATIONS as _CITATIONS, LONGEST_COLLAPSE as _LONGEST_COLLAPSE
 from .method_combo import LONGEST_STATUS as _LONGEST_STATUS, citation, fill_method_combo
 from .snapshot_text import ERROR_TIP, METRICS_TIP, MeasuresText
-from .views._scale import scaled
+from .views.scaling import scaled
 
 __all__ = ["ColumnHeader", "NARROWEST", "TREE_ROWS"]
 

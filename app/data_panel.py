@@ -9,7 +9,7 @@ import os
 from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import corruption, datasets
-from robust_subspace_lab.core.session import AUTO, AUTO_SINGLE_BYTES
+from robust_subspace_lab.core.session import AUTO, AUTO_SINGLE_BYTES, FOLDER, TOY
 
 from . import params as P
 
@@ -47,9 +47,8 @@ PRECISION_TIP = (
 #: ms to wait after the last corruption-parameter change before applying it
 APPLY_DELAY_MS = 200
 
-FOLDER = "__folder__"
-#: source value of a toy example: ``(TOY, key)``
-TOY = "__toy__"
+# The source combo's values: a built-in set's name, ``(FOLDER, path)`` for a folder and ``(TOY, key)``
+# for a toy example, with core's data kinds (core.session.DataSpec.kind): one key per source.
 
 
 def _find(combo: QtWidgets.QComboBox, value) -> int:
@@ -71,7 +70,7 @@ def size_text(size) -> str:
 
 
 def _builtin_title(name: str) -> str:
-    return getattr(datasets, "BUILTIN_TITLES", {}).get(name, f"{name} (built-in)")
+    return datasets.BUILTIN_TITLES.get(name, f"{name} (built-in)")
 
 
 def _add_header(combo: QtWidgets.QComboBox, text: str) -> None:
@@ -86,7 +85,7 @@ def _add_header(combo: QtWidgets.QComboBox, text: str) -> None:
 
 
 
-def _show_group(tree, group, group_key, key, params, values, on_change):
+def show_param_group(tree, group, group_key, key, params, values, on_change):
     """Show the controls of ``params`` (registry entry ``key``) in ``tree``: update the values in
     place when ``group`` already shows that entry, else build a new group, swap it in and move the
     change handler over. Returns the group shown and its key."""
@@ -298,7 +297,7 @@ class DataPanel(QtWidgets.QWidget):
             self.toy_box.setTitle("Toy example")          # its name is in the Set combo above (a long
             self.toy_box.setToolTip(spec.name)            # title would widen the panel past its dock)
             self.toy_summary.setText(spec.summary)
-            self._toy_group, self._toy_key = _show_group(
+            self._toy_group, self._toy_key = show_param_group(
                 self.toy_tree, self._toy_group, self._toy_key, key, spec.params, values,
                 self._on_toy_param_changed)
         finally:
@@ -424,7 +423,7 @@ class DataPanel(QtWidgets.QWidget):
             if i >= 0:
                 self.corruption_combo.setCurrentIndex(i)
             self.corruption_summary.setText(spec.summary)
-            self._group, self._corruption_key = _show_group(
+            self._group, self._corruption_key = show_param_group(
                 self.tree, self._group, self._corruption_key, key, spec.params, values,
                 self._on_param_changed)
         finally:

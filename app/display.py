@@ -5,7 +5,7 @@
   text and thumbnail of the window by one factor from :data:`ZOOM_STEPS`: the application's font
   (every widget that has no font of its own), the fonts the window's widgets set themselves (bold
   method names, small references, style sheets' ``font-size``), the pyqtgraph scenes (drawn
-  magnified, :mod:`app.views._scale`: titles, axes, legends, thumbnails) and the columns' and
+  magnified, :mod:`app.views.scaling`: titles, axes, legends, thumbnails) and the columns' and
   views' minimum sizes (:func:`app.layout.follow_zoom`; columns that no longer fit scroll
   sideways). Widgets with a ``fit_to_font()`` method (a column's header) then refit. The factor
   is kept between runs in ``QSettings`` (key :data:`ZOOM_KEY`).
@@ -25,7 +25,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .layout import follow_zoom
 from .views import View
-from .views import _scale
+from .views import scaling
 
 __all__ = ["Display", "ZOOM_STEPS", "ZOOM_KEY", "PRESENTATION_ZOOM", "add_show_large_action"]
 
@@ -98,7 +98,7 @@ class Display(QtCore.QObject):
         self.reset_zoom_action.setShortcut(QtGui.QKeySequence("Ctrl+0"))
         self.escape = QtGui.QShortcut(QtGui.QKeySequence("Esc"), window, self.leave)
         self.escape.setEnabled(False)
-        _scale.watch_views(self)             # double clicks on the views
+        scaling.watch_views(self)             # double clicks on the views
         window.installEventFilter(self)
 
         saved = self.settings.value(ZOOM_KEY, 1.0)
@@ -139,7 +139,7 @@ class Display(QtCore.QObject):
         for w in own:
             if w.property(_BASE_PT) is None:
                 w.setProperty(_BASE_PT, w.font().pointSizeF() / old)
-        font = _scale.base_font()
+        font = scaling.base_font()
         font.setPointSizeF(font.pointSizeF() * new)
         QtWidgets.QApplication.instance().setFont(font)
         for w in own:
@@ -163,7 +163,7 @@ class Display(QtCore.QObject):
         if data is not None and not data.isHidden():
             base = float(data.property(_BASE_WIDTH))
             self.window.resizeDocks([data], [int(round(base * new * DOCK_ROOM))], QtCore.Qt.Horizontal)
-        _scale.set_scale(new)
+        scaling.set_scale(new)
         follow_zoom(self.window)
         for w in widgets:
             fit = getattr(w, "fit_to_font", None)
@@ -304,7 +304,7 @@ class Display(QtCore.QObject):
         if kind == QtCore.QEvent.MouseButtonDblClick and isinstance(obj, QtWidgets.QWidget) \
                 and QtWidgets.QWidget.window(obj) is self.window and event.button() == QtCore.Qt.LeftButton:
             view = _view_of(obj)
-            if view is not None and getattr(view, "enlargeable", True):
+            if view is not None and view.enlargeable:
                 self.toggle_large(view)
                 return True
         elif kind == QtCore.QEvent.Resize and self._overlay is not None and obj is self._workspace_area():
@@ -314,19 +314,19 @@ class Display(QtCore.QObject):
             if self.zoom != 1.0:             # other windows of this process start unzoomed
                 self._apply(self.zoom, 1.0)
                 self.zoom = 1.0
-            _scale.unwatch_views(self)
+            scaling.unwatch_views(self)
         return False
 
 
 def add_show_large_action(view) -> None:
     """Add "Show large" to the right-click menu of ``view`` (it calls its window's
     ``display.toggle_large``)."""
-    from .export import _view_box
-    from .views._common import MenuOnDemandViewBox
+    from .export import plot_view_box
+    from .views.common import MenuOnDemandViewBox
 
     act = QtGui.QAction("Show large (double-click; Esc returns)", view)
     act.triggered.connect(lambda: _toggle(view))
-    vb = _view_box(view)
+    vb = plot_view_box(view)
     if isinstance(vb, MenuOnDemandViewBox):
         vb.add_actions([act])
     else:

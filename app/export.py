@@ -25,7 +25,7 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers pg.exporters)
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from .views._common import MenuOnDemandViewBox
+from .views.common import MenuOnDemandViewBox
 
 __all__ = ["export_view_image", "export_view_data", "export_window_png", "add_view_actions",
            "IMAGE_SUFFIXES", "DATA_SUFFIXES", "default_name"]
@@ -222,7 +222,7 @@ def add_view_actions(view, column=None) -> None:
         act = QtGui.QAction(text, view)
         act.triggered.connect(slot)
         actions.append(act)
-    vb = _view_box(view)
+    vb = plot_view_box(view)
     if isinstance(vb, MenuOnDemandViewBox):
         vb.add_actions(actions)             # to its menu, built on the first right-click
     elif vb is not None and vb.menu is not None and vb.menuEnabled():
@@ -236,7 +236,7 @@ def add_view_actions(view, column=None) -> None:
     view.export_actions = actions
 
 
-def _view_box(view):
+def plot_view_box(view):
     """The ViewBox of a plot view (whose right-click menu gets the export actions), else None."""
     item = _scene_item(view)
     return item.getViewBox() if isinstance(item, pg.PlotItem) else None

@@ -3,7 +3,7 @@
 The solvers and loaders run in worker threads of the same interpreter as the GUI thread, and
 pyqtgraph draws in Python (its items' ``paint`` methods, axes, colour bars): while a redraw runs,
 each worker thread running Python takes the GIL in turn with it, every switch interval
-(:data:`app.process.GIL_SWITCH_INTERVAL_S`), so beside k busy workers a redraw runs at about
+(``sys.getswitchinterval()``, 5 ms), so beside k busy workers a redraw runs at about
 1/(k+1) of its speed. Six method columns on the faces (a preset) or a loader reading PNGs held
 the event loop 60-80 ms where the GUI thread itself needed 25-35 ms (benchmarks/bench_gui.py:
 "GUI thread busy" against the longest gap).

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from .views._scale import scale
+from .views.scaling import scale
 
-__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height"]
+__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height", "WrappedLabel"]
 
 #: widget properties holding the unzoomed minimum sizes (``follow_zoom`` scales them)
 _MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
@@ -20,7 +20,7 @@ _MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
 
 def share_by_stretch(widget: QtWidgets.QWidget, min_height: int) -> None:
     """A view (or the place kept for it): its area's space by its stretch, at least ``min_height``
-    (unzoomed pixels: times the window's zoom, :mod:`app.views._scale`)."""
+    (unzoomed pixels: times the window's zoom, :mod:`app.views.scaling`)."""
     widget.setProperty(_MIN_HEIGHT, int(min_height))
     widget.setMinimumHeight(int(round(min_height * scale())))
     widget.setMinimumWidth(0)
@@ -56,3 +56,35 @@ def wrapped_height(font: QtGui.QFont, texts, width: int, lines: int = 1, pad: in
         box = QtCore.QRect(0, 0, int(width), 100000)
         need = max([need] + [fm.boundingRect(box, int(QtCore.Qt.TextWordWrap), t).height() for t in texts])
     return need + pad
+
+
+class WrappedLabel(QtWidgets.QLabel):
+    """A word-wrapped label that is never given less height than its text needs at its width now.
+
+    A layout gives a wrapping label the height of its minimum size hint, worked out for no
+    particular width, when the space is short (a dock's layout does not ask for height for width):
+    the lesson panel's "Checked: …" line got one line of height for two. Its minimum height here
+    follows its text, font and width."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.FontChange, QtCore.QEvent.StyleChange):
+            self._fit()
+
+    def _fit(self) -> None:
+        need = self.heightForWidth(self.width()) if self.text() and self.width() > 0 else 0
+        if need >= 0 and need != self.minimumHeight():
+            self.setMinimumHeight(need)
+

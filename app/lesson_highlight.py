@@ -136,8 +136,8 @@ def highlight(ws, key: str | None) -> int:
         else:
             frame.release()
     for widget in wanted:
-        if widget not in framed:          # a label's text must not be covered: framed around it
-            HighlightFrame(widget, outside=isinstance(widget, QtWidgets.QLabel))
+        if widget not in framed:          # a label's or a group box's text must not be covered: framed around it
+            HighlightFrame(widget, outside=isinstance(widget, (QtWidgets.QLabel, QtWidgets.QGroupBox)))
     if hasattr(ws, "bring_into_view"):      # a tab whose views scroll: show the framed part
         ws.bring_into_view(wanted[0] if wanted else None)
     return len(wanted)

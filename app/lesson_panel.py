@@ -17,6 +17,7 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from . import lesson_highlight
+from .layout import WrappedLabel
 from .lesson_driver import LessonDriver
 
 __all__ = ["LessonPanel", "install", "claim_html", "TEXT_SCALE"]
@@ -91,9 +92,8 @@ class LessonPanel(QtWidgets.QDockWidget):
         v.setSpacing(6)
 
         def label(name: str, wrap: bool = True) -> QtWidgets.QLabel:
-            lab = QtWidgets.QLabel("")
+            lab = WrappedLabel("") if wrap else QtWidgets.QLabel("")
             lab.setObjectName(name)
-            lab.setWordWrap(wrap)
             lab.setTextFormat(QtCore.Qt.PlainText)
             lab.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
             v.addWidget(lab)
@@ -265,7 +265,7 @@ class LessonPanel(QtWidgets.QDockWidget):
         if self.isFloating() or ws.task != "subspace":
             return
         from .subspace_workspace import COLUMN_MIN_WIDTH
-        from .views._scale import scale
+        from .views.scaling import scale
         n = max(len(ws.columns), len(self.driver.step.setup.methods) if self.driver.step.setup else 0)
         dock = win.data_dock
         zoom = scale()

@@ -105,7 +105,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
                  parent=None):
         super().__init__(parent)
         configure_pyqtgraph()
-        # the process-wide settings the latency targets rely on (GIL policy, switch interval, GC in
+        # the process-wide settings the latency targets rely on (BLAS threads, GC in
         # this thread, memory trimming, thread priorities) are the program's, not the window's:
         # app.process.configure(), called by __main__.main(); a window leaves the process alone
         self.setWindowTitle("Robust Subspace Lab")
@@ -155,7 +155,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
                 ws.show_error(failed + " — showing the built-in data instead")
 
         self.frame_clock.start()
-        self._build_spare_sweep_dialog(now=True)     # Tools ▸ Sweep… then only fills it in and shows it
         # The window's ~10⁵ Python objects (widgets, pyqtgraph items) live as long as it does. A
         # full pass of the cyclic garbage collector over them held the event loop for 50–75 ms
         # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.

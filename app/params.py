@@ -60,8 +60,8 @@ def _auto_number(spec) -> float:
     return spec.resolved(spec.auto, (0, 1))
 
 
-def _is_auto(spec, value: Any) -> bool:
-    return getattr(spec, "auto", None) is not None and isinstance(value, str) and value == spec.auto
+def _is_auto(spec, value: Any) -> bool:          # spec: a core.params.ParamSpec
+    return spec.auto is not None and isinstance(value, str) and value == spec.auto
 
 
 def _spec_to_dict(spec, value: Any) -> dict:

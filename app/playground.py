@@ -26,8 +26,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from ..core.errors import DataError, ParameterError, SolverError
-from ..core.playground import DEFAULT_METHOD, METHODS, Playground, default_points
-from .views._common import _wrapping_title
+from ..core.playground import DEFAULT_METHOD, Playground, default_points, methods
+from .views.common import wrapping_title
 from .workspace import Workspace
 
 __all__ = ["PlaygroundWorkspace", "weight_brushes", "weight_sizes"]
@@ -147,7 +147,8 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
     ----------
     delay : callable giving the seconds per iteration while running (the window's speed), or None
         for :data:`RUN_INTERVAL_MS`.
-    method : playground method key (:data:`core.playground.METHODS`).
+    method : playground method key (:func:`core.playground.methods`: PCA, every registered
+        reweighted PCA, the line fit; read when the tab is built).
     seed : seed of the default points.
 
     Attributes for tests and the window: ``model`` (the :class:`Playground`), ``plane`` (the
@@ -178,6 +179,8 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         super().__init__(parent)
         self._delay = delay
         self.seed = seed
+        #: the methods the combo offers, key -> name (:func:`core.playground.methods` when built)
+        self.methods = methods()
         self.model = Playground(method=method, seed=seed)
         self.drawn_version = -1
         self.frames = 0
@@ -196,9 +199,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         bar = QtWidgets.QHBoxLayout()
         bar.addWidget(QtWidgets.QLabel("Method"))
         self.method_combo = QtWidgets.QComboBox()
-        for key, name in METHODS.items():
-            self.method_combo.addItem(name, key)
-        self.method_combo.setCurrentIndex(list(METHODS).index(self.model.method))
+        self._fill_combo()
         self.method_combo.currentIndexChanged.connect(self._on_method)
         bar.addWidget(self.method_combo)
         self.step_button = QtWidgets.QPushButton("Step")
@@ -220,7 +221,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.glw.setMinimumSize(360, 300)
         self.view_box = _PlaneViewBox(self)
         self.plane = self.glw.addPlot(viewBox=self.view_box)
-        _wrapping_title(self.plane)
+        wrapping_title(self.plane)
         self.plane.showGrid(x=True, y=True, alpha=0.2)
         self.plane.setLabel("bottom", "x")
         self.plane.setLabel("left", "y")
@@ -239,7 +240,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.section = pg.PlotWidget()
         self.section.setMinimumSize(260, 200)
         self.section_plot = self.section.getPlotItem()
-        _wrapping_title(self.section_plot)     # the surrogate's formula wraps instead of widening the plot
+        wrapping_title(self.section_plot)     # the surrogate's formula wraps instead of widening the plot
         self.section_plot.setLabel("bottom", "line angle θ (degrees)")
         self.section_plot.setLabel("left", "objective")
         self.section_plot.addLegend(offset=(-5, 5))
@@ -274,6 +275,16 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.message = QtWidgets.QLabel("")
         self.message.setWordWrap(True)
         v.addWidget(self.message)
+
+    def _fill_combo(self) -> None:
+        """The combo lists :attr:`methods` and shows the model's method (no signal)."""
+        blocked = self.method_combo.blockSignals(True)
+        if [self.method_combo.itemData(i) for i in range(self.method_combo.count())] != list(self.methods):
+            self.method_combo.clear()
+            for key, name in self.methods.items():
+                self.method_combo.addItem(name, key)
+        self.method_combo.setCurrentIndex(list(self.methods).index(self.model.method))
+        self.method_combo.blockSignals(blocked)
 
     def _fit_view(self) -> None:
         """Frame the points (with room to drag) once; afterwards the view stays put while dragging."""
@@ -367,7 +378,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         key, mparams = pre.methods[0] if pre.methods else (self.model.method, {})
         try:
             points, outliers = default_points(seed, **params)
-            model = Playground(points, outliers, method=key, seed=seed, p=float(mparams.get("p", 0.3)))
+            model = Playground(points, outliers, method=key, seed=seed, p=mparams.get("p"))
         except (DataError, ParameterError, TypeError, ValueError) as exc:
             self.last_error = f"Playground: {exc}"
             self.message.setText(self.last_error)
@@ -375,17 +386,17 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.pause()
         self.seed, self.model, self.last_error = seed, model, ""
         self.message.setText("")
-        blocked = self.method_combo.blockSignals(True)
-        self.method_combo.setCurrentIndex(list(METHODS).index(key))
-        self.method_combo.blockSignals(blocked)
+        if key not in self.methods:           # a reweighted method registered after the tab was built
+            self.methods = methods()
+        self._fill_combo()
         self.drawn_version = -1
         self._fit_view()
         self.refresh(force=True)
         return True
 
     def set_method(self, key: str) -> None:
-        """Show method ``key`` (a key of :data:`METHODS`); the combo follows."""
-        i = list(METHODS).index(key)
+        """Show method ``key`` (a key of :attr:`methods`); the combo follows."""
+        i = list(self.methods).index(key)
         if self.method_combo.currentIndex() != i:
             self.method_combo.setCurrentIndex(i)      # comes back through _on_method
             return
@@ -454,7 +465,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self.slider.blockSignals(blocked)
         end = " converged" if m.finished and m.states[-1].converged else (" stopped" if m.finished else "")
         self.slider_label.setText(f"{m.shown} / {n - 1}{end}")
-        self.plane.setTitle(f"{METHODS[m.method]} — iteration {m.shown}, objective {m.state.objective:.4g}",
+        self.plane.setTitle(f"{self.methods[m.method]} — iteration {m.shown}, objective {m.state.objective:.4g}",
                             size="10pt")
         self.drawn_version = m.version
         self.frames += 1

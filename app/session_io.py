@@ -43,10 +43,6 @@ from robust_subspace_lab.core.session.storage import SessionFileError
 from .sweep_dialog import SweepDialog
 from .sweep_open import open_sweep_run
 
-#: milliseconds after a sweep dialog closes (or while the window is busy) before the next one is
-#: built ahead (:meth:`SessionActions._build_spare_sweep_dialog`)
-SPARE_SWEEP_AFTER_MS = 1000
-
 __all__ = ["SessionActions", "session_payload", "save_session", "read_session", "open_session", "SessionFileError",
            "AUTOSAVE_ENV"]
 
@@ -333,26 +329,6 @@ class SessionActions:
             path.unlink(missing_ok=True)
 
     # ================================================================== sweeps
-    def _build_spare_sweep_dialog(self, now: bool = False) -> None:
-        """Build the next Tools ▸ Sweep… dialog ahead, hidden, if none is: building it took
-        12-20 ms of the event-loop turn that then shows and paints it, and its first show
-        16-30 ms more (benchmarks/bench_gui.py --only sweep: 35-57 ms to open). The window builds
-        one with itself, and another once the dialog taken has closed and the window is idle
-        (:data:`SPARE_SWEEP_AFTER_MS`); ``now``: whatever the window is doing (the window's
-        construction)."""
-        if getattr(self, "_spare_sweep", None) is not None or getattr(self, "_closing", False):
-            return
-        if not now and (self.busy or QtWidgets.QApplication.activeModalWidget() is not None):
-            QtCore.QTimer.singleShot(SPARE_SWEEP_AFTER_MS, self, self._build_spare_sweep_dialog)
-            return
-        dlg = self._spare_sweep = SweepDialog(self.session.data, self.session.corruption, parent=self)
-        # shown once off screen and hidden again: styled, laid out and given its window now, so
-        # that showing it takes 9-13 ms of the event loop instead of 16-30 (the same dialog)
-        dlg.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        dlg.show()
-        dlg.hide()
-        dlg.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, False)
-
     def open_sweep(self):
         """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
         columns' methods and parameters; a run opened from its results browser opens as a new
@@ -360,12 +336,8 @@ class SessionActions:
         columns = self.session.runs_of("subspace")          # the method columns' runs, left to right
         methods = tuple(dict.fromkeys(r.method for r in columns))
         settings = [(r.method, dict(r.params)) for r in columns]
-        dlg, self._spare_sweep = getattr(self, "_spare_sweep", None), None
-        if dlg is None:
-            dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
+        dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
         dlg.set_context(self.session.data, self.session.corruption, methods, settings)
-        dlg.finished.connect(lambda _: QtCore.QTimer.singleShot(SPARE_SWEEP_AFTER_MS, self,
-                                                                 self._build_spare_sweep_dialog))
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
         saved = getattr(self, "saved_sweep", None)
         if saved:                       # the results of an opened session

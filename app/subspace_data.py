@@ -22,7 +22,7 @@ from robust_subspace_lab.core import corruption
 from robust_subspace_lab.core.errors import DataError, ParameterError
 from robust_subspace_lab.core.session import BUILTIN, FOLDER, TOY, CorruptionSpec, DataSpec, prepare, share_clean
 
-from .data_panel import FOLDER as PANEL_FOLDER, TOY as PANEL_TOY, TOYS, DataPanel
+from .data_panel import TOYS, DataPanel
 from .worker import error_message
 
 __all__ = ["SubspaceData"]
@@ -67,9 +67,9 @@ class SubspaceData:
     @property
     def source(self) -> tuple[str, str]:
         """``(kind, name)`` of the session's data as the Data panel names them
-        (``("builtin", "faces")``, ``(data_panel.FOLDER, path)``, ``(data_panel.TOY, key)``)."""
-        kind = {FOLDER: PANEL_FOLDER, TOY: PANEL_TOY}.get(self.session.data.kind, self.session.data.kind)
-        return kind, self.session.data.name
+        (``("builtin", "faces")``, ``("folder", path)``, ``("toy", key)``: :attr:`DataSpec.kind`, the
+        keys of the panel's folder and toy entries too)."""
+        return self.session.data.kind, self.session.data.name
 
     @property
     def size_option(self):
@@ -135,7 +135,7 @@ class SubspaceData:
         imageset, data = value
         self.imageset = imageset
         self.session.set_data(spec)
-        self.data_panel.show_data(imageset, spec.name if spec.kind != FOLDER else (PANEL_FOLDER, spec.name), spec.size)
+        self.data_panel.show_data(imageset, spec.name if spec.kind != FOLDER else (FOLDER, spec.name), spec.size)
         self.data_panel.show_precision(spec.precision)
         self.data_panel.show_corruption(corr.key, dict(corr.params), data.description)
         msg = f"Loaded {len(imageset.images)} images ({imageset.shape[0]} × {imageset.shape[1]} px)"
@@ -174,7 +174,7 @@ class SubspaceData:
             return True
         ok = self._load(spec.with_(size=size))
         if not ok and self.imageset is not None:
-            self.data_panel.show_data(self.imageset, spec.name if spec.kind != FOLDER else (PANEL_FOLDER, spec.name),
+            self.data_panel.show_data(self.imageset, spec.name if spec.kind != FOLDER else (FOLDER, spec.name),
                                       spec.size)
         return ok
 

@@ -184,10 +184,10 @@ class SweepDialog(QtWidgets.QDialog):
 
     def set_context(self, data: DataSpec, corruption: CorruptionSpec, methods, settings=()) -> None:
         """Sweep over ``data`` and ``corruption`` with ``methods`` checked and the fields filled
-        in from ``settings``, the window's columns as ``(method key, parameters)``: what the
-        window's Tools ▸ Sweep… does to a dialog it built ahead (before any sweep was started in
-        it). A parameter the columns set to one value other than its default gets that value; to
-        several values (two PCA-GM columns with p = 0.1 and 0.3), all of them, swept."""
+        in from ``settings``, the window's columns as ``(method key, parameters)`` (what the
+        window's Tools ▸ Sweep… does to the dialog it opens). A parameter the columns set to one
+        value other than its default gets that value; to several values (two PCA-GM columns with
+        p = 0.1 and 0.3), all of them, swept."""
         self.data, self.corruption = data, corruption
         self.what_label.setText(self._what_text())
         if set(self.checked_methods()) != set(methods):

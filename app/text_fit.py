@@ -17,9 +17,16 @@ compares the room the text needs, measured with the font it is drawn in (so afte
   ViewBox that holds it, and inside the part of the scene the view shows; tile labels of a view
   must not overlap each other;
 * an axis label: inside its axis (the axis's length along it) and inside the part of the scene
-  the view shows.
+  the view shows;
+* axis tick labels (the numbers or names along an axis), laid out as pyqtgraph lays them out
+  when it paints the axis: no two overlap, each lies inside the part of the scene the view
+  shows, and none of the first-level ticks an axis was given by name (``setTicks``: a
+  confusion matrix's classes, a colour bar's end values) is left out for want of room (pyqtgraph silently drops a tick text that does not fit
+  its axis).
 
-A text cut by an elision ("…") counts as clipped: what is compared is the whole text.
+A text cut by an elision ("…") counts as clipped: what is compared is the whole text; except a
+combo box that elides its text and gives the whole of it in its tooltip
+(:class:`app.views.scalars.ElidingComboBox`): its elided text is what must fit.
 """
 from __future__ import annotations
 
@@ -72,6 +79,19 @@ def _where(widget: QtWidgets.QWidget) -> str:
 
 
 # ------------------------------------------------------------------ widgets
+def _combo_text(combo: QtWidgets.QComboBox) -> str | None:
+    """The text ``combo`` draws: its current text, or, for a combo that elides it (a
+    ``shown_text()`` method: :class:`app.views.scalars.ElidingComboBox`), the elided text when its
+    tooltip gives the whole text (a reader finds it there); None when it elides without."""
+    shown = getattr(combo, "shown_text", None)
+    if shown is None:
+        return combo.currentText()
+    text = shown()
+    if text != combo.currentText() and combo.currentText() not in combo.toolTip():
+        return None
+    return text
+
+
 def _label_need(label: QtWidgets.QLabel, width: float) -> tuple[float, float]:
     """(width, height) the label's text needs, laid out in ``width`` when it wraps."""
     text = label.text()
@@ -110,7 +130,10 @@ def _widget_clips(widget: QtWidgets.QWidget) -> Clip | None:
         return None
     style = widget.style()
     if isinstance(widget, QtWidgets.QComboBox):
-        text = widget.currentText()
+        text = _combo_text(widget)
+        if text is None:
+            return Clip("QComboBox elided without its whole text in the tooltip", widget.currentText(),
+                        (0.0, 0.0), (float(widget.width()), float(widget.height())), _where(widget))
         if not text:
             return None
         opt = QtWidgets.QStyleOptionComboBox()
@@ -172,6 +195,56 @@ def _fits(text: QtCore.QRectF, room: QtCore.QRectF) -> bool:
             and text.top() >= room.top() - TOLERANCE and text.bottom() <= room.bottom() + TOLERANCE)
 
 
+def _tick_texts(axis: pg.AxisItem) -> tuple[list[tuple[QtCore.QRectF, str]], int] | None:
+    """(scene rectangle, text) of each tick label ``axis`` draws, as its ``paint`` lays them out
+    (same painter font), and how many named ticks (``setTicks``) fall in its range (0 when the
+    ticks are automatic); None when it draws no values."""
+    if not axis.style.get("showValues", True) or axis.range is None:
+        return None
+    image = QtGui.QImage(4, 4, QtGui.QImage.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        if axis.style.get("tickFont"):
+            painter.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    if specs is None:
+        return None
+    named = 0
+    if axis._tickLevels:                  # the first level is always drawn (pyqtgraph: the others if not crowded)
+        lo, hi = sorted(axis.range)
+        named = len({v for v, text in axis._tickLevels[0] if lo <= v <= hi and str(text).strip()})
+    return [(axis.mapRectToScene(rect), text) for rect, _, text in specs[2]], named
+
+
+def _tick_clips(axis: pg.AxisItem, shown: QtCore.QRectF, where: str) -> list[Clip]:
+    """Tick labels of ``axis`` that overlap, stick out of the view shown, or were left out."""
+    laid = _tick_texts(axis)
+    if laid is None:
+        return []
+    texts, named = laid
+    out = []
+    over = []
+    for i, (a, ta) in enumerate(texts):
+        if not _fits(a, shown):
+            out.append(Clip("tick label", ta, (a.width(), a.height()), (shown.width(), shown.height()), where))
+        for b, tb in texts[i + 1:]:
+            inter = a.intersected(b)
+            if inter.width() > TOLERANCE and inter.height() > TOLERANCE:
+                over.append((a, ta, b, tb))
+    if over:                              # one line per axis: the first pair, and how many more
+        a, ta, b, tb = over[0]
+        more = f" and {len(over) - 1} more pair(s)" if len(over) > 1 else ""
+        out.append(Clip("overlapping tick labels", f"{ta} / {tb}{more}", (a.width(), a.height()),
+                        (b.width(), b.height()), where))
+    if named > len(texts):
+        drawn = ", ".join(t for _, t in texts)
+        out.append(Clip("tick labels left out", f"{named - len(texts)} of {named} (drawn: {drawn})",
+                        (float(named), 0.0), (float(len(texts)), 0.0), where))
+    return out
+
+
 def _scene_clips(view: pg.GraphicsView) -> list[Clip]:
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     where = _where(view)
@@ -198,13 +271,15 @@ def _scene_clips(view: pg.GraphicsView) -> list[Clip]:
             check("title" if item.parentItem() is not None and hasattr(item.parentItem(), "titleLabel")
                   and item.parentItem().titleLabel is item else "text", item.item, room)
         elif isinstance(item, pg.AxisItem):
+            out.extend(_tick_clips(item, shown, where))
             label = item.label
-            if label is None or not label.isVisible() or not item.style.get("showValues", True) and False:
+            if label is None or not label.isVisible():
                 continue
             nudge = 6.0
             room = item.mapRectToScene(item.rect().adjusted(-nudge, -nudge, nudge, nudge))
             check("axis label", label, room)
         elif isinstance(item, pg.TextItem):
+            item.updateTransform()        # as painting does (a view scrolled out of sight is not painted)
             vb = _view_box(item)
             room = vb.mapRectToScene(vb.rect()) if vb is not None else shown
             check("text", item.textItem, room)
@@ -233,7 +308,7 @@ def _cut_by_parent(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> Clip | 
         if isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent:
             if area.horizontalScrollBarPolicy() != QtCore.Qt.ScrollBarAlwaysOff:
                 return None
-            text = widget.currentText() if isinstance(widget, QtWidgets.QComboBox) else widget.text()
+            text = (_combo_text(widget) or "") if isinstance(widget, QtWidgets.QComboBox) else widget.text()
             if not text.strip():
                 return None
             r = QtCore.QRect(widget.mapTo(parent, QtCore.QPoint(0, 0)), widget.size())
@@ -256,7 +331,7 @@ def _cut_by_ancestor(widget: QtWidgets.QWidget, top: QtWidgets.QWidget) -> Clip 
     never seen. Up to the window, or the first scroll area's viewport (:func:`_cut_by_parent` judges that)."""
     if not isinstance(widget, (QtWidgets.QComboBox, QtWidgets.QAbstractButton)):
         return None
-    text = widget.currentText() if isinstance(widget, QtWidgets.QComboBox) else widget.text().replace("&", "")
+    text = (_combo_text(widget) or "") if isinstance(widget, QtWidgets.QComboBox) else widget.text().replace("&", "")
     if not text.strip():
         return None
     need = widget.fontMetrics().horizontalAdvance(text) + 24         # frame, icon, arrow: about 24 px

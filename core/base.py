@@ -148,6 +148,15 @@ def float_dtype(X: Any) -> type:
     return np.float32 if dtype == np.float32 else np.float64
 
 
+def _n_rows(X: Any) -> int:
+    """The number of samples of ``X``, any array-like ``fit`` accepts (an array, a DataFrame, a
+    list, an object with only ``__array__``), without converting it when it has a shape or length."""
+    shape = getattr(X, "shape", None)            # (X is of any type the caller passes)
+    if shape is not None and len(shape):
+        return int(shape[0])
+    return len(X) if hasattr(X, "__len__") else len(np.asarray(X))
+
+
 class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
@@ -166,6 +175,17 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     (``components_``, ``mean_``, ``transform``, ``inverse_transform``), computed in float32 by
     the methods that set :attr:`preserves_float32`, else in float64 and returned as float32.
     """
+
+    # Hyperparameters the shared loop reads. A method's constructor sets those it takes (stored
+    # unchanged, scikit-learn's rule); a method without one keeps the class default here.
+    #: the iteration cap (None: a method without one, finished after its first step)
+    max_iter: int | None = None
+    #: the relative-decrease tolerance of :meth:`_next_state` (0: only an unchanged objective)
+    tol: float = 0.0
+    #: the number of components k (None: a method without a fixed k)
+    n_components: Any = None
+    #: the seed of a method's random draws (0 for a method that draws none)
+    random_state: Any = 0
 
     #: float32 input is computed in float32 end to end (half the memory and time of float64);
     #: a method sets this once its updates are checked in single precision
@@ -223,7 +243,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         X = self._validate(X, reset=True)
         n, d = X.shape
         convergence.check_varies(X)
-        k = getattr(self, "n_components", None)
+        k = self.n_components
         if k is not None and isinstance(k, (int, np.integer)) and int(k) >= min(n, d):
             raise DataError(f"n_components (k) = {k} needs more data: k must be smaller than "
                             f"min(n_samples, n_features) = min({n}, {d})")
@@ -255,7 +275,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         steps are taken without it)."""
         seed = self.__dict__.get("_run_seed")
         if seed is None:
-            seed = self._run_seed = int(seed_from(getattr(self, "random_state", 0)))
+            seed = self._run_seed = int(seed_from(self.random_state))
         return seed
 
     def step(self, state: State) -> State:
@@ -281,7 +301,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     def status(self, state: State) -> str:
         """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)
         or ``"running"``; see :mod:`core.convergence`. (A diverged run raised :class:`SolverError`.)"""
-        return convergence.status(state.converged, state.iteration, getattr(self, "max_iter", 1))
+        return convergence.status(state.converged, state.iteration, 1 if self.max_iter is None else self.max_iter)
 
     def iterate(self, X: Any) -> Iterator[State]:
         """Yield the state of every iteration, from ``start(X)`` until :meth:`finished`."""
@@ -321,10 +341,10 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
             pass
         self.converged_ = bool(state.converged)
         if not self.converged_:
-            convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
+            convergence.warn_unconverged(self.name, int(state.iteration if self.max_iter is None else self.max_iter))
         dtype = float_dtype(X)
         self._set_fitted(state, dtype)
-        self.state_ = state.detached(X.shape[0] if hasattr(X, "shape") else len(X))   # (arrays, frames, lists)
+        self.state_ = state.detached(_n_rows(X))
         return state
 
     def _set_fitted(self, state: State, dtype: type) -> None:
@@ -343,7 +363,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         fit rests on a few samples (:mod:`core.collapse`). ``NotFittedError`` before ``fit``;
         AttributeError for a method without sample weights."""
         check_is_fitted(self, "state_")
-        if getattr(self, "sample_weights_", None) is None:
+        if self.sample_weights_ is None:                 # (set by every fit, with state_)
             raise AttributeError(f"{self.name} has no sample weights, so no effective_n_samples_")
         return effective_n_samples(self.sample_weights_)
 
@@ -395,7 +415,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     def _next_state(self, prev: State, *, objective: float, **changes: Any) -> State:
         """The state after ``prev`` with the given fields changed; sets ``converged`` by the
         relative-decrease rule ``|J_t - J_{t+1}| <= tol * |J_t|``."""
-        tol = float(getattr(self, "tol", 0.0))
+        tol = float(self.tol)
         changes["scalars"] = self._with_effective_n(changes.get("scalars", prev.scalars),
                                                     changes.get("sample_weights", prev.sample_weights))
         converged = abs(prev.objective - objective) <= tol * max(abs(prev.objective), np.finfo(float).tiny)

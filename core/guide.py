@@ -101,7 +101,7 @@ GUIDE: dict[str, str] = {
         "robust: a baseline for RSPCA. " + _PCA_VIEWS),
     "pcp": (
         "PCP (Candès, Li, Ma & Wright 2011) splits X = L + S with L low-rank and S sparse, "
-        "minimising ‖L‖* + λ‖S‖₁ (λ = scale/√max(n, d)). Corruption is per pixel: the occluded "
+        "minimising ‖L‖* + λ‖S‖₁ (λ = lam_scale/√max(n, d)). Corruption is per pixel: the occluded "
         "pixels move into S, the low-rank part keeps the faces. " + _CONVEX_VIEWS),
     "outlier-pursuit": (
         "Outlier Pursuit (Xu, Caramanis & Sanghavi 2012) splits X = Z + E with Z low-rank and E "

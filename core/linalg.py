@@ -50,41 +50,24 @@ def one_blas_thread():
 
 
 #: Largest symmetric matrix whose top eigenpairs are taken by scipy's partial solver
-#: (``scipy.linalg.eigh(subset_by_index=…)``, ~40 ms at this size on two cores). scipy's LAPACK
-#: wrappers hold the GIL, which would stall the app's GUI thread for the whole call on larger
-#: matrices; above this size ``numpy.linalg.eigh`` (all eigenpairs, about twice the work, but
-#: it releases the GIL) is used instead.
-PARTIAL_EIGH_MAX = 1000
-
-
-#: While :func:`release_gil` is on, the largest matrix for scipy's partial solver instead of
-#: :data:`PARTIAL_EIGH_MAX`: it holds the GIL ~20 ms at this size on one core, 100–135 ms at 784
-#: (the digits), during which a GUI thread in the same process cannot run; above it,
-#: ``numpy.linalg.eigh`` (GIL released; 2–3× the time of the partial solver at 784).
-GIL_HOLD_MAX = 400
-_release_gil = False
-
-
-def release_gil(on: bool = True) -> None:
-    """Prefer LAPACK calls that release the GIL (numpy's) to faster ones that hold it (scipy's
-    partial eigensolver above :data:`GIL_HOLD_MAX`). A program whose GUI thread shares the
-    interpreter with solver threads turns it on (the desktop app); results agree to round-off."""
-    global _release_gil
-    _release_gil = bool(on)
-
-
-def gil_released() -> bool:
-    """Whether :func:`release_gil` is on (which solver :func:`top_eigh` takes above :data:`GIL_HOLD_MAX`)."""
-    return _release_gil
+#: (``scipy.linalg.eigh(subset_by_index=…)``); above it ``numpy.linalg.eigh`` (all eigenpairs).
+#: scipy's LAPACK wrappers hold the GIL for the whole call, numpy's release it: a Python thread
+#: beside the call (a GUI's event loop) waits for as long as scipy's runs. Measured on one BLAS
+#: thread (two loaded cores), k = 10, the longest gap of a 1 ms ticker thread during the call:
+#: n = 400 scipy 37 ms (gap 42), numpy 96 ms (gap 33); n = 500 scipy 60 ms (gap 117), numpy
+#: 179 ms (gap 20); n = 784 scipy 296 ms (gap 343), numpy 637 ms (gap 52). The same rule for
+#: every caller, script or app (it was 1000 unless the app switched it to 400): the exact routes
+#: of :func:`subspace_route` meet 400 < n <= 1000 only with many components (see
+#: :data:`EXACT_MAX`), where numpy's solver costs about twice scipy's; results agree to round-off.
+PARTIAL_EIGH_MAX = 400
 
 
 def top_eigh(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k largest eigenvalues (decreasing) and their eigenvectors (columns) of symmetric M.
 
-    ``M`` may be overwritten. See :data:`PARTIAL_EIGH_MAX` and :func:`release_gil` for which
-    solver runs."""
+    ``M`` may be overwritten. Solver: see :data:`PARTIAL_EIGH_MAX`."""
     n = M.shape[0]
-    if n <= (GIL_HOLD_MAX if _release_gil else PARTIAL_EIGH_MAX):
+    if n <= PARTIAL_EIGH_MAX:
         # M is symmetric: pass its transpose (Fortran order for a C-ordered M) so LAPACK needs no copy.
         evals, V = linalg.eigh(M.T, subset_by_index=[n - k, n - 1], driver="evr",
                                overwrite_a=True, check_finite=False)
@@ -171,8 +154,9 @@ def leading_eigvecs(M, k: int = 1, d: int | None = None, tol: float = 1e-10
 
 #: At or below this ``min(n_samples, n_features)``, the exact route (faces, the papers' small protocols); above, the
 #: flop rule of :func:`subspace_route`. Was 1000: the 5,000 digits (5,000 × 784) took 156–169 ms per PCA-GM step on
-#: one thread (scatter 72 ms, ``eigh`` 101 ms), 42–60 ms by the block route (same objective to 6 digits).
-EXACT_MAX = GIL_HOLD_MAX
+#: one thread (scatter 72 ms, ``eigh`` 101 ms), 42–60 ms by the block route (same objective to 6 digits). A speed
+#: rule of the numerics alone (it was tied to the app's GIL bound, now :data:`PARTIAL_EIGH_MAX`, by sharing its value).
+EXACT_MAX = 400
 ROUTES = ("auto", "gram", "scatter", "block")
 
 

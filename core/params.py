@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import inspect
 import math
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -261,12 +262,33 @@ class MethodInfo(HasParams):
     #: zigzags by design (the objective chart shows it under the curve, so that a rise is not
     #: read as a failure)
     objective_note: str = ""
+    #: former parameter names → today's (``{"lam": "lam_scale"}``): what sessions, lessons and
+    #: scripts written before a rename still say (:meth:`current`). A former name is accepted
+    #: with a DeprecationWarning until 1.0, then refused as any unknown name.
+    renamed: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def current(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with each former name (:attr:`renamed`) replaced by today's, and a
+        DeprecationWarning naming both; other names unchanged (not checked here).
+
+        Raises ParameterError when a former name and today's are both given."""
+        out = dict(params)
+        for old, new in self.renamed.items():
+            if old in out:
+                if new in out:
+                    raise ParameterError(f"{self.name}: {old} is the former name of {new}; give {new} only")
+                warnings.warn(f"{self.name}: the parameter {old!r} is now {new!r} (the old name goes in 1.0)",
+                              DeprecationWarning, stacklevel=3)
+                out[new] = out.pop(old)
+        return out
 
     def create(self, **params: Any):
-        """Build the estimator with the defaults overridden by ``params``.
+        """Build the estimator with the defaults overridden by ``params`` (former names accepted:
+        :meth:`current`).
 
         Unknown names raise ParameterError now; values are checked when the run starts
         (``start``/``fit``), as scikit-learn does, so that a script can set them freely first."""
+        params = self.current(params)
         values = self.defaults()
         unknown = set(params) - set(values)
         if unknown:
@@ -281,7 +303,7 @@ TASKS = ("subspace", "regression")
 
 def register(*, key: str, name: str, family: str, reference: str, summary: str,
              params: Sequence[ParamSpec], task: str = "subspace",
-             objective_note: str = "") -> Callable[[type], type]:
+             objective_note: str = "", renamed: Mapping[str, str] | None = None) -> Callable[[type], type]:
     """Class decorator attaching a method's catalogue entry (:class:`MethodInfo`) to its
     estimator as ``_info``; :mod:`core.catalogue` lists the estimators explicitly.
 
@@ -289,7 +311,8 @@ def register(*, key: str, name: str, family: str, reference: str, summary: str,
     ``"subspace"`` (learns from X alone: ``start(X)``; shown in the method columns) or
     ``"regression"`` (learns X → targets: ``start(X, Y)``; shown in the regression workspace).
     ``objective_note``: for a method whose objective is not monotone by design, one line saying
-    why (see :attr:`MethodInfo.objective_note`); "" otherwise.
+    why (see :attr:`MethodInfo.objective_note`); "" otherwise. ``renamed``: former parameter
+    names → today's, still read from sessions and lessons (:meth:`MethodInfo.current`).
     """
     if task not in TASKS:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
@@ -297,7 +320,7 @@ def register(*, key: str, name: str, family: str, reference: str, summary: str,
     def deco(cls: Any) -> Any:               # an estimator class: gets its catalogue entry
         cls._info = MethodInfo(key=key, name=name, family=family, reference=reference,
                                summary=summary, params=tuple(params), estimator=cls, task=task,
-                               objective_note=objective_note)
+                               objective_note=objective_note, renamed=dict(renamed or {}))
         return cls
 
     return deco

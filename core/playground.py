@@ -13,13 +13,15 @@ the user was looking at (or to convergence if the run had finished)::
     pg.state.sample_weights                # the weights answer
     cs = pg.cross_section()                # J(θ) and its majorizer at the shown iteration
 
-Methods (:data:`METHODS`): the catalogue's PCA, PCA-GM, RPCA-OM, R1-PCA and HQ-PCA with one component
-(the fitted line is ``mean + s·components[0]``), and :class:`HuberLineFit`, the M-estimator line fit
-that paper 004 sets against RR. Paper 004's own RR does not fit this picture: with one input
-feature its low-rank prior on X (``‖D‖_*`` of a 1-row matrix is a plain norm) has nothing to
-keep, and on the default points (:func:`default_points`) it returned slope 0.93 where least squares
-on the inliers gives 0.54 (on all points 0.52; the Huber fit 0.54), so the playground uses the
-classic reweighted fit the paper describes in its §2.
+Methods (:func:`methods`): the catalogue's PCA, every sample-reweighting PCA
+(:func:`core.methods.reweighted.registered`: PCA-GM, ℓ2,p-PCA-OM, RPCA-OM, R1-PCA, HQ-PCA, and any
+new subclass of :class:`~core.methods.reweighted.ReweightedPCA` with a catalogue entry, with no edit
+here) with one component (the fitted line is ``mean + s·components[0]``), and :class:`HuberLineFit`,
+the M-estimator line fit that paper 004 sets against RR. Paper 004's own RR does not fit this
+picture: with one input feature its low-rank prior on X (``‖D‖_*`` of a 1-row matrix is a plain
+norm) has nothing to keep, and on the default points (:func:`default_points`) it returned slope 0.93
+where least squares on the inliers gives 0.54 (on all points 0.52; the Huber fit 0.54), so the
+playground uses the classic reweighted fit the paper describes in its §2.
 
 Cross-section (:func:`cross_section`): the reweighted methods minimise ``J = Σ_i φ(a_i)`` where
 ``a_i`` is a squared residual and φ is concave and non-decreasing, by minimising at iteration t
@@ -30,7 +32,8 @@ the tangent majorizer (the half-quadratic / MM bound)::
 whose weights ``φ'(a_i^t)`` are the method's sample weights (up to scale). The playground draws J
 and Q_t along the line's angle θ, the line turning about the current centre (the mean for the
 PCA methods, the point of the line above x̄ for the line fit), every other variable held at its
-value of iteration t.
+value of iteration t. φ and φ′ are the method's own (:meth:`ReweightedPCA.loss
+<core.methods.reweighted.ReweightedPCA.loss>`, :meth:`HuberLineFit.loss`).
 """
 from __future__ import annotations
 
@@ -43,18 +46,47 @@ from . import catalogue
 from .base import State, SteppableEstimator
 from .errors import DataError, ParameterError
 from .linalg import positive_floor
+from .params import MethodInfo, ParamSpec
+from .methods.reweighted import Loss, ReweightedPCA, registered
+from .methods.robust_pca import huber_rho, huber_weight
 
-__all__ = ["METHODS", "LINE_FIT", "DEFAULT_METHOD", "HuberLineFit", "CrossSection", "cross_section",
-           "default_points", "Playground"]
+__all__ = ["methods", "tunable", "make_estimator", "LINE_FIT", "DEFAULT_METHOD", "HuberLineFit", "CrossSection",
+           "cross_section", "default_points", "Playground"]
 
 #: key of the M-estimator line fit (not in the catalogue: it is a 2-D teaching aid)
 LINE_FIT = "huber-line"
 
-#: the playground's methods, key -> display name, in the order the app lists them
-METHODS: dict[str, str] = {
-    "pca": "PCA", "pca-gm": "PCA-GM", "rpca-om": "RPCA-OM", "r1-pca": "R1-PCA", "hq-pca": "HQ-PCA",
-    LINE_FIT: "Huber line fit (M-estimator)",
-}
+#: display name of the line fit
+LINE_FIT_NAME = "Huber line fit (M-estimator)"
+
+
+def _reweighted() -> dict[str, MethodInfo]:
+    """key -> catalogue entry of every registered reweighted PCA, in the catalogue's order, then
+    any others (not in the catalogue) in the order they were defined."""
+    order = {cls: i for i, cls in enumerate(catalogue.ESTIMATORS)}
+    family = sorted(registered(), key=lambda cls: order.get(cls, len(order)))
+    infos = [cls._info for cls in family]
+    return {info.key: info for info in infos if info is not None}
+
+
+def methods() -> dict[str, str]:
+    """The playground's methods, key -> display name, in the order the app lists them: PCA, every
+    reweighted PCA (:func:`core.methods.reweighted.registered`, so a new one appears here), and
+    the line fit. Read afresh at each call."""
+    return {"pca": catalogue.get("pca").name,
+            **{key: info.name for key, info in _reweighted().items()},
+            LINE_FIT: LINE_FIT_NAME}
+
+
+def tunable(key: str) -> dict[str, ParamSpec]:
+    """The parameters of playground method ``key`` that a lesson may set (:class:`Playground`'s
+    ``p``): ``{"p": spec}`` for a method that has p (PCA-GM, ℓ2,p-PCA-OM), else empty."""
+    info = _reweighted().get(key)
+    return {} if info is None else {s.name: s for s in info.params if s.name == "p"}
+
+
+def _unknown(key: str) -> ParameterError:
+    return ParameterError(f"method: unknown playground method {key!r}; known: {list(methods())}")
 
 #: the method the playground opens with: HQ-PCA's Welsch weights are graded (the default points'
 #: inliers 0.92–1, its outliers 0.002–0.01, slope 0.55 against the inliers' 0.5, effective number of
@@ -72,16 +104,12 @@ MIN_POINTS = 3
 
 
 # =========================================================================== the line fit
-def _huber(a: np.ndarray, c: float) -> np.ndarray:
-    """Huber's ρ as a function of the squared residual a = r²: a (r <= c), 2c·r − c² (r > c)."""
-    r = np.sqrt(a)
-    return np.where(r <= c, a, 2.0 * c * r - c * c)
+@dataclass(frozen=True, eq=False)
+class _HuberRun:
+    """A Huber line fit state's ``_ctx``: the points and Huber's scale c, fixed for the run."""
 
-
-def _huber_weight(a: np.ndarray, c: float) -> np.ndarray:
-    """dρ/da = min(1, c/r): Huber's weight."""
-    r = np.sqrt(a)
-    return np.where(r <= c, 1.0, c / np.maximum(r, c))
+    X: np.ndarray
+    scale: float
 
 
 class HuberLineFit(SteppableEstimator):
@@ -109,6 +137,8 @@ class HuberLineFit(SteppableEstimator):
     ``intercept``. Raises :class:`DataError` (not (n, 2), fewer than 3 points, constant x, NaN) and
     :class:`ParameterError` (max_iter < 1, tol < 0).
     """
+
+    surrogate = "Q = Σ ρ(rᵗ) + wᵢ(r² − rᵗ²)"
 
     def __init__(self, max_iter: int = 100, tol: float = 1e-6):
         self.max_iter = max_iter
@@ -143,8 +173,8 @@ class HuberLineFit(SteppableEstimator):
             c = HUBER_K * 1.4826 * mad
             if c <= 0:
                 c = positive_floor(r) if np.any(r > 0) else 1.0
-        J = float(_huber(a, c).sum())
-        wn = _huber_weight(a, c)
+        J = float(huber_rho(a, c).sum())
+        wn = huber_weight(a, c)
         wn = wn / wn.max()
         direction = np.array([[1.0, t]]) / np.hypot(1.0, t)
         xbar = float(x.mean())
@@ -153,7 +183,7 @@ class HuberLineFit(SteppableEstimator):
         if prev is None:
             return State(method="Huber line fit", iteration=0, objective=J, objective_history=(J,),
                          components=direction, mean=mean, sample_weights=wn, scalars=scalars,
-                         _ctx=(X, c))
+                         _ctx=_HuberRun(X, c))
         return self._next_state(prev, objective=J, components=direction, mean=mean,
                                 sample_weights=wn, scalars=scalars)
 
@@ -161,8 +191,14 @@ class HuberLineFit(SteppableEstimator):
         return self._line_state(X, np.ones(len(X)), None, None)
 
     def _step(self, state: State) -> State:
-        X, c = state._ctx
+        X, c = state._ctx.X, state._ctx.scale
         return self._line_state(X, np.asarray(state.sample_weights), c, state)
+
+    def loss(self, state: State) -> Loss:
+        """Huber's ρ_c(√a) of the squared vertical residual a, its derivative min(1, c/√a) (the
+        weights), c the run's."""
+        c = float(state.scalars["c"])
+        return Loss(lambda a: huber_rho(a, c), lambda a: huber_weight(a, c), self.surrogate)
 
 
 # =========================================================================== the cross-section
@@ -184,31 +220,11 @@ class CrossSection:
     formula: str
 
 
-def _phi(key: str, state: State) -> tuple[Callable, Callable, str]:
-    """φ(a) and φ'(a) of the method ``key``, a the squared residual, with the state's constants."""
-    s = state.scalars
-    if key == "pca":
-        return (lambda a: a), (lambda a: np.ones_like(a)), "J = Σ r²"
-    if key == "pca-gm":
-        # Oh & Kwak, Pattern Recognition 2016, eqs. (10)–(11): F = Σ (e_i + δ)^p, β_i = (e_i + δ)^(p−1)
-        p, d = float(s["p"]), float(s["δ"])
-        return ((lambda a: (a + d) ** p), (lambda a: p * (a + d) ** (p - 1.0)),
-                "Q = Σ (eᵗ+δ)ᵖ + p(eᵗ+δ)ᵖ⁻¹(e − eᵗ)")
-    if key == "rpca-om":
-        # Nie, Yuan & Huang, ICML 2014, eq. (13) with footnote 1 and Theorem 1: √(a+ε) ≤ √(aᵗ+ε) + (a−aᵗ)/(2√(aᵗ+ε))
-        eps = float(s["ε"])
-        return ((lambda a: np.sqrt(a + eps)), (lambda a: 0.5 / np.sqrt(a + eps)),
-                "Q = Σ √(rᵗ²+ε) + (r² − rᵗ²)/(2√(rᵗ²+ε))")
-    if key in ("r1-pca", LINE_FIT):
-        # Huber's ρ in a = r²: concave, derivative min(1, c/r) = the Huber weight (Ding et al. ICML 2006)
-        c = float(s["c"])
-        return (lambda a: _huber(a, c)), (lambda a: _huber_weight(a, c)), "Q = Σ ρ(rᵗ) + wᵢ(r² − rᵗ²)"
-    if key == "hq-pca":
-        # He, Hu, Zheng & Kong, IEEE TIP 2011: Welsch 1 − exp(−a/2σ²), weight exp(−a/2σ²) (σ held fixed)
-        s2 = 2.0 * float(s["σ"]) ** 2
-        return ((lambda a: 1.0 - np.exp(-a / s2)), (lambda a: np.exp(-a / s2) / s2),
-                "Q = Σ φ(rᵗ²) + φ'(rᵗ²)(r² − rᵗ²),  φ(a) = 1 − e^(−a/2σ²)")
-    raise ParameterError(f"method: unknown playground method {key!r}; known: {list(METHODS)}")
+def _loss(estimator: SteppableEstimator, state: State) -> Loss | None:
+    """φ, φ′ and the majoriser's formula of a reweighted method at ``state``; None for PCA."""
+    if isinstance(estimator, (ReweightedPCA, HuberLineFit)):
+        return estimator.loss(state)
+    return None
 
 
 def _angle(state: State) -> float:
@@ -227,19 +243,20 @@ def squared_residuals(key: str, points: np.ndarray, centre: np.ndarray, theta: n
     return (-np.sin(theta) * d[None, :, 0] + np.cos(theta) * d[None, :, 1]) ** 2
 
 
-def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 181,
+def cross_section(method: "str | SteppableEstimator", state: State, points: np.ndarray, n_angles: int = 181,
                   half_width: float | None = None) -> CrossSection:
     """J(θ) and the majorizer Q_t(θ) of iteration t (``state``) along the line's angle θ.
 
     The line turns about ``state.mean``; θ spans the half-turn centred on the iterate's angle θ_t
     (PCA methods; a line's angle is defined modulo π) or (−90°, 90°) without its ends (line fit,
-    slope tan θ). With ``a_i(θ)`` the squared residuals and the method's φ (see the module
-    docstring):
+    slope tan θ). With ``a_i(θ)`` the squared residuals and the method's φ (its ``loss(state)``;
+    see the module docstring), for instance:
 
     * PCA-GM (Oh & Kwak, Pattern Recognition 2016, eq. (10), Algorithm 2): φ(a) = (a + δ)^p,
       Q = Σ (e_i^t+δ)^p + p (e_i^t+δ)^{p−1} (e_i − e_i^t); its weights are eq. (11)'s β_i.
     * RPCA-OM (Nie, Yuan & Huang, ICML 2014, eq. (13), footnote 1, Theorem 1): φ(a) = √(a + ε),
-      Q = Σ √(a_i^t+ε) + (a_i − a_i^t) / (2√(a_i^t+ε)), weights d_ii; the mean b is held at b_t.
+      Q = Σ √(a_i^t+ε) + (a_i − a_i^t) / (2√(a_i^t+ε)), weights d_ii; the mean b is held at b_t
+      (ℓ2,p-PCA-OM: φ(a) = (a + ε)^{p/2}).
     * R1-PCA (Ding, Zhou, He & Zha, ICML 2006) and the line fit: Huber's ρ_c(√a), concave in a,
       φ'(a) = min(1, c/√a) (the Huber weights), c held at the iterate's.
     * HQ-PCA (He, Hu, Zheng & Kong, IEEE TIP 2011, half-quadratic): φ(a) = 1 − exp(−a/2σ²),
@@ -251,6 +268,8 @@ def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 18
 
     Parameters
     ----------
+    method : the estimator that produced ``state`` (:func:`make_estimator`), or a key of
+        :func:`methods` for that method with its default parameters.
     points : (n, 2) the run's data.
     n_angles : grid size (>= 3; θ_t is added to the grid).
     half_width : radians, in (0, π/2]: the grid spans only θ_t ± half_width (within the range
@@ -265,7 +284,10 @@ def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 18
         raise ParameterError(f"n_angles must be >= 3, got {n_angles}")
     if half_width is not None and not 0.0 < half_width <= np.pi / 2:
         raise ParameterError(f"half_width must be in (0, π/2], got {half_width!r}")
-    phi, dphi, formula = _phi(key, state)
+    estimator = make_estimator(method) if isinstance(method, str) else method
+    loss = _loss(estimator, state)
+    key = LINE_FIT if isinstance(estimator, HuberLineFit) else "pca"      # which residuals
+    phi: Callable = (lambda a: a) if loss is None else loss.phi
     centre = np.asarray(state.mean, dtype=float)
     t0 = _angle(state)
     hw = np.pi / 2 if half_width is None else float(half_width)
@@ -281,11 +303,9 @@ def cross_section(key: str, state: State, points: np.ndarray, n_angles: int = 18
     a_now = squared_residuals(key, points, centre, np.array([t0]))[0]
     J = phi(a).sum(axis=1)
     J_now = float(phi(a_now).sum())
-    Q = None
-    if key != "pca":
-        Q = (phi(a_now) + dphi(a_now) * (a - a_now)).sum(axis=1)
+    Q = None if loss is None else (phi(a_now) + loss.dphi(a_now) * (a - a_now)).sum(axis=1)
     return CrossSection(theta=theta, objective=J, surrogate=Q, theta_now=t0, objective_now=J_now,
-                        formula=formula)
+                        formula="J = Σ r²" if loss is None else loss.formula)
 
 
 # =========================================================================== the model
@@ -302,24 +322,30 @@ def default_points(seed: int = 0, n_inliers: int = 24, n_outliers: int = 4) -> t
     return points, np.r_[np.zeros(n_inliers, bool), np.ones(n_outliers, bool)]
 
 
-def make_estimator(key: str, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6):
-    """The estimator of playground method ``key`` with one component (``p`` for PCA-GM)."""
+def make_estimator(key: str, p: float | None = None, max_iter: int = 100, tol: float = 1e-6
+                   ) -> SteppableEstimator:
+    """The estimator of playground method ``key`` (:func:`methods`) with one component; ``p`` is
+    passed to a method that has it (None: the method's default, e.g. PCA-GM's 0.3). Raises
+    :class:`ParameterError` for an unknown key."""
     if key == LINE_FIT:
         return HuberLineFit(max_iter=max_iter, tol=tol)
-    if key not in METHODS:
-        raise ParameterError(f"method: unknown playground method {key!r}; known: {list(METHODS)}")
     if key == "pca":
         return catalogue.create(key, n_components=1)
-    if key == "pca-gm":
-        return catalogue.create(key, n_components=1, p=p, max_iter=max_iter, tol=tol)
-    return catalogue.create(key, n_components=1, max_iter=max_iter, tol=tol)
+    info = _reweighted().get(key)
+    if info is None:
+        raise _unknown(key)
+    est = info.estimator()
+    changes: dict[str, Any] = {"n_components": 1, "max_iter": max_iter, "tol": tol}
+    if p is not None and "p" in est.get_params():
+        changes["p"] = p
+    return est.set_params(**changes)
 
 
 class Playground:
     """The playground's model: points, user-marked outliers, the method and the run's states.
 
     Attributes: ``points`` (n, 2) float (read-only copy), ``outliers`` (n,) bool, ``method``
-    (a key of :data:`METHODS`), ``states`` (the states of iterations 0..T of the current run),
+    (a key of :func:`methods`), ``p`` (passed to the methods that have it; None: their default), ``states`` (the states of iterations 0..T of the current run),
     ``shown`` (the iteration the view shows, 0..T), ``version`` (increases on every change, for
     the view to know when to redraw).
 
@@ -330,7 +356,7 @@ class Playground:
     """
 
     def __init__(self, points: np.ndarray | None = None, outliers: np.ndarray | None = None,
-                 method: str = DEFAULT_METHOD, seed: int = 0, p: float = 0.3, max_iter: int = 100):
+                 method: str = DEFAULT_METHOD, seed: int = 0, p: float | None = None, max_iter: int = 100):
         if points is None:
             points, default_out = default_points(seed)
             outliers = default_out if outliers is None else outliers
@@ -340,16 +366,15 @@ class Playground:
         out = np.zeros(len(pts), bool) if outliers is None else np.array(outliers, dtype=bool)
         if out.shape != (len(pts),):
             raise DataError(f"outliers must have shape ({len(pts)},), got {out.shape}")
-        if method not in METHODS:
-            raise ParameterError(f"method: unknown playground method {method!r}; known: {list(METHODS)}")
-        self.p = p
+        estimator = make_estimator(method, p=p, max_iter=max_iter)     # ParameterError for an unknown key
+        self.p = None if p is None else float(p)
         self.max_iter = max_iter
         self.version = 0
         self._points, self.outliers, self.method = pts, out, method
         self.states: list[State] = []
         self.shown = 0
         self._to_end = False
-        self._estimator = make_estimator(method, p=p, max_iter=max_iter)
+        self._estimator = estimator
         self._refit()
 
     # ----------------------------------------------------------------- reading
@@ -389,9 +414,18 @@ class Playground:
         m = np.asarray(self.state.mean, float)
         return np.vstack([m - half_length * u, m + half_length * u])
 
+    @property
+    def estimator(self) -> SteppableEstimator:
+        """The estimator of the current method (one component)."""
+        return self._estimator
+
+    def loss(self) -> Loss | None:
+        """φ, φ′ and the majoriser's formula of the method at the shown iteration; None for PCA."""
+        return _loss(self._estimator, self.state)
+
     def cross_section(self, n_angles: int = 181, half_width: float | None = None) -> CrossSection:
         """J and the majorizer at the shown iteration (:func:`cross_section`)."""
-        return cross_section(self.method, self.state, self._points, n_angles, half_width)
+        return cross_section(self._estimator, self.state, self._points, n_angles, half_width)
 
     def nearest(self, xy, radius: float) -> int | None:
         """Index of the point nearest to ``xy`` within ``radius`` (data units), or None."""
@@ -435,10 +469,10 @@ class Playground:
 
     # ----------------------------------------------------------------- editing
     def set_method(self, key: str) -> None:
-        if key not in METHODS:
-            raise ParameterError(f"method: unknown playground method {key!r}; known: {list(METHODS)}")
+        """Switch to method ``key`` (:func:`methods`) and refit; ParameterError for an unknown key."""
+        estimator = make_estimator(key, p=self.p, max_iter=self.max_iter)
         old = self.method, self._estimator
-        self.method, self._estimator = key, make_estimator(key, p=self.p, max_iter=self.max_iter)
+        self.method, self._estimator = key, estimator
         try:
             self._refit()
         except Exception:

@@ -203,16 +203,17 @@ class MethodGrid:
         info = self.info
         if info.task != "subspace":
             raise ParameterError(f"method {self.key!r} is a {info.task} method; sweeps run subspace methods")
-        both = sorted(set(self.grid) & set(self.fixed))
+        swept, fixed_in = info.current(self.grid), info.current(self.fixed)     # former names read as today's
+        both = sorted(set(swept) & set(fixed_in))
         if both:
             raise ParameterError(f"{self.key}: {', '.join(both)} both swept and fixed")
         grid = {}
-        for name, values in self.grid.items():
+        for name, values in swept.items():
             spec = spec_of(info, name, self.key)
             if not values:
                 raise ParameterError(f"{self.key}: the grid of {name} is empty")
             grid[name] = tuple(spec.validate(v) for v in values)
-        fixed = {name: spec_of(info, name, self.key).validate(v) for name, v in self.fixed.items()}
+        fixed = {name: spec_of(info, name, self.key).validate(v) for name, v in fixed_in.items()}
         return MethodGrid(self.key, grid, fixed)
 
     def points(self) -> list[dict]:
@@ -414,7 +415,7 @@ def run_task(task: Task) -> dict:
         row.update(measure(state, data))
         row["error"] = ""
     except (SolverError, DataError, ParameterError) as e:
-        it = getattr(e, "iteration", None)
+        it = e.iteration if isinstance(e, SolverError) else None
         row.update(n_iter=int(it if it is not None else (state.iteration if state is not None else 0)),
                    converged=False, seconds=time.perf_counter() - t0, error=str(e))
     return row

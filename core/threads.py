@@ -207,8 +207,10 @@ class RunningSolvers:
     Each solver runs inside ``with running.solver(n_entries):`` (``n_entries``: the size of its
     data); entering and leaving apply ``threads_for(n_running, largest n_entries running)`` with
     :func:`set_blas_threads`, under a lock, so the count applied is always the one for the solvers
-    running now; when the last one leaves, one thread (what is left to compute, the app's drawing
-    and data preparation, is small or elementwise). :meth:`apply` re-applies it (a solver's own
+    running now; when the last one leaves, the count found when the first one entered (the
+    caller's: a script keeps its own; the desktop app sets one thread at startup,
+    :func:`app.process.configure`, since what it computes between runs is small or elementwise).
+    :meth:`apply` re-applies it (a solver's own
     ``one_blas_thread`` blocks restore the count they found, which another thread may since have
     changed: the app's jobs re-apply before every step).
 
@@ -223,6 +225,7 @@ class RunningSolvers:
         self._running: dict[int, int] = {}     # token -> n_entries
         self._next = 0
         self.applied: int | None = None        # the count last asked for (None before any)
+        self._at_rest = 1                      # the count found when the first solver entered
 
     @property
     def count(self) -> int:
@@ -230,9 +233,10 @@ class RunningSolvers:
         return len(self._running)
 
     def wanted(self) -> int:
-        """The thread count for the solvers running now (1 if none runs)."""
+        """The thread count for the solvers running now (if none runs, the count found when the
+        first of the last ones entered)."""
         if not self._running:
-            return 1
+            return self._at_rest
         return threads_for(len(self._running), max(self._running.values()), self.cores())
 
     def apply(self) -> None:
@@ -245,6 +249,8 @@ class RunningSolvers:
         """Count the enclosed block as one running solver on data of ``n_entries`` entries (the
         count and the threads change together, under the lock)."""
         with self._lock:
+            if not self._running:
+                self._at_rest = current_blas_threads()
             self._next += 1
             token = self._next
             self._running[token] = int(n_entries)

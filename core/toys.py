@@ -18,6 +18,7 @@ al., Truncated CauchyNMF) §5.1, Fig. 4 (non-negative points on y = 0.2x).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -27,7 +28,7 @@ from .params import HasParams, ParamSpec
 from .corruption import Corrupted
 from .errors import ParameterError
 
-__all__ = ["robust_mean_toy", "line_toy", "sparse_2d_toy", "hastie_toy", "nmf_line_toy", "ToySpec", "TOYS",
+__all__ = ["robust_mean_toy", "line_toy", "sparse_2d_toy", "hastie_toy", "nmf_line_toy", "ToyInfo", "TOYS",
            "make_toy"]
 
 
@@ -240,8 +241,11 @@ def nmf_line_toy(n_outliers: int = 80, direction: str = "x", noise: float = 0.0,
 # --------------------------------------------------------------------------- registry
 
 @dataclass(frozen=True)
-class ToySpec(HasParams):
-    """A registry entry: everything the app needs to offer a toy data set.
+class ToyInfo(HasParams):
+    """A registry entry: everything the app needs to offer a toy data set (named as a method's
+    :class:`~core.params.MethodInfo` and a corruption's :class:`~core.corruption.CorruptionInfo`;
+    the user's choice of a toy is a :class:`core.session.DataSpec` of kind ``"toy"``). Its name
+    was ``ToySpec``, which still gives it with a DeprecationWarning until 1.0.
 
     Attributes
     ----------
@@ -263,22 +267,22 @@ _SEED = ParamSpec(name="seed", symbol="seed", kind="int", default=0,
                   doc="random seed (same seed, same data)", low=0, slider=(0, 100))
 
 #: Toy data sets by key, in the order the app should list them.
-TOYS: dict[str, ToySpec] = {
+TOYS: dict[str, ToyInfo] = {
     spec.key: spec for spec in (
-        ToySpec(key="robust_mean", name="Robust mean (2-D)", function=robust_mean_toy, params=(_SEED,),
+        ToyInfo(key="robust_mean", name="Robust mean (2-D)", function=robust_mean_toy, params=(_SEED,),
                 summary="100 inliers around (0, 0) and 10 outliers around (5, 5): the arithmetic mean is "
                         "pulled away, a robust mean is not (paper 000 Fig. 1)."),
-        ToySpec(key="line", name="Line with outliers (2-D)", function=line_toy, params=(_SEED,),
+        ToyInfo(key="line", name="Line with outliers (2-D)", function=line_toy, params=(_SEED,),
                 summary="Points along y = x with 10 high-noise outliers: PCA tilts away from 45°, "
                         "robust PCA less (paper 000 Fig. 2)."),
-        ToySpec(key="sparse_2d", name="Sparse 2-D example", function=sparse_2d_toy,
+        ToyInfo(key="sparse_2d", name="Sparse 2-D example", function=sparse_2d_toy,
                 params=(_SEED,
                         ParamSpec(name="outlier_value", symbol="y_out", kind="float", default=7.0,
                                   doc="y value of the two outliers at x = 1.3 and 1.5 (paper: around 7)",
                                   slider=(-10.0, 20.0))),
                 summary="50 points along the x axis with two outliers at y ≈ 7: ℓ2 sparse PCA picks (0, 1), "
                         "ℓ1 (robust sparse) PCA picks (1, 0) (paper 002 §3.1)."),
-        ToySpec(key="hastie", name="Hastie data (10-D)", function=hastie_toy,
+        ToyInfo(key="hastie", name="Hastie data (10-D)", function=hastie_toy,
                 params=(ParamSpec(name="n", symbol="n", kind="int", default=1000,
                                   doc="number of points (outliers included)", low=2, high=1_000_000,
                                   slider=(100, 10000)),
@@ -295,7 +299,7 @@ TOYS: dict[str, ToySpec] = {
                         _SEED),
                 summary="Ten variables driven by three hidden factors; the true sparse PCs are x5–x8 and "
                         "x1–x4 (Zou, Hastie & Tibshirani; paper 002 eq. 15), optionally with outliers."),
-        ToySpec(key="nmf_line", name="Non-negative line y = 0.2x (2-D, NMF)", function=nmf_line_toy,
+        ToyInfo(key="nmf_line", name="Non-negative line y = 0.2x (2-D, NMF)", function=nmf_line_toy,
                 params=(ParamSpec(name="n_outliers", symbol="outliers", kind="int", default=80,
                                   doc="points contaminated in one coordinate (paper: 20, 40, 80 of 180)",
                                   low=0, high=NMF_LINE_N - 1, slider=(0, NMF_LINE_N - 1)),
@@ -326,3 +330,10 @@ def make_toy(key: str, **params: Any) -> Corrupted:
     except (KeyError, TypeError):
         raise ParameterError(f"unknown toy {key!r}; known: {', '.join(TOYS)}") from None
     return spec.function(**spec.validate(**params))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ToySpec":             # the registry entry's former name
+        warnings.warn("core.toys.ToySpec is now core.toys.ToyInfo", DeprecationWarning, stacklevel=2)
+        return ToyInfo
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

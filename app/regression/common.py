@@ -12,7 +12,7 @@ from robust_subspace_lab.core.regression import RegressionEstimator
 from .. import params as P
 
 __all__ = ["DEFAULT_METHOD", "APPLY_DELAY_MS", "TEST_ROWS", "PANEL_WIDTH", "MESSAGE_STYLE", "NOTE_STYLE",
-           "METRICS_TIP", "slider_specs", "has_own_cleaning", "_label", "_fmt"]
+           "METRICS_TIP", "slider_specs", "has_own_cleaning", "make_label", "format_metric"]
 
 DEFAULT_METHOD = "rr"
 #: ms to wait after the last change of a parameter before applying it
@@ -50,7 +50,9 @@ def _regression_keys() -> list[str]:
     return [m.key for m in catalogue.methods("regression")]
 
 
-def _label(text: str, style: str | None = None, wrap: bool = True) -> QtWidgets.QLabel:
+def make_label(text: str, style: str | None = None, wrap: bool = True) -> QtWidgets.QLabel:
+    """A QLabel of ``text`` (rich text allowed), word-wrapping unless ``wrap`` is False, with the
+    style sheet ``style`` (e.g. :data:`NOTE_STYLE`)."""
     lab = QtWidgets.QLabel(text)
     lab.setWordWrap(wrap)
     if style:
@@ -58,7 +60,10 @@ def _label(text: str, style: str | None = None, wrap: bool = True) -> QtWidgets.
     return lab
 
 
-def _fmt(name: str, v) -> str:
+def format_metric(name: str, v) -> str:
+    """The value ``v`` of metric ``name`` as shown in the metrics table: an accuracy in per cent
+    (one decimal), any other number to 3 significant digits, "–" for NaN or ±inf, and anything
+    that is not a number as escaped text."""
     try:
         v = float(v)
     except (TypeError, ValueError):

@@ -10,7 +10,7 @@ import numpy as np
 
 from robust_subspace_lab.core import metrics
 
-from .common import _fmt, has_own_cleaning
+from .common import format_metric, has_own_cleaning
 from .runner import TestJob
 from .views import RIGHT_COLOR, WRONG_COLOR, ProjectionView
 
@@ -217,14 +217,14 @@ class WorkspaceDrawing:
         for key in ("train accuracy", "test accuracy", "RAE_Y train", "RAE_Y test", "RAE_T"):
             if key in m:
                 label = key + (" (plain)" if key.startswith("test") or key == "RAE_Y test" else "")
-                cells.append((label, _fmt(key, m[key])))
+                cells.append((label, format_metric(key, m[key])))
         if "cleaning error" in m:
-            cells.append(("cleaning error (input)", f"{_fmt('', m['cleaning error'])} ({_fmt('', m['input error'])})"))
+            cells.append(("cleaning error (input)", f"{format_metric('', m['cleaning error'])} ({format_metric('', m['input error'])})"))
         for key, v in m.items():
             if key.startswith("distance to clean: "):
                 kind = key.split(": ", 1)[1]
                 cells.append((f"distance to clean, {kind}",
-                              f"{_fmt('', m.get('input distance: ' + kind))} → {_fmt('', v)}"))
+                              f"{format_metric('', m.get('input distance: ' + kind))} → {format_metric('', v)}"))
         td = [f"<td><span style='color:#555'>{html.escape(k)}</span>&nbsp;</td>"
               f"<td align='right'><b>{v}</b>&nbsp;&nbsp;&nbsp;</td>" for k, v in cells]
         rows = ["<tr>" + "".join(td[i:i + 2]) + "</tr>" for i in range(0, len(td), 2)]
@@ -273,25 +273,25 @@ class WorkspaceDrawing:
         where = f"{n_te} test samples, {corrupted} corrupted"
         if data.is_classification:
             acc = m.get("test accuracy", float("nan"))
-            text = (f"test accuracy <b>{_fmt('accuracy', acc)}</b> "
+            text = (f"test accuracy <b>{format_metric('accuracy', acc)}</b> "
                     f"<span style='color:#555'>({'cleaned' if mode == 'clean' else 'plain'}; train "
-                    f"{_fmt('accuracy', m.get('train accuracy'))}; {where})</span>")
+                    f"{format_metric('accuracy', m.get('train accuracy'))}; {where})</span>")
             classes = list(data.classes)
             counts = metrics.confusion_matrix(np.asarray(data.labels)[~data.train],
                                               np.asarray(tsnap.test_predictions), classes)
+            # the accuracy is in the line above, in bold: a short title leaves the matrix its height
             self.confusion_view.show_counts(counts, [str(c) for c in classes],
-                                            f"Test confusion ({'cleaned' if mode == 'clean' else 'plain'}): "
-                                            f"accuracy {_fmt('accuracy', acc)}")
+                                            f"Confusion ({'cleaned' if mode == 'clean' else 'plain'})")
             if self.test_plot_stack.currentWidget() is not self.confusion_view:
                 self.test_plot_stack.setCurrentWidget(self.confusion_view)
         else:
             rae = m.get("RAE_Y test", float("nan"))
-            text = (f"test RAE_Y <b>{_fmt('', rae)}</b> <span style='color:#555'>"
-                    f"({'cleaned' if mode == 'clean' else 'plain'}; train {_fmt('', m.get('RAE_Y train'))}; "
+            text = (f"test RAE_Y <b>{format_metric('', rae)}</b> <span style='color:#555'>"
+                    f"({'cleaned' if mode == 'clean' else 'plain'}; train {format_metric('', m.get('RAE_Y train'))}; "
                     f"{where})</span>")
             self.prediction_view.show_predictions(tsnap.Y_test, tsnap.test_outputs, tsnap.output_names,
                                                   f"Test predictions vs truth ({'cleaned' if mode == 'clean' else 'plain'}): "
-                                                  f"RAE_Y {_fmt('', rae)}")
+                                                  f"RAE_Y {format_metric('', rae)}")
             if self.test_plot_stack.currentWidget() is not self.prediction_view:
                 self.test_plot_stack.setCurrentWidget(self.prediction_view)
         self.test_metrics.setText(text)

@@ -8,25 +8,22 @@ from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption
 
+from ..layout import WrappedLabel
 from .. import params as P
 from ..views import ObjectiveView, ScalarHistoryView, keep_scenes_active
 from . import sources as S
-from .common import METRICS_TIP, MESSAGE_STYLE, NOTE_STYLE, PANEL_WIDTH, TEST_ROWS, _label
+from .common import METRICS_TIP, MESSAGE_STYLE, NOTE_STYLE, PANEL_WIDTH, TEST_ROWS, make_label
 from .views import (CoefficientsView, ConfusionView, InputImagesView, PredictionView, ProjectionView,
                     ResidualView, SingularValuesView, TestSamplesView, WeightImagesView)
 
 __all__ = ["WorkspaceLayout"]
 
 
-class _WrappedLabel(QtWidgets.QLabel):
+class _WrappedLabel(WrappedLabel):
     """A word-wrapping label inside :class:`_Fill` that its layout treats as a plain widget of the
-    minimum height :class:`_Fill` gives it (the height its text needs at its width): a box layout
+    minimum height its text needs at its width (:class:`app.layout.WrappedLabel`): a box layout
     gives an item with height-for-width exactly that height and squeezes its other rows below
     their minimum heights (the views drawn over each other)."""
-
-    def __init__(self, text: str = ""):
-        super().__init__(text)
-        self.setWordWrap(True)
 
     def hasHeightForWidth(self) -> bool:
         return False
@@ -128,12 +125,12 @@ class WorkspaceLayout:
         for b in (self.csv_button, self.no_csv_button):
             row.addWidget(b)
         v.addLayout(row)
-        self.csv_label = _label("")
+        self.csv_label = make_label("")
         self.csv_label.setStyleSheet("color: #555; font-size: 8pt;")
         v.addWidget(self.csv_label)
         self.options_tree = P.make_tree(None)
         v.addWidget(self.options_tree)
-        self.data_info = _label("")
+        self.data_info = make_label("")
         self.data_info.setStyleSheet("color: #333; font-size: 8pt;")
         self.data_info.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
         v.addWidget(self.data_info)
@@ -150,7 +147,7 @@ class WorkspaceLayout:
                                               QtCore.Qt.ToolTipRole)
         self.corruption_combo.activated.connect(self._on_corruption_combo)
         v.addWidget(self.corruption_combo)
-        self.corruption_summary = _label("")
+        self.corruption_summary = make_label("")
         self.corruption_summary.setStyleSheet("color: #555; font-size: 8pt;")
         v.addWidget(self.corruption_summary)
         self.corruption_tree = P.make_tree(None)
@@ -166,7 +163,7 @@ class WorkspaceLayout:
         v.addLayout(row)
         lay.addWidget(self.corruption_box)
 
-        self.data_message = _label("", MESSAGE_STYLE)
+        self.data_message = make_label("", MESSAGE_STYLE)
         self.data_message.setObjectName("regressionDataMessage")
         self.data_message.setVisible(False)
         lay.addWidget(self.data_message)
@@ -185,7 +182,7 @@ class WorkspaceLayout:
         self.method_combo.setFont(f)
         self.method_combo.activated.connect(self._on_method_combo)
         v.addWidget(self.method_combo)
-        self.summary_label = _label("")
+        self.summary_label = make_label("")
         self.summary_label.setStyleSheet("color: #555; font-size: 8pt;")
         v.addWidget(self.summary_label)
         self.slider_box = QtWidgets.QVBoxLayout()
@@ -193,11 +190,11 @@ class WorkspaceLayout:
         v.addLayout(self.slider_box)
         self.method_tree = P.make_tree(None)
         v.addWidget(self.method_tree)
-        self.method_note = _label("", NOTE_STYLE)
+        self.method_note = make_label("", NOTE_STYLE)
         self.method_note.setObjectName("regressionMethodNote")
         self.method_note.setVisible(False)
         v.addWidget(self.method_note)
-        self.method_message = _label("", MESSAGE_STYLE)
+        self.method_message = make_label("", MESSAGE_STYLE)
         self.method_message.setObjectName("regressionMethodMessage")
         self.method_message.setVisible(False)
         v.addWidget(self.method_message)
@@ -205,7 +202,7 @@ class WorkspaceLayout:
 
         help_box = QtWidgets.QGroupBox("Reading the views")
         hv = QtWidgets.QVBoxLayout(help_box)
-        text = _label(
+        text = make_label(
             "<b>X = D + E</b>: the method splits the training inputs X into cleaned inputs D (low rank) and "
             "sparse outliers E, and learns the regressor T from D (Huang et al. 2016, eq. 3).<br>"
             "<b>3-D example</b>: × inputs (orange: in-plane error, violet: out-of-plane, grey: none), "
@@ -365,10 +362,12 @@ class WorkspaceLayout:
         self.test_plot_stack.addWidget(self.confusion_view)
         self.test_plot_stack.addWidget(self.prediction_view)
         self.test_samples_view = TestSamplesView(n_rows=TEST_ROWS)
-        self.test_plot_stack.setMinimumHeight(150)     # room for its title, axes and legend
+        # room for its title, axes and legend, and for ten classes' names apart (the matrix was
+        # 70 px across at 1280 × 720 and its names ran over each other)
+        self.test_plot_stack.setMinimumSize(*ConfusionView.MIN_SIZE)
         row = QtWidgets.QHBoxLayout()
         row.setSpacing(4)
-        row.addWidget(self.test_plot_stack, 4)
-        row.addWidget(self.test_samples_view, 5)
+        row.addWidget(self.test_plot_stack, 5)
+        row.addWidget(self.test_samples_view, 4)
         v.addLayout(row, 1)
         return box

@@ -14,9 +14,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from ..views._common import COLORS, LINE_COLORS, View, _arrays, _Mosaic, _style_plot, fitting_font
-from .view_style import (_DIVERGING, _missing_rgba, _note,
-                         _title)
+from ..views.common import COLORS, DIVERGING, LINE_COLORS, View, export_arrays, Mosaic, style_plot, fitting_font
+from .view_style import (missing_rgba, note_html,
+                         set_clipped_title)
+from ..views.scaling import base_font
 
 __all__ = ["CoefficientsView", "TestSamplesView", "ConfusionView", "PredictionView"]
 
@@ -34,8 +35,8 @@ class CoefficientsView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "", "value")
-        _title(plot, self.TITLE)
+        style_plot(plot, self.TITLE, "", "value")
+        set_clipped_title(plot, self.TITLE)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)
         self.bars = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=0.7, pen=None,
@@ -80,9 +81,9 @@ class CoefficientsView(pg.PlotWidget, View):
             plot.getAxis("bottom").setTicks([major, minor])
             plot.setXRange(-0.8, p * (q + 1) - 0.2, padding=0)
             unscored = known and scored is not None and len(set(scored)) < q - 1
-            title = self.TITLE + _note("bars" + ("; ×: true T*" if known else "")
+            title = self.TITLE + note_html("bars" + ("; ×: true T*" if known else "")
                                        + (" (grey: not scored by RAE_T)" if unscored else ""))
-            _title(plot, title)
+            set_clipped_title(plot, title)
         vals = T.ravel() if not known else np.concatenate([T.ravel(), np.asarray(T_true).ravel()])
         lo, hi = min(float(vals.min()), 0.0), max(float(vals.max()), 0.0)
         d = 0.08 * (hi - lo) if hi > lo else 1.0
@@ -95,7 +96,7 @@ class CoefficientsView(pg.PlotWidget, View):
         """coef (n_outputs, n_features) and intercept (n_outputs,): the regressor T."""
         if snapshot is None or snapshot.coef is None:
             return {}
-        return _arrays(coef=snapshot.coef, intercept=snapshot.intercept)
+        return export_arrays(coef=snapshot.coef, intercept=snapshot.intercept)
 
 
 # =========================================================================== test set
@@ -121,7 +122,7 @@ class _TestSection:
         self._clear()
 
 
-class TestSamplesView(_TestSection, _Mosaic, View):
+class TestSamplesView(_TestSection, Mosaic, View):
     """Some test samples (rows): clean | test input | cleaned Dₜₑ | outliers Eₜₑ (the last two
     with test-time cleaning on), and left of each row the prediction and the truth (green when a
     predicted label is right, red when wrong). Grey levels 0–255; Eₜₑ ±128 on blue–white–red;
@@ -146,7 +147,7 @@ class TestSamplesView(_TestSection, _Mosaic, View):
 
     def __init__(self, n_rows: int = 4, parent=None):
         super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * 4, parent=parent)
-        self._lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
+        self._lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
         self._luts_for = None
         self._set_luts(4)
         font = QtGui.QFont()
@@ -185,7 +186,7 @@ class TestSamplesView(_TestSection, _Mosaic, View):
         self._fit_labels()
 
     def _fit_labels(self, *_) -> None:
-        """Headers and captions in the largest of :data:`app.views._common.LABEL_PT` that fits the tiles as drawn
+        """Headers and captions in the largest of :data:`app.views.common.LABEL_PT` that fits the tiles as drawn
         now: the short headers when the long ones do not fit, none when even those do not (the
         title names the columns); the captions (two lines) hidden when they do not fit at 6 pt, so
         that no text overlaps another or sticks out of the view however small the section is."""
@@ -247,7 +248,7 @@ class TestSamplesView(_TestSection, _Mosaic, View):
             ov = self.overlays[r]
             show = r < k and missing is not None and r < len(missing) and bool(np.any(missing[r]))
             if show:
-                ov.setImage(_missing_rgba(np.asarray(missing[r], dtype=bool)), autoLevels=False, levels=(0, 255))
+                ov.setImage(missing_rgba(np.asarray(missing[r], dtype=bool)), autoLevels=False, levels=(0, 255))
             ov.setVisible(show)
         for i in range(self.n_rows * cols, len(self.items)):
             self.items[i].setVisible(False)
@@ -262,7 +263,7 @@ class TestSamplesView(_TestSection, _Mosaic, View):
         """The test outputs, targets and predicted labels of the snapshot."""
         if snapshot is None:
             return {}
-        return _arrays(test_outputs=snapshot.test_outputs, Y_test=snapshot.Y_test,
+        return export_arrays(test_outputs=snapshot.test_outputs, Y_test=snapshot.Y_test,
                        test_predictions=snapshot.test_predictions)
 
 
@@ -275,6 +276,10 @@ class ConfusionView(_TestSection, pg.PlotWidget, View):
     name = "confusion_view"
 
     TITLE = "Test predictions"
+    #: the class names' size (pt, unzoomed)
+    TICK_PT = 7.5
+    #: the least size (px, unzoomed) that shows ten classes' names apart under a one-line title
+    MIN_SIZE = (170, 190)
 
     draws_with = "show_counts"
 
@@ -284,13 +289,17 @@ class ConfusionView(_TestSection, pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "predicted", "true")
-        _title(plot, self.TITLE)
+        style_plot(plot, self.TITLE, "predicted", "true")
+        set_clipped_title(plot, self.TITLE)
         plot.showGrid(x=False, y=False)
         plot.invertY(True)
         plot.setAspectLocked(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
+        tick_font = base_font()              # one class name per cell: ten of them in 100 px
+        tick_font.setPointSizeF(self.TICK_PT)
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(tickFont=tick_font)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get("CET-L12").getLookupTable(nPts=256))
         plot.addItem(self.image)
@@ -302,7 +311,7 @@ class ConfusionView(_TestSection, pg.PlotWidget, View):
         plot.vb.sigTransformChanged.connect(self._fit_cells)
 
     def _fit_cells(self, *_) -> None:
-        """The counts in the largest of :data:`app.views._common.LABEL_PT` that fits a cell as drawn now, or none
+        """The counts in the largest of :data:`app.views.common.LABEL_PT` that fits a cell as drawn now, or none
         written when even 6 pt does not fit (the cells' colour still shows the count)."""
         if self.counts is None or not self.texts:
             return
@@ -365,7 +374,7 @@ class ConfusionView(_TestSection, pg.PlotWidget, View):
             plot.setRange(xRange=(0, c), yRange=(0, c), padding=0.02)
         self._fit_cells()
         if title:
-            _title(plot, title)
+            set_clipped_title(plot, title)
 
     def export_data(self, snapshot) -> dict:
         """counts (classes, classes) as drawn (true label by row, predicted by column)."""
@@ -389,8 +398,8 @@ class PredictionView(_TestSection, pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "true target", "predicted")
-        _title(plot, self.TITLE)
+        style_plot(plot, self.TITLE, "true target", "predicted")
+        set_clipped_title(plot, self.TITLE)
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.hideButtons()
         self.legend = plot.addLegend(offset=(4, 4), labelTextSize="7.5pt", verSpacing=-8,
@@ -427,7 +436,7 @@ class PredictionView(_TestSection, pg.PlotWidget, View):
         self.diagonal.setData([lo, hi], [lo, hi])
         plot.autoRange(padding=0.05)
         if title:
-            _title(plot, title)
+            set_clipped_title(plot, title)
 
     def drawn(self) -> list[np.ndarray]:
         return [np.column_stack(p.getData()) for p in self.points]
@@ -436,4 +445,4 @@ class PredictionView(_TestSection, pg.PlotWidget, View):
         """Y_test (n_test, n_outputs) and test_outputs (n_test, n_outputs)."""
         if snapshot is None:
             return {}
-        return _arrays(Y_test=snapshot.Y_test, test_outputs=snapshot.test_outputs)
+        return export_arrays(Y_test=snapshot.Y_test, test_outputs=snapshot.test_outputs)

@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ..views._common import COLORS, TITLE_SIZE
+from ..views.common import COLORS, TITLE_SIZE, mask_rgba
 
 #: colours of the kinds of corruption (in the order of ``RegressionData.kinds``), then untouched
 KIND_COLORS = ((230, 120, 20), (140, 60, 180), (0, 150, 110), (200, 60, 120))
@@ -19,16 +19,16 @@ MISSING_COLOR = (255, 0, 255, 255)
 MISSING_NAME = "magenta"
 RIGHT_COLOR = "#1b7a2f"
 WRONG_COLOR = "#c62828"
-_DIVERGING = "CET-D1"
 
 
-def _note(text: str) -> str:
+def note_html(text: str) -> str:
+    """``text`` as a small grey HTML note to append to a chart title."""
     return f"  <span style='color:#777;font-size:8pt'>{text}</span>"
 
 
-def _title(plot: pg.PlotItem, text: str) -> None:
+def set_clipped_title(plot: pg.PlotItem, text: str) -> None:
     """Set a plot's title without letting it widen the plot: a title longer than the plot is
-    clipped instead of pushing the view out of its widget (as :class:`app.views._Title`)."""
+    clipped instead of pushing the view out of its widget (as :class:`app.views.Title`)."""
     lab = plot.titleLabel
     if getattr(lab, "_unwidened", None) == text:
         return
@@ -41,14 +41,13 @@ def _title(plot: pg.PlotItem, text: str) -> None:
     lab.updateGeometry()
 
 
-def _grow(last: int) -> int:
+def grown_range_end(last: int) -> int:
     """x range end that grows in steps: 5, 10, 20, 30, ..."""
     return 5 if last <= 5 else 10 * -(-last // 10)
 
 
-def _missing_rgba(mask: np.ndarray) -> np.ndarray:
-    out = np.zeros(mask.shape + (4,), dtype=np.uint8)
-    out[mask] = MISSING_COLOR
-    return out
+def missing_rgba(mask: np.ndarray) -> np.ndarray:
+    """(…, 4) uint8: :data:`MISSING_COLOR` where ``mask`` (missing input entries), transparent elsewhere."""
+    return mask_rgba(mask, MISSING_COLOR)
 
 

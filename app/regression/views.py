@@ -29,13 +29,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ..views._common import (COLORS, View, _arrays, _DecadeAxis, _Message, _style_plot, fitting_font)
+from ..views.common import (COLORS, DIVERGING, View, export_arrays, DecadeAxis, Message, style_plot, fitting_font)
 from ..views.basis import BasisView
 from ..views.recon import ReconView
 from .outcome_views import CoefficientsView, ConfusionView, PredictionView, TestSamplesView
-from .view_style import (_DIVERGING, CLEANED_COLOR, KIND_COLORS, MISSING_COLOR, MISSING_NAME, RIGHT_COLOR,
-                         TRUTH_COLOR, UNTOUCHED, UNTOUCHED_COLOR, WRONG_COLOR, _grow, _missing_rgba, _note,
-                         _title)
+from .view_style import (CLEANED_COLOR, KIND_COLORS, MISSING_COLOR, MISSING_NAME, RIGHT_COLOR,
+                         TRUTH_COLOR, UNTOUCHED, UNTOUCHED_COLOR, WRONG_COLOR, grown_range_end, missing_rgba, note_html,
+                         set_clipped_title)
 
 __all__ = ["InputImagesView", "ProjectionView", "SingularValuesView", "ResidualView",
            "WeightImagesView", "CoefficientsView", "TestSamplesView", "ConfusionView",
@@ -87,19 +87,19 @@ class InputImagesView(ReconView):
         for r, ov in enumerate(self.missing_overlays):
             show = maps is not None and r < len(maps)
             if show:
-                ov.setImage(_missing_rgba(np.asarray(maps[r], dtype=bool)), autoLevels=False, levels=(0, 255))
+                ov.setImage(missing_rgba(np.asarray(maps[r], dtype=bool)), autoLevels=False, levels=(0, 255))
             ov.setVisible(show)
 
     @staticmethod
     def _missing_note(snap) -> str:
-        return _note(f"{MISSING_NAME}: missing entries") if snap.missing_maps is not None else ""
+        return note_html(f"{MISSING_NAME}: missing entries") if snap.missing_maps is not None else ""
 
     def export_data(self, snapshot) -> dict:
         """sample (k,); clean, input, cleaned, outliers (k, h, w) in grey levels; missing (k, h, w) 0/1."""
         if snapshot is None or snapshot.rows is None or not len(snapshot.rows):
             return {}
         rows = np.asarray(snapshot.rows, dtype=float)
-        return _arrays(sample=snapshot.samples, clean=rows[:, 0], input=rows[:, 1], cleaned=rows[:, 2],
+        return export_arrays(sample=snapshot.samples, clean=rows[:, 0], input=rows[:, 1], cleaned=rows[:, 2],
                        outliers=rows[:, 3], missing=None if snapshot.missing_maps is None
                        else np.asarray(snapshot.missing_maps, dtype=int))
 
@@ -122,8 +122,8 @@ class ProjectionView(pg.PlotWidget, View):
         names = ("x₁", "x₂", "x₃")
         plot = self.getPlotItem()
         self.title_text = title or f"{names[axes[0]]}–{names[axes[1]]}"
-        _style_plot(plot, self.title_text, names[axes[0]], names[axes[1]])
-        _title(plot, self.title_text)
+        style_plot(plot, self.title_text, names[axes[0]], names[axes[1]])
+        set_clipped_title(plot, self.title_text)
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setAspectLocked(True, ratio=1.0)
         plot.hideButtons()
@@ -234,7 +234,7 @@ class ProjectionView(pg.PlotWidget, View):
 
 
 # =========================================================================== curves
-class _Decades(_DecadeAxis):
+class _Decades(DecadeAxis):
     """Log axis labelled at whole decades only (1, 10¹, 10², …): no crowded minor labels."""
 
     def tickStrings(self, values, scale, spacing):
@@ -257,8 +257,8 @@ class SingularValuesView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, axisItems={"left": _Decades("left")})
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "index", "σᵢ")
-        _title(plot, self.TITLE)
+        style_plot(plot, self.TITLE, "index", "σᵢ")
+        set_clipped_title(plot, self.TITLE)
         plot.setLogMode(y=True)
         plot.hideButtons()
         self.reference = plot.plot([], [], pen=pg.mkPen((160, 160, 160), width=1.5, style=QtCore.Qt.DashLine))
@@ -288,8 +288,8 @@ class SingularValuesView(pg.PlotWidget, View):
             lo, hi = np.floor(np.log10(vals.min())), np.ceil(np.log10(vals.max()))
             lo = max(lo, hi - 12)           # round-off singular values: at most 12 decades
             plot.setYRange(lo, hi if hi > lo else lo + 1, padding=0.02)
-        title = f"{self.TITLE} — rank {snap.rank}" + _note("log; grey: X at iteration 0")
-        _title(plot, title)
+        title = f"{self.TITLE} — rank {snap.rank}" + note_html("log; grey: X at iteration 0")
+        set_clipped_title(plot, title)
 
     def drawn(self) -> np.ndarray:
         y = self.curve.yData
@@ -321,15 +321,15 @@ class ResidualView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE + _note("log"), "iteration", "")
-        _title(plot, self.TITLE + _note("log"))
+        style_plot(plot, self.TITLE + note_html("log"), "iteration", "")
+        set_clipped_title(plot, self.TITLE + note_html("log"))
         plot.setLogMode(y=True)
         plot.hideButtons()
         # four entries two a row (four stacked are taller than the chart at 1280×720); two stacked
         self.legend = plot.addLegend(offset=(-4, 4), labelTextSize="7.5pt", verSpacing=-8,
                                      brush=pg.mkBrush(255, 255, 255, 200))
         self.curves: dict[str, pg.PlotDataItem] = {}
-        self.message = _Message()
+        self.message = Message()
         plot.addItem(self.message)
         self.snapshot = None
         self._names: tuple = ()
@@ -370,8 +370,8 @@ class ResidualView(pg.PlotWidget, View):
             y = np.where(y > 0, y, np.nan)
             c.setData(np.arange(len(y), dtype=float), y)
             last = max(last, len(y) - 1)
-        if _grow(last) != self._x:
-            self._x = _grow(last)
+        if grown_range_end(last) != self._x:
+            self._x = grown_range_end(last)
             plot.setXRange(0, self._x, padding=0.03)
         plot.enableAutoRange(axis="y")
 
@@ -406,7 +406,7 @@ class WeightImagesView(BasisView):
 
     def __init__(self, capacity: int = 20, parent=None):
         super().__init__(capacity=capacity, parent=parent)
-        lut = pg.colormap.get(_DIVERGING).getLookupTable(nPts=256)
+        lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
         for img in self.items:
             img.setLookupTable(lut)
         self.title.setText(self.TITLE)
@@ -437,7 +437,7 @@ class WeightImagesView(BasisView):
             what = "class" if snap.train_predictions is not None else "output"
             more = f", first {n} of {len(W)}" if W is not None and len(W) > n else ""
             text = (f"Regressor T, one weight image per {what}{more}" +
-                    _note(f"blue −, red +, ±{self.level:.2g}" if n else ""))
+                    note_html(f"blue −, red +, ±{self.level:.2g}" if n else ""))
             if text != self.title.text:
                 self.title.setText(text)
 

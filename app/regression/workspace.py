@@ -44,7 +44,7 @@ from robust_subspace_lab.core.session import Session, plan_method, regressor_for
 
 from .. import params as P
 from ..column_help import show_method_help
-from ..data_panel import _show_group
+from ..data_panel import show_param_group
 from ..scrubbing import FollowsIterations
 from ..worker import DataJobs, error_message
 from ..workspace import Workspace
@@ -384,7 +384,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
             if i >= 0:
                 self.source_combo.setCurrentIndex(i)
             specs = S.OPTION_SPECS.get(choice.source, S.OPTION_SPECS[S.FOLDER])
-            self._options_group, self._options_key = _show_group(
+            self._options_group, self._options_key = show_param_group(
                 self.options_tree, self._options_group, self._options_key, f"options:{choice.source}", specs,
                 choice.values(), self._on_option_changed)
             spec = corruption.CORRUPTIONS.get(choice.corruption, corruption.CORRUPTIONS["none"])
@@ -392,7 +392,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
             if i >= 0:
                 self.corruption_combo.setCurrentIndex(i)
             self.corruption_summary.setText(spec.summary)
-            self._corr_group, self._corr_key = _show_group(
+            self._corr_group, self._corr_key = show_param_group(
                 self.corruption_tree, self._corr_group, self._corr_key, spec.key, spec.params,
                 {**spec.defaults(), **choice.corruption_params}, self._on_corruption_param)
             i = self.scope_combo.findData(choice.scope)

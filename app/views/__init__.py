@@ -25,9 +25,9 @@ Subspace views (method columns):
 """
 from __future__ import annotations
 
-from ._common import (COLORS, LINE_COLORS, RESIDUAL_RANGE, TITLE_SIZE, TRUNCATED_COLOR, TRUNCATED_NAME,
-                      WEIGHT_CMAP, ZERO_COLOR, ZERO_NAME, View, _DecadeAxis, _Message, _Mosaic, _style_plot,
-                      _Title, configure_pyqtgraph, is_scatter, is_strip, keep_scenes_active)
+from .common import (COLORS, LINE_COLORS, RESIDUAL_RANGE, TITLE_SIZE, TRUNCATED_COLOR, TRUNCATED_NAME,
+                      WEIGHT_CMAP, ZERO_COLOR, ZERO_NAME, View, DecadeAxis, Message, Mosaic, style_plot,
+                      Title, configure_pyqtgraph, is_scatter, is_strip, keep_scenes_active)
 from .basis import BasisView
 from .loadings import LoadingsView
 from .objective import ObjectiveView
@@ -41,8 +41,8 @@ from .weights import WeightsView
 __all__ = ["VIEWS", "View", "for_task", "WeightsView", "BasisView", "ObjectiveView", "ReconView",
            "ScalarHistoryView", "ScatterView", "LoadingsView", "WeightMapView", "COLORS", "ZERO_COLOR",
            "TRUNCATED_COLOR", "configure_pyqtgraph", "is_scatter", "is_strip", "LINE_COLORS", "RESIDUAL_RANGE", "TITLE_SIZE",
-           "TRUNCATED_NAME", "WEIGHT_CMAP", "ZERO_NAME", "_DecadeAxis", "_Message", "_Mosaic", "_style_plot",
-           "_Title", "keep_scenes_active"]
+           "TRUNCATED_NAME", "WEIGHT_CMAP", "ZERO_NAME", "DecadeAxis", "Message", "Mosaic", "style_plot",
+           "Title", "keep_scenes_active"]
 
 #: Every view, in the order a workspace places them (within each area). One line per view.
 VIEWS: list[type] = [

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import (GREY, ZERO_COLOR, ZERO_NAME, View, _arrays, _color_bar, _Mosaic, _tile_overlays,
-                      _zero_rgba, fitting_font, is_scatter, is_strip)
+from .common import (GREY, ZERO_COLOR, ZERO_NAME, View, export_arrays, color_bar, Mosaic, tile_overlays,
+                      zero_rgba, fitting_font, is_scatter, is_strip)
 
 __all__ = ["BasisView"]
 
-class BasisView(_Mosaic, View):
+class BasisView(Mosaic, View):
     """The first basis images (up to ``capacity``), on the grid that makes them largest in the
     space available; grey levels symmetric around 0 for each image (mid grey = 0, white = its
     largest positive entry, black = its negative).
@@ -23,6 +23,8 @@ class BasisView(_Mosaic, View):
     title = "Basis images"
     name = "basis_view"
     stretch = 2
+    #: the number of tiles in use (0 before the first snapshot, and while pyqtgraph builds the view)
+    _n = 0
 
     TITLE = "Basis images"
     NMF_TITLE = "NMF parts"
@@ -33,7 +35,7 @@ class BasisView(_Mosaic, View):
 
     def __init__(self, capacity: int = 10, parent=None):
         super().__init__(self.TITLE, 2, (capacity + 1) // 2, capacity=capacity, parent=parent)
-        self.overlays, self.count_labels = _tile_overlays(self.vb, len(self.items), 7.5, (0.5, 0.0))
+        self.overlays, self.count_labels = tile_overlays(self.vb, len(self.items), 7.5, (0.5, 0.0))
         for t in self.count_labels:
             t.setVisible(False)
         self.snapshot = None
@@ -41,7 +43,7 @@ class BasisView(_Mosaic, View):
         self._n = 0
         self.nmf = False
         self.vb.sigTransformChanged.connect(self._fit_counts)
-        self.colorbar = self.add_color_bar(_color_bar(GREY, (-1.0, 1.0), self.BAR_LABEL,
+        self.colorbar = self.add_color_bar(color_bar(GREY, (-1.0, 1.0), self.BAR_LABEL,
                                                       [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]]))
 
     def best_grid(self, n: int, shape) -> tuple[int, int]:
@@ -61,7 +63,7 @@ class BasisView(_Mosaic, View):
 
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
-        if getattr(self, "_n", 0) and self._tile is not None:
+        if self._n and self._tile is not None:
             self._layout(self._tile, *self.best_grid(self._n, self._tile))
 
     def _placed(self, shape) -> None:
@@ -123,7 +125,7 @@ class BasisView(_Mosaic, View):
                     img.setImage(b, levels=(-m, m), autoLevels=False)
                 img.setVisible(True)
                 if zero is not None:
-                    ov.setImage(_zero_rgba(zero[i]), autoLevels=False, levels=(0, 255))
+                    ov.setImage(zero_rgba(zero[i]), autoLevels=False, levels=(0, 255))
                     nz = int(b.size - np.count_nonzero(zero[i]))
                     self.nonzeros.append(nz)
                 ov.setVisible(zero is not None)
@@ -163,4 +165,4 @@ class BasisView(_Mosaic, View):
         for sparse loadings."""
         if not self.shows(snapshot):
             return {}
-        return _arrays(basis=snapshot.basis, exactly_zero=snapshot.basis_zero)
+        return export_arrays(basis=snapshot.basis, exactly_zero=snapshot.basis_zero)

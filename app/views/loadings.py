@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, _color_bar, is_strip, _style_plot, View,
-                      _zero_rgba, plot_widget_kwargs)
+from .common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, color_bar, is_strip, style_plot, View,
+                      zero_rgba, plot_widget_kwargs)
 
 __all__ = ["LoadingsView"]
 
@@ -23,14 +23,14 @@ class LoadingsView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "feature", "")
+        style_plot(plot, self.TITLE, "feature", "")
         plot.showGrid(x=False, y=False)
         plot.invertY(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(pg.colormap.get(DIVERGING).getLookupTable(nPts=256))
-        self.colorbar = _color_bar(pg.colormap.get(DIVERGING), (-1.0, 1.0), "loading ÷ largest |loading|",
+        self.colorbar = color_bar(pg.colormap.get(DIVERGING), (-1.0, 1.0), "loading ÷ largest |loading|",
                                    [[(-1.0, "−1"), (0.0, "0"), (1.0, "1")]])
         plot.layout.addItem(self.colorbar, 2, 3)
         self.zero = pg.ImageItem(axisOrder="row-major")
@@ -52,7 +52,7 @@ class LoadingsView(pg.PlotWidget, View):
         m[m == 0] = 1.0
         self.image.setImage(L / m, levels=(-1.0, 1.0), autoLevels=False)
         zero = None if snap.basis_zero is None else np.asarray(snap.basis_zero).reshape(L.shape)
-        self.zero.setImage(_zero_rgba(zero if zero is not None else np.zeros(L.shape, bool)),
+        self.zero.setImage(zero_rgba(zero if zero is not None else np.zeros(L.shape, bool)),
                            autoLevels=False, levels=(0, 255))
         self.nonzeros = [int(v) for v in np.count_nonzero(L, axis=1)]
         key = (L.shape, tuple(self.nonzeros))

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from robust_subspace_lab.core import catalogue
 
-from ._common import COLORS, _style_plot, _Title, View, plot_widget_kwargs
+from .common import COLORS, style_plot, Title, View, plot_widget_kwargs
 
 __all__ = ["ObjectiveView", "objective_note"]
 
@@ -35,18 +35,20 @@ class ObjectiveView(pg.PlotWidget, View):
     name = "objective_view"
     area = "curves"
     min_extra = CAPTION_ROOM            # app.column: added to the area's minimum height
+    #: the caption shown (None before the first snapshot)
+    _note: str | None = None
 
     TITLE = "Objective"
 
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
+        style_plot(plot, self.TITLE, "iteration")       # the title names the y axis
         plot.hideButtons()
         pen = pg.mkPen(COLORS["curve"], width=2)
         self.curve = plot.plot([], [], pen=pen, symbol="o", symbolSize=6,
                                symbolBrush=pg.mkBrush(*COLORS["curve"]), symbolPen=None)
-        self.caption = _Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="7.5pt")
+        self.caption = Title(" ", row=(plot.layout, 4), color=NOTE_COLOR, size="7.5pt")
         self.caption.setParentItem(plot)
         plot.layout.addItem(self.caption, 4, 1)
         self._show_caption("")
@@ -55,7 +57,7 @@ class ObjectiveView(pg.PlotWidget, View):
         self._y_range = None
 
     def _show_caption(self, note: str) -> None:
-        if note == getattr(self, "_note", None):
+        if note == self._note:
             return
         self._note = note
         self.caption.setVisible(bool(note))
@@ -74,7 +76,7 @@ class ObjectiveView(pg.PlotWidget, View):
         if snap is None:
             self.curve.setData([], [])
             return
-        self._show_caption(objective_note(getattr(snap, "method", "")))
+        self._show_caption(objective_note(snap.method))   # (a Snapshot or a RegressionSnapshot: both have it)
         h = np.asarray(snap.objective_history, dtype=float)
         self.curve.setData(np.arange(len(h)), h)
         plot = self.getPlotItem()

@@ -5,14 +5,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
 
-from ._common import (COLORS, DIVERGING, GREY, RESIDUAL_RANGE, _arrays, _color_bar, is_scatter, is_strip,
-                      _Mosaic, View)
-from ._common import LABEL_PT, fitting_font
-from ._scale import base_font
+from .common import (COLORS, DIVERGING, GREY, RESIDUAL_RANGE, export_arrays, color_bar, is_scatter, is_strip,
+                      Mosaic, View)
+from .common import LABEL_PT, fitting_font
+from .scaling import base_font
 
 __all__ = ["ReconView"]
 
-class ReconView(_Mosaic, View):
+class ReconView(Mosaic, View):
     """Per chosen sample (rows): clean | corrupted | reconstruction | residual (columns), plus
     E (sparse part) when the method has one (``Snapshot.sparse_maps``; low-rank + sparse methods).
     Grey levels 0–255; the residual (corrupted − reconstruction) and E on a blue–white–red scale,
@@ -38,10 +38,10 @@ class ReconView(_Mosaic, View):
         super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * self.MAX_COLS, parent=parent)
         self._lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256)
         # horizontal bars under the tiles: the tiles keep the column's width
-        self.grey_bar = self.add_color_bar(_color_bar(
+        self.grey_bar = self.add_color_bar(color_bar(
             GREY, (0.0, 255.0), "grey level", [[(0.0, "0"), (128.0, "128"), (255.0, "255")]],
             horizontal=True), below=True)
-        self.residual_bar = self.add_color_bar(_color_bar(
+        self.residual_bar = self.add_color_bar(color_bar(
             pg.colormap.get(DIVERGING), (-RESIDUAL_RANGE, RESIDUAL_RANGE), "residual",
             [[(-RESIDUAL_RANGE, f"−{RESIDUAL_RANGE:.0f}"), (0.0, "0"), (RESIDUAL_RANGE, f"+{RESIDUAL_RANGE:.0f}")]],
             horizontal=True), below=True)
@@ -83,6 +83,14 @@ class ReconView(_Mosaic, View):
         for i, img in enumerate(self.items):
             c = i % cols
             img.setLookupTable(self._lut if c >= 3 else None)
+
+    def width_for_tile(self, px: float) -> float:
+        """Screen pixels of width the view needs for thumbnails ``px`` wide: its rows of
+        :attr:`n_columns` tiles, the gaps and the row labels' room side by side (its height
+        may still make them smaller)."""
+        cols = self.cols
+        left, _, right, _ = self.ci.layout.getContentsMargins()
+        return px * (self.LEFT + cols + (cols - 1) * self.GAP) + left + right + self.bars_width()
 
     def _placed(self, shape) -> None:
         h, w = shape
@@ -190,5 +198,5 @@ class ReconView(_Mosaic, View):
         if not self.shows(snapshot):
             return {}
         rows = np.asarray(snapshot.rows, dtype=float)
-        return _arrays(sample=snapshot.samples, clean=rows[:, 0], corrupted=rows[:, 1],
+        return export_arrays(sample=snapshot.samples, clean=rows[:, 0], corrupted=rows[:, 1],
                        reconstruction=rows[:, 2], residual=rows[:, 3], sparse_part=snapshot.sparse_maps)

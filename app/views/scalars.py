@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-from ._common import COLORS, _Message, _style_plot, View, plot_widget_kwargs
+from .common import COLORS, Message, style_plot, View, plot_widget_kwargs
 
-__all__ = ["ScalarHistoryView"]
+__all__ = ["ScalarHistoryView", "ElidingComboBox"]
 
 #: scalars plotted on a log y axis (when all their values are positive)
 LOG_SCALARS = ("μ", "mu", "primal residual", "residual", "ε", "σ")
@@ -24,6 +24,66 @@ def _is_constant(values: np.ndarray) -> bool:
 SECONDARY_SCALARS = ("truncated fraction",)
 #: combo entry "no second scalar"
 NONE_TEXT = "—"
+
+
+class ElidingComboBox(QtWidgets.QComboBox):
+    """A combo box as wide as its current text where there is room; narrower (a 330 px column's
+    chart is 150 px wide, "truncated fraction  (constant)" needs 200), it shows the text elided
+    ("truncated fr…") and its tooltip starts with the whole text. :func:`shown_text` is what it
+    draws (:mod:`app.text_fit` checks it against the tooltip)."""
+
+    #: px of a combo box beside its text: frame and arrow
+    FRAME = 34
+
+    def __init__(self, tip: str):
+        super().__init__()
+        self._tip = tip
+        self.setToolTip(tip)
+        self.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(1)
+
+    def _field(self) -> QtCore.QRect:
+        opt = QtWidgets.QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        return self.style().subControlRect(QtWidgets.QStyle.CC_ComboBox, opt,
+                                           QtWidgets.QStyle.SC_ComboBoxEditField, self)
+
+    def shown_text(self) -> str:
+        """The current text as drawn: whole, or elided to the edit field."""
+        return self.fontMetrics().elidedText(self.currentText(), QtCore.Qt.ElideRight, self._field().width())
+
+    def sizeHint(self) -> QtCore.QSize:
+        hint = super().sizeHint()
+        return QtCore.QSize(self.fontMetrics().horizontalAdvance(self.currentText()) + self.FRAME, hint.height())
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        hint = super().minimumSizeHint()
+        least = self.fontMetrics().horizontalAdvance(self.currentText()[:4] + "…") + self.FRAME
+        return QtCore.QSize(min(least, self.sizeHint().width()), hint.height())
+
+    def fit(self) -> None:
+        """The text changed: size hint and tooltip follow."""
+        self.updateGeometry()
+        self._tell()
+
+    def _tell(self) -> None:
+        full = self.currentText()
+        tip = self._tip if self.shown_text() == full else f"{full}\n\n{self._tip}"
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._tell()
+
+    def paintEvent(self, event) -> None:
+        painter = QtWidgets.QStylePainter(self)
+        painter.setPen(self.palette().color(QtGui.QPalette.Text))
+        opt = QtWidgets.QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        painter.drawComplexControl(QtWidgets.QStyle.CC_ComboBox, opt)
+        opt.currentText = self.shown_text()
+        painter.drawControl(QtWidgets.QStyle.CE_ComboBoxLabel, opt)
 
 
 class ScalarHistoryView(QtWidgets.QWidget, View):
@@ -54,20 +114,16 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         label = QtWidgets.QLabel("Scalar")
         label.setStyleSheet("color: #222;")
         self.label = label
-        self.combo = QtWidgets.QComboBox()
-        self.combo.setToolTip("The method's own number to plot against iteration (left axis)")
+        self.combo = ElidingComboBox("The method's own number to plot against iteration (left axis)")
         self.combo.activated.connect(self._on_chosen)
         self.label2 = QtWidgets.QLabel("+")
         self.label2.setStyleSheet("color: #222;")
-        self.combo2 = QtWidgets.QComboBox()
-        self.combo2.setToolTip("A second number to plot on the right axis (— for none)")
+        self.combo2 = ElidingComboBox("A second number to plot on the right axis (— for none)")
         self.combo2.activated.connect(self._on_chosen2)
         for combo, color in ((self.combo, COLORS["scalar"]), (self.combo2, COLORS["scalar2"])):
-            combo.setStyleSheet("QComboBox { color: #%02x%02x%02x; }" % tuple(color))     # its curve's colour
             # as wide as the name shown (not the longest name): two fit in a narrow column;
             # the list that drops down is as wide as the longest name
-            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(1)
+            combo.setStyleSheet("QComboBox { color: #%02x%02x%02x; }" % tuple(color))     # its curve's colour
         row.addWidget(label)
         row.addWidget(self.combo)
         row.addWidget(self.label2)
@@ -81,7 +137,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         lay.addLayout(self._row2)
         self.plot_widget = pg.PlotWidget(**plot_widget_kwargs())
         plot = self.plot_widget.getPlotItem()
-        _style_plot(plot, "", "iteration", "")
+        style_plot(plot, "", "iteration", "")
         plot.setTitle(None)
         plot.hideButtons()
         pen = pg.mkPen(COLORS["scalar"], width=2)
@@ -105,7 +161,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
                                       symbolBrush=pg.mkBrush(*COLORS["scalar2"]), symbolPen=None)
         self.vb2.addItem(self.curve2)
         plot.hideAxis("right")
-        self.message = _Message()
+        self.message = Message()
         plot.addItem(self.message)
         lay.addWidget(self.plot_widget, 1)
         self._names: tuple = ()
@@ -210,12 +266,9 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         for combo, color in ((self.combo, COLORS["scalar"]), (self.combo2, COLORS["scalar2"])):
             combo.setStyleSheet("QComboBox { color: #%02x%02x%02x; }" % tuple(color))     # its curve's colour
             fm = combo.fontMetrics()
-            text = combo.currentText()
-            width = fm.horizontalAdvance(text) + 34            # + the arrow and the frame
-            if combo.minimumWidth() != width:
-                combo.setMinimumWidth(width)
-                longest = max((fm.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())),
-                              default=0)
+            combo.fit()
+            longest = max((fm.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())), default=0)
+            if combo.view().minimumWidth() != longest + 30:
                 combo.view().setMinimumWidth(longest + 30)
         self._place_second()
 
@@ -225,7 +278,7 @@ class ScalarHistoryView(QtWidgets.QWidget, View):
         row = self._row
         widgets = [w for w in (self.label, self.combo, self.label2) if not w.isHidden()]
         need = (row.contentsMargins().left() + sum(max(w.minimumWidth(), w.sizeHint().width()) for w in widgets)
-                + self.combo2.minimumWidth() + row.spacing() * len(widgets))
+                + self.combo2.sizeHint().width() + row.spacing() * len(widgets))
         below = self.combo2.isVisibleTo(self) and need > self.width()
         target = self._row2 if below else row
         if target.indexOf(self.combo2) < 0:

@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from ._common import COLORS, LINE_COLORS, TITLE_SIZE, _arrays, _style_plot, View, plot_widget_kwargs
+from .common import COLORS, LINE_COLORS, TITLE_SIZE, export_arrays, style_plot, View, plot_widget_kwargs
 
 __all__ = ["ScatterView"]
 
@@ -27,7 +27,7 @@ class ScatterView(pg.PlotWidget, View):
     def __init__(self, parent=None):
         super().__init__(parent, **plot_widget_kwargs())
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "feature 1", "feature 2")
+        style_plot(plot, self.TITLE, "feature 1", "feature 2")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setAspectLocked(True, ratio=1.0)
         plot.hideButtons()
@@ -116,6 +116,6 @@ class ScatterView(pg.PlotWidget, View):
         directions (k, 2)."""
         if not self.shows(snapshot):
             return {}
-        return _arrays(points=snapshot.points, corrupted=np.asarray(snapshot.outliers, dtype=int),
+        return export_arrays(points=snapshot.points, corrupted=np.asarray(snapshot.outliers, dtype=int),
                        weight=snapshot.sample_weights, mean=np.asarray(snapshot.mean)[:2],
                        directions=snapshot.directions)

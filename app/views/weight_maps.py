@@ -7,12 +7,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from ._common import (TRUNCATED_COLOR, TRUNCATED_NAME, WEIGHT_CMAP, _arrays, _color_bar, is_scatter,
-                      is_strip, _mask_rgba, _Mosaic, _tile_overlays, View)
+from .common import (TRUNCATED_COLOR, TRUNCATED_NAME, WEIGHT_CMAP, export_arrays, color_bar, is_scatter,
+                      is_strip, mask_rgba, Mosaic, tile_overlays, View)
 
 __all__ = ["WeightMapView"]
 
-class WeightMapView(_Mosaic, View):
+class WeightMapView(Mosaic, View):
     """Per-pixel weights Q of the chosen samples (``Snapshot.weight_maps``; robust NMF, paper
     003 Fig. 3): one map per sample, side by side, on a fixed 0–1 colour scale
     (:data:`WEIGHT_CMAP`, colour bar on the right) so that maps and iterations compare; pixels
@@ -28,6 +28,9 @@ class WeightMapView(_Mosaic, View):
     name = "weightmap_view"
     default_visible = False
     area = "side"
+    #: the snapshot drawn (None before the first, and while pyqtgraph builds the view: resizes
+    #: reach the layout before the constructor ends)
+    snapshot = None
     stretch = 5
 
     TITLE = "Pixel weights Q"
@@ -42,14 +45,14 @@ class WeightMapView(_Mosaic, View):
         lut = cmap.getLookupTable(nPts=256)
         for img in self.items:
             img.setLookupTable(lut)
-        self.colorbar = self.add_color_bar(_color_bar(
+        self.colorbar = self.add_color_bar(color_bar(
             cmap, (0.0, 1.0), "weight Q (0–1)",
             [[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]]))
         self.colorbar.setToolTip("Q = 1: pixel fully trusted; Q = 0: ignored")
         # the title never changes with the iteration: paint it from a cache
         cache = QtWidgets.QGraphicsItem.DeviceCoordinateCache
         self.title.setCacheMode(cache)
-        self.overlays, self.captions = _tile_overlays(self.vb, len(self.items), 7.5, (0.5, 1.0))
+        self.overlays, self.captions = tile_overlays(self.vb, len(self.items), 7.5, (0.5, 1.0))
         self.shown_maps = 0
         self._caption_text = [None] * len(self.items)
         self._truncation = None
@@ -76,7 +79,7 @@ class WeightMapView(_Mosaic, View):
         least), or, in a view too narrow for that, under each other with each caption beside its
         map (as far apart as a caption is high); in a view too small for either, fewer maps (the
         first ones). The captions never overlap or stick out. Called for each snapshot and resize."""
-        snap = getattr(self, "snapshot", None)        # None while pyqtgraph builds the view
+        snap = self.snapshot                          # None while pyqtgraph builds the view
         maps = None if snap is None else snap.weight_maps
         n = 0 if maps is None else min(len(maps), len(self.items))
         if not n:
@@ -187,7 +190,7 @@ class WeightMapView(_Mosaic, View):
             img.setImage(maps[i], levels=(0.0, 1.0), autoLevels=False)
             img.setVisible(True)
             if cut is not None:
-                ov.setImage(_mask_rgba(np.asarray(cut[i], dtype=bool), TRUNCATED_COLOR),
+                ov.setImage(mask_rgba(np.asarray(cut[i], dtype=bool), TRUNCATED_COLOR),
                             autoLevels=False, levels=(0, 255))
             ov.setVisible(cut is not None)
             j = int(snap.samples[i])
@@ -209,6 +212,6 @@ class WeightMapView(_Mosaic, View):
         truncated (m, h, w) 0/1 when the method truncates."""
         if not self.shows(snapshot):
             return {}
-        return _arrays(sample=snapshot.samples, weight_maps=snapshot.weight_maps,
+        return export_arrays(sample=snapshot.samples, weight_maps=snapshot.weight_maps,
                        truncated=None if snapshot.truncated_maps is None
                        else np.asarray(snapshot.truncated_maps, dtype=int))

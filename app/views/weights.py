@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ._common import (COLORS, OUTLIER_SCORE, TITLE_SIZE, _arrays, _DecadeAxis, _Message, _style_plot, View,
+from .common import (COLORS, OUTLIER_SCORE, TITLE_SIZE, export_arrays, DecadeAxis, Message, style_plot, View,
                       plot_widget_kwargs)
 
 __all__ = ["WeightsView"]
@@ -38,10 +38,13 @@ class WeightsView(pg.PlotWidget, View):
     MEAN_TITLE = "Mean pixel weight (red: corrupted)"
 
     def __init__(self, parent=None):
-        super().__init__(parent, **plot_widget_kwargs(axisItems={"left": _DecadeAxis("left")}))
+        super().__init__(parent, **plot_widget_kwargs(axisItems={"left": DecadeAxis("left")}))
         plot = self.getPlotItem()
-        _style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
+        style_plot(plot, self.TITLE, "sample index", "weight (largest = 1)")
         plot.getAxis("left").setTickSpacing(1, 1)
+        # a tick text centred on an end of the axis (the "0" of the mean pixel weights' 0–1 scale)
+        # is drawn, not dropped (pyqtgraph keeps this margin only on an axis without grid lines)
+        plot.getAxis("left").setStyle(hideOverlappingLabels=False)
         # sample indices are counts: no SI prefix ("sample index (x0.001)" did not fit a 4-column lesson)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.setMouseEnabled(x=True, y=False)
@@ -56,7 +59,7 @@ class WeightsView(pg.PlotWidget, View):
                                               brush=pg.mkBrush(*COLORS["corrupted"]))
         plot.addItem(self.clean_bars)
         plot.addItem(self.corrupted_bars)
-        self.message = _Message()
+        self.message = Message()
         self.message.setTextWidth(90)         # wraps between words in a narrow chart
         plot.addItem(self.message)
         self._n = -1
@@ -111,6 +114,7 @@ class WeightsView(pg.PlotWidget, View):
         elif mode == "mean":
             plot.setTitle(self.MEAN_TITLE, size=TITLE_SIZE, color=COLORS["title"])
             plot.setLabel("left", "mean Q")
+            plot.showGrid(x=False, y=False)        # the "0" on the axis's end drawn (see __init__)
             axis.decades = False
             axis.setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
         else:
@@ -119,6 +123,8 @@ class WeightsView(pg.PlotWidget, View):
             axis.decades = True
             axis.setTicks(None)
             axis.setTickSpacing(1, 1)
+        if mode != "mean":
+            plot.showGrid(x=False, y=True, alpha=0.25)
         axis.resizeEvent(None)          # pyqtgraph places a new label only when the axis is resized
         axis.picture = None
         axis.update()
@@ -129,7 +135,7 @@ class WeightsView(pg.PlotWidget, View):
         self.snapshot = snap
         plot = self.getPlotItem()
         score = None
-        mean = None if snap is None else getattr(snap, "mean_weights", None)
+        mean = None if snap is None else snap.mean_weights
         if snap is not None and snap.sample_weights is None and mean is None:
             score = snap.details.get(OUTLIER_SCORE)
         if snap is None or (snap.sample_weights is None and score is None and mean is None):
@@ -182,7 +188,7 @@ class WeightsView(pg.PlotWidget, View):
         method has them, mean pixel weights and outlier scores ‖eᵢ‖."""
         if snapshot is None:
             return {}
-        return _arrays(sample=np.arange(len(snapshot.outliers)), weight=snapshot.sample_weights,
+        return export_arrays(sample=np.arange(len(snapshot.outliers)), weight=snapshot.sample_weights,
                        log10_weight=snapshot.log_weights,
                        corrupted=np.asarray(snapshot.outliers, dtype=int),
                        mean_pixel_weight=snapshot.mean_weights,

@@ -56,8 +56,8 @@ class LiveColumn:
     @property
     def name(self) -> str:
         if self.pg is not None:
-            from ..playground import METHODS
-            return METHODS[self.key]
+            from ..playground import methods
+            return methods()[self.key]
         return self.run.info.name
 
     def advance(self, action: Action) -> None:
@@ -111,7 +111,7 @@ def start_columns(setup: Setup) -> list[LiveColumn]:
         cols = []
         for key, mparams in setup.methods:
             points, outliers = default_points(seed, **params)
-            pg = Playground(points, outliers, method=key, p=float(mparams.get("p", 0.3)))
+            pg = Playground(points, outliers, method=key, p=mparams.get("p"))
             cols.append(LiveColumn("playground", key, dict(mparams), playground_data(pg), pg=pg))
         return cols
     if setup.task == "regression":

@@ -304,6 +304,10 @@ class _Checker:
             self.fail(where + ["corruption_params", "seed"], "the lesson's top-level seed (or --seed) sets it")
         self.params(spec, ckey, cparams, where + ["corruption_params"],
                     [n for n in spec.defaults() if n != "seed"])
+        try:
+            spec.validate(**cparams)              # the entry's rules between values (size_min <= size_max)
+        except ParameterError as exc:
+            self.fail(where + ["corruption_params"], str(exc))
         raw = d["methods"]
         if not isinstance(raw, list) or not raw:
             self.fail(where + ["methods"], "expected a list of at least one { key = ..., params = { ... } }")
@@ -353,9 +357,10 @@ class _Checker:
         params = m.get("params", {})
         self.table(params, where + ["params"])
         if task == "playground":
-            if key not in playground.METHODS:
-                self.fail(where + ["key"], f"unknown playground method {key!r}; known: {', '.join(playground.METHODS)}")
-            allowed = {"p": catalogue.get("pca-gm").spec("p")} if key == "pca-gm" else {}
+            offered = playground.methods()
+            if key not in offered:
+                self.fail(where + ["key"], f"unknown playground method {key!r}; known: {', '.join(offered)}")
+            allowed = playground.tunable(key)
             for pname, v in params.items():
                 if pname not in allowed:
                     self.fail(where + ["params", pname], f"the playground's {key} takes "
@@ -369,6 +374,10 @@ class _Checker:
             self.fail(where + ["key"], f"unknown {task} method {key!r}; known: {known}")
         if info.task != task:
             self.fail(where + ["key"], f"{key} is a {info.task} method, the setup's task is {task}")
+        try:
+            params = info.current(params)           # a lesson written before a rename still loads
+        except ParameterError as exc:
+            self.fail(where + ["params"], str(exc))
         self.params(info, info.name, params, where + ["params"], list(info.defaults()))
         return key, dict(params)
 

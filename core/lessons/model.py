@@ -59,7 +59,7 @@ class Preset:
         ignored for toys, which carry their own outliers).
     corruption_params : its parameters (the seed included).
     methods : ``(catalogue key, parameters)`` per column, left to right (the regression workspace
-        runs the first; the playground takes keys of :data:`core.playground.METHODS`).
+        runs the first; the playground takes keys of :func:`core.playground.methods`).
     steps : how many iterations to run after applying the preset (``0``: run to convergence).
     note : what to look at, and how our numbers compare with the paper's (one or two sentences).
     """

@@ -261,6 +261,15 @@ class _Progress:
     final: bool = False                     # every component committed
 
 
+@dataclass(frozen=True, eq=False)
+class _Context:
+    """A greedy state's ``_ctx``: the run's data, shared by every state of the run, and where the
+    loop is (the state's own)."""
+
+    run: _Run
+    progress: _Progress
+
+
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
@@ -289,6 +298,11 @@ def _effective_weights(proj: np.ndarray) -> np.ndarray:
 
 class Greedy(SteppableEstimator):
     """Outer loop shared by the four greedy methods (components, restarts, commits, states)."""
+
+    #: centre the data first (the sparse PCAs' parameter; PCA-L1 always centres)
+    center: bool = True
+    #: the iteration cap per component (every greedy method's constructor sets it)
+    max_iter: int
 
     accepts_float32 = True   # X₀ is formed in float64 (_Run), so float32 input needs no float64 copy first
     #: (core.working) the start's blocks and statistics, and a step's vectors; the centred copy of a
@@ -327,7 +341,7 @@ class Greedy(SteppableEstimator):
         return {}
 
     def _center(self) -> bool:
-        return bool(getattr(self, "center", True))
+        return bool(self.center)
 
     def finished(self, state: State) -> bool:
         """True once all ``n_components`` are committed (the stopping rule of the whole run).
@@ -335,7 +349,7 @@ class Greedy(SteppableEstimator):
         rule, False when some component's kept loop was cut by ``max_iter`` (listed in
         ``details["capped components"]``). A fitted estimator's ``state_`` (detached from its
         run: :meth:`~core.base.State.detached`) is the final state: finished."""
-        return state._ctx is None or bool(state._ctx[1].final)
+        return state._ctx is None or bool(state._ctx.progress.final)
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, comp: _Component, tau: int, why: str) -> SolverError:
@@ -450,7 +464,7 @@ class Greedy(SteppableEstimator):
             return self._step_1(state)
 
     def _step_1(self, state: State) -> State:
-        run, prog = state._ctx
+        run, prog = state._ctx.run, state._ctx.progress
         if prog.final:
             return self._next_state(state, objective=state.objective, converged=state.converged)
         cand = prog.cand
@@ -483,7 +497,7 @@ class Greedy(SteppableEstimator):
                    "nonzeros": int(np.count_nonzero(cand.w)), **dict(cand.scalars)}
         details = {**self._details(prog), "capped components": prog.capped}
         fields: dict[str, Any] = dict(components=comps, sample_weights=weights, scalars=scalars,
-                      details=details, converged=converged, _ctx=(run, prog))
+                      details=details, converged=converged, _ctx=_Context(run, prog))
         if prev is None:
             return State(method=self.name, iteration=0, objective=cand.objective,
                          objective_history=(cand.objective,), mean=run.mean, **fields)

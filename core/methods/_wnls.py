@@ -110,20 +110,26 @@ class Scratch:
             finally:
                 self._lock.release()
         else:                                   # another thread is stepping the same run
-            yield lambda name, shape: np.empty(shape)
+            yield _fresh
 
-    def _get(self, name: str, shape: tuple) -> np.ndarray:
+    def _get(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         if int(np.prod(shape)) > SCRATCH_MAX_ENTRIES:   # large: fresh, freed after use
             self._arrays.pop(name, None)
-            return np.empty(shape)
+            return np.empty(shape, dtype=dtype)
         arr = self._arrays.get(name)
-        if arr is None or arr.shape != tuple(shape):
-            arr = self._arrays[name] = np.empty(shape)
+        if arr is None or arr.shape != tuple(shape) or arr.dtype != dtype:
+            arr = self._arrays[name] = np.empty(shape, dtype=dtype)
         return arr
 
 
-def _fresh(name, shape):
-    return np.empty(shape)
+def _fresh(name, shape, dtype=np.float64):
+    return np.empty(shape, dtype=dtype)
+
+
+def work_dtype(*arrays) -> np.dtype:
+    """The dtype the solvers compute in: float32 when every array given is float32 (float32
+    data and factors: the NMF family keeps float32 input in float32), else float64."""
+    return np.dtype(np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64)
 
 
 @dataclass(frozen=True)
@@ -164,7 +170,7 @@ def _unit_sums(A, side):
 
 def weighted_objective(X, F, Y, Q=None, side="left", row_weights=None) -> np.ndarray:
     """Per-unit ``½ Σ Q (X − YF)²`` (left: per row of Y, (n,); right: per column of Y, (d,))."""
-    D = _residual(X, F, _units(Y, side), side, np.empty(X.shape))
+    D = _residual(X, F, _units(Y, side), side, np.empty(X.shape, dtype=work_dtype(X, F)))
     W = Q if Q is not None else (np.ones(X.shape) if row_weights is None
                                  else np.broadcast_to(np.asarray(row_weights, float)[:, None], X.shape))
     return 0.5 * _unit_sums(W * D * D, side)
@@ -185,14 +191,15 @@ def lipschitz(F: np.ndarray, Q: np.ndarray, side: str = "left", power_steps: int
 
     Returns (n_units,) = (n,) for left, (d,) for right.
     """
+    dtype = work_dtype(F, Q)
     if side == "left":
         s = F.sum(axis=0)                                   # (d,): Fᵀ1
-        T = get("lip", Q.shape)
+        T = get("lip", Q.shape, dtype)
         np.multiply(Q, s[None, :], out=T)
         y = T @ F.T                                         # (n, r) = M_u 1
     else:
         s = F.sum(axis=1)                                   # (n,): F1
-        T = get("lip", Q.shape)
+        T = get("lip", Q.shape, dtype)
         np.multiply(Q, s[:, None], out=T)
         y = T.T @ F                                         # (d, r)
     L = y.max(axis=1)
@@ -214,7 +221,7 @@ def lipschitz(F: np.ndarray, Q: np.ndarray, side: str = "left", power_steps: int
 
 def _gram(X, F, side, row_weights):
     """Gram form of the unweighted (or per-sample weighted) problem: (Gm (r, r), C (units, r), w)."""
-    w = None if row_weights is None else np.asarray(row_weights, dtype=float)
+    w = None if row_weights is None else np.asarray(row_weights, dtype=F.dtype)
     if side == "left":
         Gm = F @ F.T
         C = X @ F.T                                         # (n, r)
@@ -259,26 +266,27 @@ def _hessians(X, F, Q, side, get):
     weights (large data, :func:`core.methods.nmf_weights.weights_dtype`) enter the Hessian
     product one block of rows at a time too, converted to float64 (products and sums in float64)."""
     r = F.shape[0] if side == "left" else F.shape[1]
+    dtype = F.dtype                      # float32 factors (float32 data): the products in float32
     iu, ju, full = _triangle(r)
     p = iu.size
     # K: one row (left: column of Kᵀ) per f_j, the products f_ja f_jb (a <= b) in the order of
     # (iu, ju), built one a at a time (r products, no (·, p) temporaries)
     if side == "left":
-        KT = get("hess_K_left", (p, F.shape[1]))           # Kᵀ (p, d)
+        KT = get("hess_K_left", (p, F.shape[1]), dtype)    # Kᵀ (p, d)
         at = 0
         for a in range(r):
             np.multiply(F[a], F[a:], out=KT[at:at + r - a])
             at += r - a
         K, A = KT.T, Q
     else:
-        K = get("hess_K_right", (F.shape[0], p))           # K (n, p)
+        K = get("hess_K_right", (F.shape[0], p), dtype)    # K (n, p)
         at = 0
         for a in range(r):
             np.multiply(F[:, a:a + 1], F[:, a:], out=K[:, at:at + r - a])
             at += r - a
         A = Q.T
     units = A.shape[0]
-    Mt = get("hess_Mt_" + side, (units, p))
+    Mt = get("hess_Mt_" + side, (units, p), dtype)
     n, d = X.shape
     rows = n if X.size <= SCRATCH_MAX_ENTRIES else max(1, BLOCK // max(d, 1))
     if Q.dtype == Mt.dtype:
@@ -295,15 +303,15 @@ def _hessians(X, F, Q, side, get):
             else:
                 Mt += Qb.T @ K[sl]
     checkpoint()
-    M = get("hess_M_" + side, (units, r, r))
+    M = get("hess_M_" + side, (units, r, r), dtype)
     np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
     # b = (Q∘X)Fᵀ (left) or (Q∘X)ᵀF (right), one block of rows of X at a time (one block, as
     # one product, when X is small: the same values as before)
-    b = np.empty((units, r))
+    b = np.empty((units, r), dtype=dtype)
     for i in range(0, n, rows):
         checkpoint()
         sl = slice(i, min(i + rows, n))
-        T = get("hess_T", X[sl].shape)
+        T = get("hess_T", X[sl].shape, np.result_type(Q.dtype, X.dtype))
         np.multiply(Q[sl], X[sl], out=T)
         if side == "left":
             np.matmul(T, F.T, out=b[sl])
@@ -320,7 +328,7 @@ def _matvec(M: np.ndarray, Y: np.ndarray, out: np.ndarray | None = None) -> np.n
     Computed as the row vectors ``y_uᵀ M_u`` (= ``(M_u y_u)ᵀ`` by symmetry): numpy's stacked
     (1 × r)(r × r) products are 5–20 % faster than the (r × r)(r × 1) ones."""
     if out is None:
-        out = np.empty(Y.shape)
+        out = np.empty(Y.shape, dtype=np.result_type(M.dtype, Y.dtype))
     np.matmul(Y[:, None, :], M, out=out[:, None, :])
     return out
 
@@ -329,7 +337,7 @@ def _batched_lipschitz(M: np.ndarray, power_steps: int = 3) -> np.ndarray:
     """Collatz–Wielandt upper bounds of ``λ_max(M_u)`` for non-negative symmetric M (units, r, r)
     (see :func:`lipschitz`), from x = 1 and ``power_steps`` power iterations; cheap matvecs (the
     row sums too: a matvec with 1 reads M at full speed, ``M.sum(axis=2)`` at a quarter)."""
-    y = _matvec(M, np.ones(M.shape[:2]))
+    y = _matvec(M, np.ones(M.shape[:2], dtype=M.dtype))
     L = y.max(axis=1)
     x = np.empty_like(y)
     for _ in range(power_steps):
@@ -350,6 +358,9 @@ def _batched_lipschitz(M: np.ndarray, power_steps: int = 3) -> np.ndarray:
 #: superlinear growth in n.
 HESSIAN_MAX_ENTRIES = 10_000_000
 
+#: ``code=True`` (the authors' public code's OGM, CauchyOGM): at least this many iterations.
+CODE_MIN_ITER = 20
+
 
 def _use_hessian(X, F, side, max_iter) -> bool:
     """Batched Hessians cost one product of X.size·r(r+1)/2 flops (≈ r/4 OGM iterations of the
@@ -366,7 +377,7 @@ def _use_hessian(X, F, side, max_iter) -> bool:
 def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
          Q: np.ndarray | None = None, row_weights: np.ndarray | None = None,
          tol: float = 1e-2, max_iter: int = 50, get=None, route: str = "auto",
-         gram: tuple | None = None) -> WNLSResult:
+         gram: tuple | None = None, code: bool = False) -> WNLSResult:
     """Solve the WNLS problem of the module docstring from ``Y0`` by OGM (Guan et al. 2019 Algorithm 1).
 
     Parameters
@@ -387,16 +398,23 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         by a few %, so the iterates differ slightly (both are Algorithm 1 with a safe step).
     gram : for the unweighted problem (Q and row_weights None) the products ``(Gm, C)`` of the
         Gram form when the caller has them: left ``(F Fᵀ, X Fᵀ)``, right ``(Fᵀ F, Xᵀ F)``.
+    code : run Algorithm 1 as the authors' public code does (CauchyOGM, Guan et al. 2019), not
+        with this module's choices: at least :data:`CODE_MIN_ITER` iterations before rule (15)
+        is tested, the exact per-unit Lipschitz constants ``λ_max(M_u)`` (batched ``eigvalsh``;
+        a weighted problem takes the Hessian route), the output ``Π₊(z_k)`` (the projected
+        search point, not the last projected iterate) and no return of units whose objective
+        rose. Used to follow that code from the same start (``solver="nesterov-code"``).
 
     Returns
     -------
     WNLSResult (Y in the layout of Y0, non-negative).
     """
     get = get or _fresh
-    Y0u = np.maximum(_units(np.asarray(Y0, dtype=float), side), 0.0)
+    dtype = F.dtype if F.dtype == np.float32 else np.dtype(np.float64)   # (X − S of RNMF-L1: no array)
+    Y0u = np.maximum(_units(np.asarray(Y0, dtype=dtype), side), 0.0)
     m = Y0u.shape[0]
-    if Q is not None and route == "auto":
-        route = "hessian" if _use_hessian(X, F, side, max_iter) else "residual"
+    if Q is not None and (route == "auto" or code):
+        route = "hessian" if code or _use_hessian(X, F, side, max_iter) else "residual"
     if Q is None:
         Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         lam = float(np.linalg.eigvalsh(Gm)[-1]) if Gm.size else 0.0
@@ -414,7 +432,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
             return d if w is None else d * w
     elif route == "hessian":
         M, b = _hessians(X, F, Q, side, get)
-        L = _batched_lipschitz(M)
+        L = np.linalg.eigvalsh(M)[:, -1] if code else _batched_lipschitz(M)
 
         def grad(Zu, G):
             _matvec(M, Zu, out=G)
@@ -428,7 +446,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
             return np.einsum("ur,ur->u", D, MS)
     else:
         L = lipschitz(F, Q, side, get=get)
-        D = get("wnls_D", X.shape)
+        D = get("wnls_D", X.shape, work_dtype(X, F, Q))
         f0 = None
 
         def grad(Zu, G):
@@ -441,7 +459,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
 
         def unit_obj(Yu):
             _residual(X, F, Yu, side, D)
-            T = get("wnls_T", X.shape)
+            T = get("wnls_T", X.shape, D.dtype)
             np.multiply(D, D, out=T)
             np.multiply(T, Q, out=T)
             return 0.5 * _unit_sums(T, side)
@@ -467,6 +485,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
     alpha = 1.0
     pgn0 = None
     k = 0
+    min_iter = CODE_MIN_ITER if code else 0
     while k < max_iter:
         checkpoint()
         grad(Zu, G)
@@ -482,7 +501,7 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
             pgn0 = pgn
             if pgn0 == 0.0:
                 break
-        elif pgn <= tol * pgn0:
+        elif pgn <= tol * pgn0 and k >= min_iter:
             break
         np.multiply(G, invL, out=T)                         # h_{k+1} = Π₊(z_k − ∇/L)
         np.subtract(Zu, T, out=Yn)
@@ -495,7 +514,9 @@ def wnls(X: np.ndarray, F: np.ndarray, Y0: np.ndarray, *, side: str = "left",
         alpha = alpha_new
         k += 1
     restored = 0
-    if k:
+    if code:                                                # Π₊(z_k), no safeguard
+        Yu = np.maximum(Zu, 0.0, out=Zu)
+    elif k:
         worse = unit_obj_delta(Yu, Y0u) > 0
         restored = int(np.count_nonzero(worse))
         if restored:
@@ -516,7 +537,7 @@ def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left"
     :func:`wnls` (unweighted problem only).
     """
     get = get or _fresh
-    Y = np.asarray(Y, dtype=float)
+    Y = np.asarray(Y, dtype=F.dtype if F.dtype == np.float32 else np.float64)
     if Q is None:                        # Gram form, in Y's own layout (no transposes, no copies)
         Gm, C, w = _gram(X, F, side, row_weights) if gram is None else (*gram, None)
         if side == "left":
@@ -529,7 +550,7 @@ def mu_update(X: np.ndarray, F: np.ndarray, Y: np.ndarray, *, side: str = "left"
             ratio = np.divide(num, den, out=np.ones_like(den), where=den > 0)
         return np.multiply(Y, ratio, out=ratio)             # (ratio >= 0: X >= 0, F >= 0)
     Yu = _units(Y, side)
-    T = get("mu_T", X.shape)
+    T = get("mu_T", X.shape, work_dtype(X, F, Q))
     np.multiply(Q, X, out=T)
     num = _back(T, F, side)
     if side == "left":

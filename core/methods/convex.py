@@ -206,12 +206,12 @@ class _InexactALM(SteppableEstimator):
 
     # ----------------------------------------------------------------- rank cap
     def _rank_cap(self) -> int | None:
-        k = getattr(self, "n_components", None)
+        k = self.n_components
         return None if k is None or int(k) == 0 else int(k)
 
     def _validated_params(self) -> dict[str, Any]:
         # n_components=None (no cap) is stored unchanged; the catalogue spells it 0.
-        if getattr(self, "n_components", 0) is None:
+        if self.n_components is None:
             self.n_components = 0
             try:
                 return super()._validated_params()
@@ -500,9 +500,11 @@ class _L21ALM(_InexactALM):
     """Paper 001 Algorithm 3 (optimal mean) or the same ALM without b (Outlier Pursuit)."""
 
     _optimal_mean = True
+    #: centre the data first (Outlier Pursuit's parameter; CRPCA-OM learns its mean b instead)
+    center: bool = False
 
     def _first(self, X: np.ndarray) -> State:
-        run = self._make_run(X, bool(getattr(self, "center", False)))
+        run = self._make_run(X, bool(self.center))
         Xa = run.X
         self.gamma_ = float(GAMMA.resolved(self.gamma, X.shape))
         run = replace(run, gamma=self.gamma_)

@@ -8,19 +8,18 @@ import numpy as np
 from .. import convergence, interrupt
 from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import (pca_eigenspace, positive_floor, residual_sq, sq_distances, start_tol, thin_product_threads,
-                      weighted_top_eigenspace)
+from ..linalg import positive_floor, sq_distances, thin_product_threads
 from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
 from .pca import KeepsFloat32
+from .reweighted import ReweightedPCA, ReweightRun, normalised
 
 P_GM = ParamSpec(
     "p", "p", "float", 0.3,
     "power of the generalized mean of the residuals; 1 = PCA, smaller = more robust (Oh & Kwak 2016 eq. 10)",
     low=0.0, high=1.0, low_open=True, slider=(0.01, 1.0))
 
-
-def _normalised(w: np.ndarray) -> np.ndarray:
-    return w / w.max()
+#: key of a PCA-GM state's ``details``: whether its generalized mean m_G met its stopping rule
+MEAN_CONVERGED = "m_G converged"
 
 
 class GeneralizedMean(KeepsFloat32, SteppableEstimator):
@@ -66,17 +65,17 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
         alpha, J = self._weights_and_objective(X, m, delta)
         return State(method="generalized mean", iteration=0, objective=J, objective_history=(J,),
                      components=np.empty((0, X.shape[1])), mean=m,
-                     sample_weights=_normalised(alpha), scalars={"δ_m": delta}, _ctx=(X, delta))
+                     sample_weights=normalised(alpha), scalars={"δ_m": delta}, _ctx=ReweightRun(X=X))
 
     def _step(self, state: State) -> State:
-        X, delta = state._ctx
+        X, delta = state._ctx.X, float(state.scalars["δ_m"])
         interrupt.checkpoint()
         alpha = state.sample_weights
         assert alpha is not None                  # the mean's states carry their weights
         with thin_product_threads(X):
             m = alpha.astype(X.dtype) @ X / X.dtype.type(alpha.sum())
         alpha, J = self._weights_and_objective(X, m, delta)
-        return self._next_state(state, objective=J, mean=m, sample_weights=_normalised(alpha))
+        return self._next_state(state, objective=J, mean=m, sample_weights=normalised(alpha))
 
 
 @register(
@@ -86,7 +85,7 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
             "sample weights β_i = e_i^(p−1), so samples that fit badly are down-weighted.",
     params=[N_COMPONENTS, P_GM, MAX_ITER, TOL, EXACT_START],
 )
-class PCAGM(KeepsFloat32, SteppableEstimator):
+class PCAGM(ReweightedPCA):
     """PCA-GM: PCA with the generalized mean of the reconstruction errors (Oh & Kwak 2016, Algorithm 2).
 
     Objective (Oh & Kwak 2016 eq. 10 with the δ of eq. 13)::
@@ -96,7 +95,9 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     (rows of W are the components; the paper's W is n × m with components as columns). Algorithm 2:
     ``β_i = (e_i(W⁽ᵗ⁾) + δ)^{p−1}`` (eq. 11), ``W⁽ᵗ⁺¹⁾`` = top-k eigenvectors of ``S_β = Σ β_i x̃_i x̃_iᵀ``
     (eq. 12). By concavity of a ↦ a^p each step minimises a majoriser of F, so F never increases
-    for 0 < p <= 1 (extraction §3.5; the paper argues this informally, Fig. 2).
+    for 0 < p <= 1 (extraction §3.5; the paper argues this informally, Fig. 2). In the terms of
+    :class:`~core.methods.reweighted.ReweightedPCA`, whose iteration this is: ``φ(e) = (e + δ)^p``
+    of the squared residual e, weights ∝ ``φ′(e)``, δ and p fixed for the run, centre fixed at m_G.
 
     Choices the paper leaves open, as the extraction recommends:
 
@@ -154,7 +155,7 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
     20 % occluded, 1.00 at k = 5 and 0.85–0.95 at k = 10 (one occluded face absorbed, weight 1).
     """
 
-    reweights_samples = True     # see SteppableEstimator.reweights_samples
+    surrogate = "Q = Σ (eᵗ+δ)ᵖ + p(eᵗ+δ)ᵖ⁻¹(e − eᵗ)"
 
     def __init__(self, n_components: int = 10, p: float = 0.3, max_iter: int = 100, tol: float = 1e-6,
                  exact_start: bool = False):
@@ -164,50 +165,39 @@ class PCAGM(KeepsFloat32, SteppableEstimator):
         self.tol = tol
         self.exact_start = exact_start
 
-    def _weights(self, e: np.ndarray, delta: float) -> tuple[np.ndarray, float]:
-        p = float(self.p)
-        ed = e + delta
-        return _normalised(ed ** (p - 1.0)), float(np.sum(ed ** p))
+    def phi(self, a, s):
+        """``(e + δ)^p`` (eq. 10 with eq. 13's δ)."""
+        return (a + s["δ"]) ** s["p"]
 
-    def _start(self, X: np.ndarray) -> State:
+    def dphi(self, a, s):
+        """``p (e + δ)^{p−1}``: eq. (11)'s β up to the factor p."""
+        return s["p"] * (a + s["δ"]) ** (s["p"] - 1.0)
+
+    def weight_rule(self, a, s):
+        """β_i = (e_i + δ)^{p−1} (eq. 11), largest 1."""
+        return normalised((a + s["δ"]) ** (s["p"] - 1.0))
+
+    def _fixed_constants(self, X, a):
+        """δ = 0.01 · min e_i(W_PCA) (paper §5.1), and p."""
+        return {"δ": positive_floor(a), "p": float(self.p)}
+
+    def _centre(self, X):
+        """m_G, by :class:`GeneralizedMean` with the same p (Algorithm 1), and its iterations."""
         gm = GeneralizedMean(p=self.p, max_iter=self.max_iter, tol=self.tol)
         state = gm._start(X)          # X is validated already (and may be float32: kept)
         while not gm.finished(state):
             state = gm.step(state)
-        self._mean_unconverged = not state.converged          # for note()
         if not state.converged:
             # the user called PCA-GM: say it of PCA-GM (its inner mean), not of an estimator they never named
             warnings.warn(f"{self.name}: its generalized mean m_G (Algorithm 1) stopped at max_iter = "
                           f"{int(self.max_iter)} before its stopping rule was met; the components are fitted "
                           "around that mean. Raise max_iter or tol to let it converge",
-                          convergence.ConvergenceWarning, stacklevel=4)
-        m, n_mean_iter = state.mean, state.iteration
-        sq = sq_distances(X, m)
-        k = int(self.n_components)
-        pca, gram = pca_eigenspace(X, m, k, sq=sq, **start_tol(bool(self.exact_start)))
-        comps, proj = pca.components, pca.projections
-        e = residual_sq(sq, proj).astype(float)
-        delta = positive_floor(e)
-        beta, J = self._weights(e, delta)
-        return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
-                     components=comps, mean=m, sample_weights=beta,
-                     scalars={"δ": delta, "p": float(self.p), "mean iterations": n_mean_iter},
-                     _ctx=(X, sq, gram, delta, pca.warm))
+                          convergence.ConvergenceWarning, stacklevel=5)
+        return state.mean, {"mean iterations": state.iteration}, {MEAN_CONVERGED: bool(state.converged)}
 
     def note(self, state: State) -> str:
         """Says when the generalized mean m_G stopped at max_iter unconverged (PCA-GM itself may
         still converge around it)."""
-        if getattr(self, "_mean_unconverged", False):
+        if state.details.get(MEAN_CONVERGED) is False:
             return f"its generalized mean m_G stopped at max_iter = {int(self.max_iter)} without converging"
         return ""
-
-    def _step(self, state: State) -> State:
-        X, sq, gram, delta, warm = state._ctx
-        # warm start: the previous block route's Ritz block (k + oversampling rows) and its products, else W
-        assert state.sample_weights is not None   # every PCA-GM state carries its weights
-        out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
-                                      init=state.components if warm is None else warm,
-                                      checkpoint=interrupt.checkpoint)
-        beta, J = self._weights(residual_sq(sq, out.projections).astype(float), delta)
-        return self._next_state(state, objective=J, components=out.components, sample_weights=beta,
-                                _ctx=(X, sq, gram, delta, out.warm))

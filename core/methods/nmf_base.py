@@ -78,6 +78,17 @@ digits) take the direct routes (whole-array products and ``np.partition``) in fl
 the iterates they always had; the blockwise routes give the same values up to round-off, the
 float32 weights within their rounding (tests/core/test_nmf_scale.py).
 
+float32 data (issue 32) are computed in float32 on the data itself (``preserves_float32``; a
+session's NMF columns no longer share a float64 copy): the factors (the random start drawn in
+float64 and rounded, so the same start as a float64 run's), residuals, weights, sparse part and the
+solvers' products (Hessians, Gram matrices, OGM iterates) are float32, and every sum that makes
+a number (objectives, ‖X‖², Nagy's γ, the three-sigma moments, medians) accumulates in float64.
+``components_``, ``transform`` and ``inverse_transform`` are float32 (``transform``'s exact
+per-row NNLS solves in float64, a row block at a time, and returns float32). On the built-in faces
+and digits five float32 steps stay within 2e-5 of the float64 basis and 2e-4 of its objective
+(tests/core/test_nmf_float32.py, which says why Huber-NMF's c and TC-NMF's truncated set are the
+most sensitive); half the memory of float64.
+
 Methods (catalogue keys): ``tc-nmf``, ``cauchy-nmf``, ``nmf``, ``l1-nmf``, ``rnmf-l1``,
 ``l21-nmf``, ``huber-nmf``, ``cim-nmf``.
 
@@ -179,6 +190,9 @@ RANDOM_STATE = ParamSpec(
     "random_state", "seed", "int", 0,
     "seed of the random non-negative initialisation (same seed, same run)",
     low=0, slider=(0, 100))
+#: The solver that runs Algorithm 1 exactly as the authors' public code does
+#: (:func:`core.methods._wnls.wnls` ``code=True``; TC-NMF and Cauchy NMF offer it).
+CODE_SOLVER = "nesterov-code"
 COMMON = [N_COMPONENTS, NMF_MAX_ITER, NMF_TOL]
 INNER = [SOLVER, INNER_MAX_ITER, RANDOM_STATE]
 
@@ -198,6 +212,15 @@ class Evaluation:
     sparse_part: np.ndarray | None = None
 
 
+def scale_to_max(H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H d, W / d) with d the largest entry of each basis row of W (r, d): the authors' code's
+    normalisation (Guan et al. 2019 code, §3.3(c) of the project's notes); HW unchanged. A row
+    that is all 0 keeps scale 1."""
+    d = W.max(axis=1)
+    d = np.where(d > 0, d, 1.0)
+    return H * d[None, :], W / d[:, None]
+
+
 def _mean_weights(Q: np.ndarray, raw: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(sample_weights scaled to max 1 and floored, raw per-sample means) of entry weights Q, or
     of the per-sample means ``raw`` when given."""
@@ -215,6 +238,9 @@ class NMFBase(SteppableEstimator):
 
     #: residuals, weights and products of a start and a step (core.working)
     work_factors = (1.75, 1.35)
+    #: float32 input is computed in float32: factors, residuals, weights, the solvers' products
+    #: (sums, objectives and the robust statistics accumulate in float64); tests/core/test_nmf_float32.py
+    preserves_float32 = True
 
     def __init__(self, n_components: int = 10, max_iter: int = 500, tol: float = 1e-5,
                  solver: str = "nesterov", inner_max_iter: int = 30, random_state: int = 0):
@@ -264,7 +290,8 @@ class NMFBase(SteppableEstimator):
         target = median_above(X, -np.inf)                  # by selection: no copy of X
         target = target if target is not None and target > 0 else float(X.mean())
         s = np.sqrt(target / float(H.mean(axis=0) @ W.mean(axis=1)))
-        return H * s, W * s
+        # drawn in float64 and rounded for float32 data: the same start as the float64 run's
+        return (H * s).astype(X.dtype, copy=False), (W * s).astype(X.dtype, copy=False)
 
     #: Unit-norm basis rows, the inverse scale on the coefficients
     #: (:func:`core.methods.nmf_state.normalise_factors`).
@@ -297,7 +324,7 @@ class NMFBase(SteppableEstimator):
         X = ctx.X
         d = X.shape[1]
         if out is None:
-            dtype = weights_dtype(X.size) if self._keeps_weights else np.float64
+            dtype = weights_dtype(X.size, X.dtype) if self._keeps_weights else X.dtype
             out = np.empty(X.shape, dtype=dtype)
         E = out
         top = -np.inf
@@ -334,7 +361,7 @@ class NMFBase(SteppableEstimator):
         reweigh = self._reweigher(ctx, ev)
         if prev is None:
             state = NMFState(method=self.name, iteration=0, objective=ev.objective,
-                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1]),
+                             objective_history=(ev.objective,), mean=np.zeros(W.shape[1], dtype=W.dtype),
                              _ctx=ctx, _data_range=(ctx.xmin, ctx.xmax), components=W,
                              coefficients=H, fitted=P, entry_weights=ev.entry_weights,
                              sample_weights=ev.sample_weights, sparse_part=ev.sparse_part,
@@ -381,7 +408,8 @@ class NMFBase(SteppableEstimator):
             return mu_update(X, F, Y, side=side, Q=Q, row_weights=row_weights, get=get,
                              gram=gram), 1
         res = wnls(X, F, Y, side=side, Q=Q, row_weights=row_weights, tol=tol,
-                   max_iter=int(self.inner_max_iter), get=get, gram=gram)
+                   max_iter=int(self.inner_max_iter), get=get, gram=gram,
+                   code=self.solver == CODE_SOLVER)
         return res.Y, res.n_iter
 
     @staticmethod
@@ -400,8 +428,9 @@ class NMFBase(SteppableEstimator):
         """The run's context (data checked non-negative, its range and squared norm)."""
         check_nonnegative(X)
         lo, hi = float(X.min()), float(X.max())
-        return NMFContext(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi,
-                    sq_norm=float(np.einsum("ij,ij->", X, X)),
+        sq_norm = sum(float(np.einsum("ij,ij->", X[rows], X[rows], dtype=np.float64))
+                      for rows in row_blocks(*X.shape))          # (float32 X: summed in float64)
+        return NMFContext(X=X, zero=ZERO_RESIDUAL * hi, xmin=lo, xmax=hi, sq_norm=sq_norm,
                     top_limit=hi + convergence.RANGE_MARGIN * max(hi - lo, abs(hi), abs(lo), _TINY))
 
     def _start(self, X: np.ndarray) -> NMFState:
@@ -417,6 +446,9 @@ class NMFBase(SteppableEstimator):
         ctx: NMFContext = state._ctx
         t = state.iteration + 1
         H, W = state.coefficients, state.components     # (the solvers return new arrays)
+        if self.solver == CODE_SOLVER:      # the authors' code's scaling: basis rows of max 1
+            assert H is not None            # (OGM's iterates depend on it; the product does not)
+            H, W = scale_to_max(H, W)
         Q, rw = self._hq_weights(state)
         tol_h, tol_w = state.details.get("inner tol", (INNER_TOL, INNER_TOL))
         with self._threads(ctx.X), ctx.scratch.borrow() as get:

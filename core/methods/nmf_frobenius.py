@@ -56,6 +56,8 @@ __all__ = ["FrobeniusNMF", "NMF", "frobenius_objective"]
 #: stays within these bounds (far from overflow and underflow of the Gram products); a step
 #: whose factors leave them normalises them itself.
 LAZY_SQ_NORMS = (1e-100, 1e100)
+#: ... for float32 factors (float32 data; float32 overflows above 3.4e38)
+LAZY_SQ_NORMS_32 = (1e-30, 1e30)
 
 
 def frobenius_objective(ctx: NMFContext, G: np.ndarray, C: np.ndarray, W: np.ndarray,
@@ -156,7 +158,8 @@ class FrobeniusNMF(NMFBase):
             sq = WWt.diagonal()                     # squared row norms of W (a view)
             sq_list = sq.tolist()                   # (r numbers: Python's min and max are
             lo, hi = min(sq_list), max(sq_list)     # faster than numpy's reductions)
-            if mu and finite and LAZY_SQ_NORMS[0] < lo and hi < LAZY_SQ_NORMS[1]:
+            bounds = LAZY_SQ_NORMS_32 if W.dtype == np.float32 else LAZY_SQ_NORMS
+            if mu and finite and bounds[0] < lo and hi < bounds[1]:
                 # the multiplicative update is scale-equivariant (rescaling a basis row and its
                 # coefficient column by inverse factors rescales the next iterate the same
                 # way, the product unchanged): the factors stay as the update left them, as in

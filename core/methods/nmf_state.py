@@ -30,6 +30,9 @@ TRANSFORM_OUTER = 300
 #: ... and a row still changing by more than this after them is reported (ConvergenceWarning);
 #: the rows of L1-NMF's slowly converging reweighting may end between the two
 TRANSFORM_WARN = 1e-6
+#: ``NMFState.transform`` solves this many rows at a time (each row is solved on its own, so the
+#: blocks change nothing but the size of the float64 work arrays: 64 MB at 4,096 features)
+TRANSFORM_ROWS = 2048
 
 
 # ----------------------------------------------------------------------------- transform
@@ -162,7 +165,17 @@ class Deferred:
 
 
 @dataclass(frozen=True, eq=False)
-class NMFState(State):
+class _NMFFields(State):
+    """The fields an NMF state adds to :class:`~core.base.State` (see :class:`NMFState`), declared
+    on a base class so that :class:`NMFState`'s own body can define the properties through which
+    ``coefficients`` (like the inherited ``fitted``, ``entry_weights`` and ``components``) is read."""
+
+    coefficients: np.ndarray | None = None
+    reweigh: Any = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, eq=False)
+class NMFState(_NMFFields):
     """A :class:`~core.base.State` of an NMF method, plus the coefficients.
 
     ``transform(X)`` solves the method's own problem for the rows of X with the basis frozen
@@ -194,10 +207,11 @@ class NMFState(State):
     reweigh : callable ``(X, P) -> (Q, S)`` giving the entry weights Q (or None) and the sparse
         part S (or None, RNMF-L1) for data X and reconstruction P at the state's frozen scale
         parameters; None for the unweighted methods.
-    """
 
-    coefficients: np.ndarray | None = None
-    reweigh: Any = field(default=None, repr=False, compare=False)
+    The four fields ``fitted``, ``entry_weights``, ``components`` and ``coefficients`` are
+    properties (defined below) over the instance entries ``_fitted``, ... (:data:`STORED`); the
+    generated ``__init__`` and ``dataclasses.replace`` set them through the properties' setters.
+    """
 
     def __post_init__(self):
         self.__dict__["_initialising"] = True           # (State's checks: no lazy product yet)
@@ -208,9 +222,10 @@ class NMFState(State):
         if isinstance(self.coefficients, np.ndarray):
             self.coefficients.flags.writeable = False
 
-    def _get_fitted(self):
-        """``fitted``, computed as ``coefficients @ components`` on first use when the method
-        left it to be (:data:`LAZY`)."""
+    @property  # type: ignore[misc]  # a dataclass field read through a property
+    def fitted(self) -> np.ndarray | None:
+        """(n_samples, n_features) the reconstruction HW (grey levels), computed as ``coefficients @
+        components`` on first use when the method left it to be (:data:`LAZY`)."""
         P = self.__dict__.get("_fitted")
         if P is LAZY:
             if self.__dict__.get("_initialising"):
@@ -222,7 +237,8 @@ class NMFState(State):
             self.__dict__["_fitted"] = P
         return P
 
-    def _set_fitted(self, value):
+    @fitted.setter
+    def fitted(self, value) -> None:
         self.__dict__["_fitted"] = value
 
     def fitted_rows(self, rows) -> np.ndarray:
@@ -238,20 +254,31 @@ class NMFState(State):
         H, W = factors[:2] if factors is not None else (self.coefficients, self.components)
         return np.asarray(H)[rows] @ np.asarray(W)
 
-    def _get_components(self):
-        """``components``: the unit-norm basis, normalised on first read when left :data:`LAZY`."""
-        W = self.__dict__.get("_components")
+    @property  # type: ignore[misc]  # a dataclass field read through a property
+    def components(self) -> np.ndarray:
+        """(n_components, n_features) the unit-norm basis images, normalised on first read when
+        left :data:`LAZY`."""
+        W: Any = self.__dict__.get("_components")
         if W is LAZY:
             W = self._normalise_lazy()[1]
         return W
 
-    def _get_coefficients(self):
-        """``coefficients``, scaled to match the unit-norm basis on first read when left
-        :data:`LAZY`."""
+    @components.setter
+    def components(self, value) -> None:
+        self.__dict__["_components"] = value
+
+    @property  # type: ignore[misc]  # a dataclass field read through a property
+    def coefficients(self) -> np.ndarray | None:
+        """(n_samples, n_components) the coefficients, or None; scaled to match the unit-norm basis
+        on first read when left :data:`LAZY`."""
         H = self.__dict__.get("_coefficients")
         if H is LAZY:
             H = self._normalise_lazy()[0]
         return H
+
+    @coefficients.setter
+    def coefficients(self, value) -> None:
+        self.__dict__["_coefficients"] = value
 
     def _normalise_lazy(self):
         """Normalise the raw ``_factors`` (into new arrays) and keep them as ``coefficients`` and
@@ -267,14 +294,10 @@ class NMFState(State):
         """``components`` and ``coefficients`` have not been normalised yet (on first read)."""
         return self.__dict__.get("_components") is LAZY
 
-    def _set_components(self, value):
-        self.__dict__["_components"] = value
-
-    def _set_coefficients(self, value):
-        self.__dict__["_coefficients"] = value
-
-    def _get_entry_weights(self):
-        """``entry_weights``, computed on first read when given as a :class:`Deferred`."""
+    @property  # type: ignore[misc]  # a dataclass field read through a property
+    def entry_weights(self) -> np.ndarray | None:
+        """(n_samples, n_features) the entry weights Q, or None; computed on first read when given
+        as a :class:`Deferred`."""
         Q = self.__dict__.get("_entry_weights")
         if isinstance(Q, Deferred):
             if self.__dict__.get("_initialising"):
@@ -284,7 +307,8 @@ class NMFState(State):
             self.__dict__["_entry_weights"] = Q
         return Q
 
-    def _set_entry_weights(self, value):
+    @entry_weights.setter
+    def entry_weights(self, value) -> None:
         self.__dict__["_entry_weights"] = value
 
     @property
@@ -301,8 +325,16 @@ class NMFState(State):
         """Non-negative coefficients (n, n_components) of the rows of X (n, d) with the basis
         fixed: the method's own reweighted problem (``weighted=True``, default) or plain NNLS
         (``weighted=False``). Every row is solved on its own (:func:`transform_rows`): the
-        result for a row does not depend on the other rows, their order or the training data."""
-        return transform_rows(X, self.components, self.reweigh if weighted else None, self.method)
+        result for a row does not depend on the other rows, their order or the training data.
+        Solved in float64 :data:`TRANSFORM_ROWS` rows at a time (no float64 copy of a float32 X
+        whole); float32 for float32 X."""
+        X = np.asarray(X)
+        out = np.empty((len(X), len(self.components)),
+                       dtype=np.float32 if X.dtype == np.float32 else np.float64)
+        for i in range(0, len(X), TRANSFORM_ROWS):
+            out[i:i + TRANSFORM_ROWS] = transform_rows(X[i:i + TRANSFORM_ROWS], self.components,
+                                                       self.reweigh if weighted else None, self.method)
+        return out
 
     def _detached_changes(self) -> dict:
         return {"coefficients": None}     # (n_samples, r): the fit's (the final state's, fit_state)
@@ -311,24 +343,6 @@ class NMFState(State):
         """``transform(X, weighted) @ components``: the method's reconstruction of X (n, d)."""
         return self.transform(X, weighted) @ self.components
 
-
-# ``State.fitted`` of an NMF state is a property: a value given as LAZY is computed on first use
-# (a dataclass field inherited from State; its generated __init__ and ``dataclasses.replace``
-# set it through the property's setter)
-NMFState.fitted = property(  # type: ignore[assignment]  # a field read through a property
-    NMFState._get_fitted, NMFState._set_fitted,
-    doc="(n_samples, n_features) the reconstruction HW (grey levels).")
-# likewise ``State.entry_weights``: a value given as a Deferred is computed on first read
-NMFState.entry_weights = property(  # type: ignore[assignment]  # a field read through a property
-    NMFState._get_entry_weights, NMFState._set_entry_weights,
-    doc="(n_samples, n_features) the entry weights Q, or None.")
-# and the factors: given as LAZY (with the raw ``_factors``), normalised on first read
-NMFState.components = property(  # type: ignore[assignment]  # a field read through a property
-    NMFState._get_components, NMFState._set_components,
-    doc="(n_components, n_features) the unit-norm basis images.")
-NMFState.coefficients = property(  # type: ignore[assignment]  # a field read through a property
-    NMFState._get_coefficients, NMFState._set_coefficients,
-    doc="(n_samples, n_components) the coefficients, or None.")
 
 #: The fields an NMF state reads through a property (above), kept under a leading underscore.
 _PROPERTIES = ("fitted", "entry_weights", "components", "coefficients")

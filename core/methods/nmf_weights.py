@@ -52,10 +52,11 @@ def row_blocks(n: int, d: int):
         yield slice(i, min(i + rows, n))
 
 
-def weights_dtype(size: int) -> type:
-    """dtype of the residual and entry weights of data with ``size`` entries: float32 above
-    :data:`WEIGHTS32_MIN`, else float64."""
-    return np.float32 if size > WEIGHTS32_MIN else np.float64
+def weights_dtype(size: int, data_dtype=np.float64) -> type:
+    """dtype of the residual and entry weights of data with ``size`` entries of ``data_dtype``:
+    float32 for float32 data (the NMF family computes float32 input in float32) and above
+    :data:`WEIGHTS32_MIN` entries, else float64."""
+    return np.float32 if size > WEIGHTS32_MIN or np.dtype(data_dtype) == np.float32 else np.float64
 
 
 def _nonzero_sq(E2: np.ndarray, zero: float) -> np.ndarray:

@@ -3,17 +3,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import interrupt
-from ..base import State, SteppableEstimator
 from ..params import register
-from ..linalg import pca_eigenspace, residual_sq, sq_distances, subspace_route, thin_product_threads, weighted_top_eigenspace
-from ._specs import MAX_ITER, N_COMPONENTS, TOL
-from .pca import KeepsFloat32
+from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
+from .reweighted import ReweightedPCA
+
+__all__ = ["R1PCA", "HQPCA", "huber_rho", "huber_weight"]
 
 
-def _huber_objective(r: np.ndarray, c: float) -> float:
-    """Σ ρ_H(r_i): r² for r <= c, 2c·r − c² beyond (Huber's M-estimator on residual norms)."""
-    return float(np.sum(np.where(r <= c, r * r, 2.0 * c * r - c * c)))
+def huber_rho(a: np.ndarray, c: float) -> np.ndarray:
+    """Huber's ρ_c (Huber, *Robust Statistics*, 1981) as a function of the squared residual a = r²:
+    r² for r <= c, 2c·r − c² beyond. Concave and non-decreasing in a."""
+    r = np.sqrt(a)
+    return np.where(r <= c, r * r, 2.0 * c * r - c * c)
+
+
+def huber_weight(a: np.ndarray, c: float) -> np.ndarray:
+    """dρ_c/da = min(1, c/r), r = √a: Huber's weight."""
+    r = np.sqrt(a)
+    return np.where(r <= c, 1.0, c / np.maximum(r, c))
 
 
 @register(
@@ -23,9 +30,9 @@ def _huber_objective(r: np.ndarray, c: float) -> float:
               "Huber weights, c = median residual, subspace iteration",
     summary="Rotational-invariant ℓ1 PCA: samples whose residual exceeds the median get Huber weights c/rᵢ; "
             "each iteration the top-k eigenvectors of the Huber-weighted scatter (the fixed point of subspace iteration).",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
-class R1PCA(KeepsFloat32, SteppableEstimator):
+class R1PCA(ReweightedPCA):
     """R1-PCA (Ding et al. 2006) by Huber-weighted subspace iteration, on ℓ2-mean-centred data.
 
     Objective: ``Σ_i ρ_H(r_i)`` with ``r_i = ‖x̃_i − WᵀW x̃_i‖`` the residual *norm* (Oh & Kwak 2016's
@@ -43,7 +50,13 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     ``tol`` = 1e-6 within 100 iterations on the built-in faces with 20 % occluded (relative changes
     still 3e-5 at iteration 100); with the exact eigenspace it stops in a few tens of iterations.
 
-    Starts from PCA (iteration 0). Because c is re-estimated every iteration the objective is not
+    In the terms of :class:`~core.methods.reweighted.ReweightedPCA`, whose iteration this is:
+    ``φ(a) = ρ_H(√a)`` of the squared residual a, concave in a, with ``φ′(a) = min(1, c/√a)`` the
+    Huber weights; c re-estimated at every iterate; centre fixed at x̄.
+
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (see :class:`core.methods.PCAGM`; :func:`core.linalg.start_tol`).
+    Because c is re-estimated every iteration the objective is not
     guaranteed to decrease; the curve shows what happens. Stopping rule: the objective's relative
     change ``|J_t − J_{t+1}| <= tol·|J_t|``, or ``max_iter`` iterations (Oh & Kwak 2016 uses 100).
 
@@ -53,7 +66,10 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates. float32 X stays
     float32 (components, mean, projections); objectives are summed in float64.
 
-    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol.
+    Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol,
+    exact_start (False: iteration 0's PCA on the block route to :data:`core.linalg.START_TOL` in
+    angle or :data:`core.linalg.START_RESIDUAL_TOL` in the residuals; True: to the steps' 1e-5;
+    the same converged fit, tests/core/test_start_tol.py).
     X: (n_samples, n_features), grey levels 0–255.
 
     State: objective Σρ_H(r_i) with the current c (grey levels²); sample_weights = Huber weights
@@ -63,41 +79,30 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
 
-    reweights_samples = True     # see SteppableEstimator.reweights_samples
+    surrogate = "Q = Σ ρ(rᵗ) + wᵢ(r² − rᵗ²)"
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
-    @staticmethod
-    def _weights(r: np.ndarray) -> tuple[np.ndarray, float]:
-        c = float(np.median(r))
-        if c <= 0:                      # more than half the samples on the subspace: all inliers
-            return np.ones_like(r), c
-        return np.where(r <= c, 1.0, c / np.maximum(r, c)), c
+    def phi(self, a, s):
+        """Huber's ρ_c(√a) (:func:`huber_rho`), c the iterate's."""
+        return huber_rho(a, s["c"])
 
-    def _start(self, X: np.ndarray) -> State:
-        mean = X.mean(axis=0)
-        sq = sq_distances(X, mean)
-        k = int(self.n_components)
-        pca, gram = pca_eigenspace(X, mean, k)
-        r = np.sqrt(residual_sq(sq, pca.projections).astype(float))
-        w, c = self._weights(r)
-        return State(method=self.name, iteration=0, objective=_huber_objective(r, c),
-                     objective_history=(_huber_objective(r, c),), components=pca.components, mean=mean,
-                     sample_weights=w, scalars={"c": c}, _ctx=(X, sq, gram, pca.warm))
+    def dphi(self, a, s):
+        """min(1, c/√a): the Huber weights (:func:`huber_weight`)."""
+        return huber_weight(a, s["c"])
 
-    def _step(self, state: State) -> State:
-        X, sq, gram, warm = state._ctx
-        assert state.sample_weights is not None   # every R1-PCA state carries its weights
-        out = weighted_top_eigenspace(X, state.sample_weights, int(self.n_components), state.mean, gram=gram,
-                                      init=state.components if warm is None else warm,
-                                      checkpoint=interrupt.checkpoint)
-        r = np.sqrt(residual_sq(sq, out.projections).astype(float))
-        w_new, c = self._weights(r)
-        return self._next_state(state, objective=_huber_objective(r, c), components=out.components,
-                                sample_weights=w_new, scalars={"c": c}, _ctx=(X, sq, gram, out.warm))
+    def weight_rule(self, a, s):
+        """The Huber weights; all 1 when c = 0 (more than half the samples on the subspace: all inliers)."""
+        return np.ones_like(a) if s["c"] <= 0 else huber_weight(a, s["c"])
+
+    def _scale(self, a):
+        """c = median_i r_i, re-estimated at every iterate."""
+        return {"c": float(np.median(np.sqrt(a)))}
 
 
 @register(
@@ -107,9 +112,9 @@ class R1PCA(KeepsFloat32, SteppableEstimator):
               "(eqs. 2–3, §5.4): Welsch weights, mean estimated jointly, kernel width re-estimated",
     summary="Half-quadratic PCA: Gaussian (Welsch) weights of the residual, a weighted mean and a weighted "
             "PCA each step; the kernel width follows the mean squared residual.",
-    params=[N_COMPONENTS, MAX_ITER, TOL],
+    params=[N_COMPONENTS, MAX_ITER, TOL, EXACT_START],
 )
-class HQPCA(KeepsFloat32, SteppableEstimator):
+class HQPCA(ReweightedPCA):
     """HQ-PCA (He et al. 2011) by half-quadratic optimisation, mean estimated jointly.
 
     Objective (Oh & Kwak 2016 eq. 3, Welsch M-estimator): minimise over (W, m)::
@@ -124,8 +129,13 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
        we follow the original);
     3. ``m = Σ w_i x_i / Σ w_i``; ``W`` = top-k eigenvectors of ``Σ w_i (x_i − m)(x_i − m)ᵀ``.
 
-    Starts from PCA (iteration 0). With σ re-estimated each iteration the objective is not
-    guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
+    In the terms of :class:`~core.methods.reweighted.ReweightedPCA`, whose iteration this is:
+    ``φ(a) = 1 − exp(−a/(2σ²))`` of the squared residual a, weights ∝ ``φ′(a)``, σ re-estimated at
+    every iterate, the centre moving (the weighted mean).
+
+    Starts from PCA (iteration 0), on the block route only as accurate as the first reweighted
+    step needs unless ``exact_start`` (as :class:`R1PCA`). With σ re-estimated each iteration the
+    objective is not guaranteed to decrease. Stop when its relative change is below ``tol`` or after ``max_iter``.
 
     Step 3's eigenvectors are computed by :func:`core.linalg.weighted_top_eigenspace`: exactly
     when ``min(n_samples, n_features) <= 400`` (:data:`core.linalg.EXACT_MAX`) or the exact route is cheaper
@@ -133,7 +143,8 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     previous step's Ritz block (W and its oversampling rows), to a principal angle of 1e-5 between successive iterates, without a centred copy
     of X. float32 X stays float32 (components, mean, projections); objectives in float64.
 
-    Parameters: n_components (k), max_iter, tol. X: (n_samples, n_features), grey levels 0–255.
+    Parameters: n_components (k), max_iter, tol, exact_start (as :class:`R1PCA`). X: (n_samples,
+    n_features), grey levels 0–255.
 
     State: objective J with the current σ (dimensionless, in [0, N]); mean m; sample_weights =
     Welsch weights / max; scalars ``σ`` and ``effective n`` (Kish's (Σw)²/Σw², also the fitted
@@ -142,39 +153,30 @@ class HQPCA(KeepsFloat32, SteppableEstimator):
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
 
-    reweights_samples = True     # see SteppableEstimator.reweights_samples
+    moving_mean = True
+    surrogate = "Q = Σ φ(rᵗ²) + φ'(rᵗ²)(r² − rᵗ²),  φ(a) = 1 − e^(−a/2σ²)"
 
-    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6):
+    def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6,
+                 exact_start: bool = False):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
+        self.exact_start = exact_start
 
-    def _fit(self, X, G0, sq0, w, init=None):
-        with thin_product_threads(X):
-            m = w.astype(X.dtype) @ X / X.dtype.type(w.sum())
-            Xm = X @ m
-        mm = m.dtype.type(m @ m)
-        sq = sq0 - 2 * Xm + mm
-        gram = None if G0 is None else G0 - Xm[:, None] - Xm[None, :] + mm
-        out = weighted_top_eigenspace(X, w, int(self.n_components), m, gram=gram, init=init,
-                                      checkpoint=interrupt.checkpoint)
-        r2 = residual_sq(sq, out.projections).astype(float)
-        sigma2 = max(float(r2.mean()) / 2.0, np.finfo(float).tiny)
-        J = float(np.sum(1.0 - np.exp(-r2 / (2.0 * sigma2))))
-        w_new = np.exp(-(r2 - r2.min()) / (2.0 * sigma2))     # scaled so that the largest is 1
-        return out, m, w_new, J, float(np.sqrt(sigma2))
+    def phi(self, a, s):
+        """The Welsch loss ``1 − exp(−a/(2σ²))`` (Oh & Kwak 2016 eq. 3), σ the iterate's."""
+        return 1.0 - np.exp(-a / (2.0 * s["σ"] ** 2))
 
-    def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
-        sq0 = sq_distances(X)
-        out, m, w, J, sigma = self._fit(X, G0, sq0, np.ones(len(X)))
-        return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
-                     components=out.components, mean=m, sample_weights=w, scalars={"σ": sigma},
-                     _ctx=(X, G0, sq0, out.warm))
+    def dphi(self, a, s):
+        """``exp(−a/(2σ²)) / (2σ²)``: the Welsch weights up to scale."""
+        s2 = 2.0 * s["σ"] ** 2
+        return np.exp(-a / s2) / s2
 
-    def _step(self, state: State) -> State:
-        X, G0, sq0, warm = state._ctx      # warm start: the previous Ritz block and its products, else W
-        out, m, w, J, sigma = self._fit(X, G0, sq0, state.sample_weights,
-                                        init=state.components if warm is None else warm)
-        return self._next_state(state, objective=J, components=out.components, mean=m, sample_weights=w,
-                                scalars={"σ": sigma}, _ctx=(X, G0, sq0, out.warm))
+    def weight_rule(self, a, s):
+        """``exp(−(a − min a)/(2σ²))``: step 2's weights, shifted so that the largest is 1 before
+        the exponential (no underflow to 0/0 when every residual is large)."""
+        return np.exp(-(a - a.min()) / (2.0 * s["σ"] ** 2))
+
+    def _scale(self, a):
+        """σ² = (1/(2N)) Σ_i ‖r_i‖² (step 1), re-estimated at every iterate."""
+        return {"σ": float(np.sqrt(max(float(a.mean()) / 2.0, np.finfo(float).tiny)))}

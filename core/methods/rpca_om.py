@@ -1,15 +1,11 @@
 """RPCA-OM: ℓ2,1 robust PCA with the mean optimised (Nie, Yuan, Huang, ICML 2014; Nie et al. 2014)."""
 from __future__ import annotations
 
-import numpy as np
 
-from .. import interrupt
-from ..base import State, SteppableEstimator
 from ..params import ParamSpec, register
-from ..linalg import (residual_sq, sq_distances, start_tol, subspace_route, thin_product_threads,
-                      weighted_top_eigenspace)
+from ..linalg import sq_distances
 from ._specs import EXACT_START, MAX_ITER, N_COMPONENTS, TOL
-from .pca import KeepsFloat32
+from .reweighted import ReweightedPCA, normalised
 
 #: ε of Nie et al. 2014's footnote 1 (‖z‖ replaced by √(‖z‖² + ε), "ε → 0"), relative to the mean
 #: squared distance of the samples to their ℓ2 mean. It only guards the division in d_ii.
@@ -30,7 +26,7 @@ P_L2P = ParamSpec(
             "weighted PCA around the weighted mean, weights dᵢ ∝ ‖rᵢ‖^(p−2).",
     params=[N_COMPONENTS, P_L2P, MAX_ITER, TOL, EXACT_START],
 )
-class L2pPCAOM(KeepsFloat32, SteppableEstimator):
+class L2pPCAOM(ReweightedPCA):
     """ℓ2,p PCA with optimal mean: Nie et al. 2014's re-weighting (Algorithm 2) applied to model A′.
 
     Objective (Nie et al. 2014 eq. 13 generalised as in the extraction's model A′, with the smoothing
@@ -49,6 +45,9 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
        Algorithm 1 says the k *right* singular vectors of ``X(D^{1/2} − D11ᵀD^{1/2}/1ᵀD1)``; that
        is a typo, U is d × k so they are the *left* ones (correction from the extraction, §2.4);
     3. ``d_ii = (‖(I − UUᵀ)(x_i − b)‖² + ε)^{(p−2)/2}`` (the constant p/2 does not change U or b).
+
+    In the terms of :class:`~core.methods.reweighted.ReweightedPCA`, whose iteration this is: φ = h
+    of the squared residual, weights ∝ φ′, ε fixed for the run, the centre moving (step 1).
 
     p = 1 is RPCA-OM (Algorithm 1, weights 1/(2‖r_i‖)); p = 2 is PCA. Initialisation D = I, so the
     state of iteration 0 (the paper's first pass) is PCA with the ordinary mean.
@@ -85,7 +84,8 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
     Raises ParameterError (k or p out of range), DataError (bad X), SolverError (non-finite values).
     """
 
-    reweights_samples = True     # see SteppableEstimator.reweights_samples
+    moving_mean = True
+    surrogate = "Q = Σ φ(rᵗ²) + φ′(rᵗ²)(r² − rᵗ²),  φ(a) = (a+ε)^(p/2)"
 
     def __init__(self, n_components: int = 10, p: float = 1.0, max_iter: int = 100, tol: float = 1e-6,
                  exact_start: bool = False):
@@ -95,43 +95,22 @@ class L2pPCAOM(KeepsFloat32, SteppableEstimator):
         self.tol = tol
         self.exact_start = exact_start
 
-    def _exponent(self) -> float:
-        return float(self.p)
+    def phi(self, a, s):
+        """``h(a) = (a + ε)^{p/2}`` of the squared residual a (eq. 13 generalised, footnote 1's ε)."""
+        return (a + s["ε"]) ** (float(self.p) / 2.0)
 
-    def _fit_weighted(self, X, G0, sq0, d, eps, init=None, stop=None):
-        """Steps 1–3 above for weights d; returns (the Eigenspace, b, new weights, J).
+    def dphi(self, a, s):
+        """``h′(a) = (p/2)(a + ε)^{(p−2)/2}``: Algorithm 2's d_ii up to the constant p/2."""
+        p = float(self.p)
+        return p / 2.0 * (a + s["ε"]) ** ((p - 2.0) / 2.0)
 
-        With the uncentred Gram matrix G0 = XXᵀ (n <= d) the centred one is an O(n²) update,
-        ``(X − 1bᵀ)(X − 1bᵀ)ᵀ = G0 − Xb1ᵀ − 1(Xb)ᵀ + ‖b‖²11ᵀ``, and no centred copy of X is formed."""
-        with thin_product_threads(X):   # memory-bound products: see core.linalg.one_blas_thread
-            b = d.astype(X.dtype) @ X / X.dtype.type(d.sum())
-            Xb = X @ b
-        bb = b.dtype.type(b @ b)
-        sq = sq0 - 2 * Xb + bb                      # ‖x_i − b‖²
-        gram = None if G0 is None else G0 - Xb[:, None] - Xb[None, :] + bb
-        out = weighted_top_eigenspace(X, d, int(self.n_components), b, gram=gram, init=init,
-                                      checkpoint=interrupt.checkpoint, **({} if stop is None else {**stop, "sq": sq}))
-        t = residual_sq(sq, out.projections).astype(float) + eps
-        p = self._exponent()
-        d_new = t ** ((p - 2.0) / 2.0)
-        return out, b, d_new / d_new.max(), float(np.sum(t ** (p / 2.0)))
+    def weight_rule(self, a, s):
+        """Step 3's ``d_ii = (a_i + ε)^{(p−2)/2}``, largest 1."""
+        return normalised((a + s["ε"]) ** ((float(self.p) - 2.0) / 2.0))
 
-    def _start(self, X: np.ndarray) -> State:
-        G0 = X @ X.T if subspace_route(X.shape[0], X.shape[1], int(self.n_components)) == "gram" else None
-        sq0 = sq_distances(X)
-        eps = EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300
-        out, b, d, J = self._fit_weighted(X, G0, sq0, np.ones(len(X)), eps,
-                                          stop=start_tol(bool(self.exact_start)))
-        return State(method=self.name, iteration=0, objective=J, objective_history=(J,),
-                     components=out.components, mean=b, sample_weights=d, scalars={"ε": eps},
-                     _ctx=(X, G0, sq0, eps, out.warm))
-
-    def _step(self, state: State) -> State:
-        X, G0, sq0, eps, warm = state._ctx     # warm start: the previous Ritz block and its products, else W
-        out, b, d, J = self._fit_weighted(X, G0, sq0, state.sample_weights, eps,
-                                          init=state.components if warm is None else warm)
-        return self._next_state(state, objective=J, components=out.components, mean=b, sample_weights=d,
-                                _ctx=(X, G0, sq0, eps, out.warm))
+    def _fixed_constants(self, X, a):
+        """ε = :data:`EPS_REL` × mean_i ‖x_i − x̄‖² (1e-300 for data that are all 0)."""
+        return {"ε": EPS_REL * float(sq_distances(X, X.mean(axis=0)).mean(dtype=float)) or 1e-300}
 
 
 @register(
@@ -157,6 +136,8 @@ class RPCAOM(L2pPCAOM):
     n_features), grey levels 0–255.
     Raises ParameterError (k out of range), DataError (bad X), SolverError (non-finite values).
     """
+
+    surrogate = "Q = Σ √(rᵗ²+ε) + (r² − rᵗ²)/(2√(rᵗ²+ε))"
 
     def __init__(self, n_components: int = 10, max_iter: int = 100, tol: float = 1e-6, exact_start: bool = False):
         super().__init__(n_components=n_components, p=1.0, max_iter=max_iter, tol=tol, exact_start=exact_start)

@@ -8,7 +8,7 @@ Quick start::
 
     from robust_subspace_lab.core.regression import RR, data, views
     d = data.synthetic_3d(seed=0)
-    est = RR(lam=3, eta=100, gamma=1e-2)
+    est = RR(lam_scale=3, eta=100, alpha=1e-2)
     state = est.start(d.X_train, d.targets_train)
     while not est.finished(state):
         state = est.step(state)

@@ -4,7 +4,7 @@ A regression method learns a linear map from inputs X (n_samples, n_features) to
 Y (n_samples, n_outputs), possibly cleaning X on the way. Like the subspace methods of
 :mod:`core.base` its iteration is exposed one step at a time on an explicit immutable state::
 
-    est = RR(lam=1.0, eta=1.0)
+    est = RR(lam_scale=1.0, eta=1.0)
     state = est.start(X, Y)            # iteration 0: the initialisation
     while not est.finished(state):
         state = est.step(state)        # one iteration of the paper's algorithm
@@ -271,6 +271,9 @@ class Problem:
     codes: np.ndarray | None       # (n,) class codes (classifiers)
     classes: tuple | None
     fill: np.ndarray               # (d,) per-feature fill value for missing inputs at prediction
+    #: the estimator's validated parameters at ``start`` (read-only): what the run's steps use,
+    #: so that ``start`` leaves the estimator unchanged
+    params: Mapping[str, Any] = field(default_factory=lambda: ReadOnlyDict({}), compare=False)
 
 
 class RegressionEstimator(EstimatorParams):
@@ -289,6 +292,8 @@ class RegressionEstimator(EstimatorParams):
 
     _classifier = False
     _allow_missing = False
+    #: the iteration cap, for the iterative methods' constructors to set (None: a one-step method)
+    max_iter: int | None = None
 
     # ----------------------------------------------------------------- data
     def _check_X(self, X: Any, what: str = "X", n_features: int | None = None) -> np.ndarray:
@@ -358,18 +363,18 @@ class RegressionEstimator(EstimatorParams):
         for the ``-missing`` methods). Y : (n_samples, n_outputs) or (n_samples,) targets, or class
         labels (n_samples,) for classifiers.
 
-        Raises ParameterError (naming the parameter), DataError (bad X or Y)."""
-        self._params = self._validated_params()
-        prob = self._problem(X, Y)
+        Raises ParameterError (naming the parameter), DataError (bad X or Y). The estimator is
+        not changed: the validated parameters travel with the run (``Problem.params``)."""
+        params = ReadOnlyDict(self._validated_params())
+        prob = replace(self._problem(X, Y), params=params)
         with convergence.numeric_failures(self.name, 0):
             state = self._start(prob)
         self._check_state(state)
         return state
 
     def step(self, state: RegressionState) -> RegressionState:
-        """One iteration from ``state``; returns a new state (``state`` is unchanged)."""
-        if not hasattr(self, "_params"):
-            self._params = self._validated_params()
+        """One iteration from ``state`` with the parameters of its run (those :meth:`start`
+        validated); returns a new state (``state`` and the estimator are unchanged)."""
         with convergence.numeric_failures(self.name, state.iteration + 1):
             new = self._step(state)
         self._check_state(new)
@@ -381,7 +386,7 @@ class RegressionEstimator(EstimatorParams):
 
     def status(self, state: RegressionState) -> str:
         """``"converged"``, ``"max_iter"`` or ``"running"`` (see :mod:`core.convergence`)."""
-        return convergence.status(state.converged, state.iteration, getattr(self, "max_iter", 0) or 0)
+        return convergence.status(state.converged, state.iteration, self.max_iter or 0)
 
     def iterate(self, X: Any, Y: Any) -> Iterator[RegressionState]:
         """Yield the state of every iteration from ``start(X, Y)`` until :meth:`finished`."""
@@ -404,7 +409,7 @@ class RegressionEstimator(EstimatorParams):
         for state in self.iterate(X, Y):
             pass
         if not state.converged:
-            convergence.warn_unconverged(self.name, int(getattr(self, "max_iter", state.iteration)))
+            convergence.warn_unconverged(self.name, int(state.iteration if self.max_iter is None else self.max_iter))
         return self._set_fitted(state)
 
     def _set_fitted(self, state: RegressionState) -> "RegressionEstimator":

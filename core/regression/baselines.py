@@ -14,14 +14,15 @@ Scale of ``alpha`` (α; Ridge, RANSAC, LDA; scikit-learn's name for a ridge pena
 :class:`sklearn.linear_model.Ridge`): the ridge is ``alpha · n · v_X · mean(diag WᵀW)``
 (``v_X`` the mean variance of the features): a fraction of the average diagonal entry of the
 centred Gram matrix, and the bias column of ``[X, c1]`` is the constant ``c = s_X`` (the RMS of
-X; so the intercept is penalised like a feature of the data's scale). RR with λ → ∞ (E = 0,
-D = X) gives Ridge with ``alpha = γ/η`` (RLDA: LDA likewise).
+X; so the intercept is penalised like a feature of the data's scale). RR's ``alpha`` is the same
+ridge weight beside a regression term weighted η/2 instead of 1/2: RR with λ → ∞ (E = 0, D = X)
+gives Ridge with ``alpha = RR's alpha / eta`` (RLDA: LDA likewise).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -41,8 +42,12 @@ ALPHA_RIDGE = ParamSpec("alpha", "α", "float", 1e-3,
 
 @dataclass(frozen=True)
 class _Ctx:
+    """A baseline state's ``_ctx``: the run's problem, the method's own data (``extra``) and, for
+    RPCA+LSR, the inner PCP estimator that steps the run (``inner``)."""
+
     problem: Problem
     extra: Any = None
+    inner: Any = None
 
 
 def _scale(X: np.ndarray) -> float:
@@ -97,7 +102,7 @@ class _OneStep(RegressionEstimator):
         sc.update(scalars or {})
         det = dict(details or {})
         if self._classifier:
-            det["rule"] = self._params.get("rule", "mean")
+            det["rule"] = prob.params.get("rule", "mean")
         fields = dict(D=frozen(D), E=frozen(E), T=frozen(np.asarray(T, dtype=float)),
                       singular_values=frozen(sv), converged=converged, scalars=sc,
                       components=frozen(comps), classes=prob.classes, details=det,
@@ -147,7 +152,7 @@ class RidgeRegression(_OneStep):
         self.alpha = alpha
 
     def _start(self, prob: Problem) -> RegressionState:
-        T = _ridge_fit(prob.X, prob.Y, float(self._params["alpha"]))
+        T = _ridge_fit(prob.X, prob.Y, float(prob.params["alpha"]))
         obj = 0.5 * fro(prob.Y - prob.X @ T[:, :-1].T - T[:, -1]) ** 2
         return self._state(prob, T, objective=obj)
 
@@ -166,7 +171,7 @@ class LDA(_OneStep):
     ``W = (YᵀY)^{-1/2}``; RLDA's λ → ∞ limit. A ridge (``alpha`` > 0, relative) is needed when
     n_samples < n_features. ``fit(X, y)`` with labels y; ``predict`` returns labels by ``rule``
     (see :class:`~core.regression.RLDA`). Every class needs >= 2 samples. The default
-    ``alpha = 3`` equals RLDA's default γ/η (the same T-ridge as RLDA's λ → ∞ limit)."""
+    ``alpha = 3`` equals RLDA's default alpha/eta (the same T-ridge as RLDA's λ → ∞ limit)."""
 
     _classifier = True
 
@@ -176,7 +181,7 @@ class LDA(_OneStep):
 
     def _start(self, prob: Problem) -> RegressionState:
         weights = class_weighting(prob.Y)
-        T = _ridge_fit(prob.X, prob.Y, float(self._params["alpha"]), weights)
+        T = _ridge_fit(prob.X, prob.Y, float(prob.params["alpha"]), weights)
         R = (prob.Y - prob.X @ T[:, :-1].T - T[:, -1]) @ weights[0].T
         return self._state(prob, T, objective=0.5 * fro(R) ** 2)
 
@@ -269,10 +274,12 @@ class RPCALS(RegressionEstimator):
         assert self._info is not None                 # registered in the catalogue
         return self._info.validate(**params)
 
-    def _pcp(self) -> PCP:
-        return PCP(**{k: self._params[k] for k in PCP._param_names()})
+    @staticmethod
+    def _pcp(params: Mapping[str, Any]) -> PCP:
+        """The inner PCP of a run with the validated parameters ``params``."""
+        return PCP(**{k: params[k] for k in PCP._param_names()})
 
-    def _wrap(self, prob: Problem, pstate, prev: RegressionState | None) -> RegressionState:
+    def _wrap(self, prob: Problem, pcp: PCP, pstate, prev: RegressionState | None) -> RegressionState:
         # a checkpoint (core.interrupt) between the costly calls: each is 60-75 ms on 2,000 digits,
         # and together they held a Pause for up to 170 ms
         L = np.array(pstate.training_reconstruction(prob.X))
@@ -288,7 +295,7 @@ class RPCALS(RegressionEstimator):
         return self._new_state(prev, objective=pstate.objective, D=frozen(L), E=frozen(E),
                                T=frozen(T), singular_values=frozen(sv), converged=pstate.converged,
                                scalars=scalars, components=np.array(pstate.components),
-                               classes=prob.classes, details={}, _ctx=_Ctx(problem=prob, extra=pstate))
+                               classes=prob.classes, details={}, _ctx=_Ctx(problem=prob, extra=pstate, inner=pcp))
 
     def _inner(self, call, iteration: int):
         """``call()`` of the inner PCP; its SolverError re-raised in this method's name (the user
@@ -300,13 +307,13 @@ class RPCALS(RegressionEstimator):
             raise SolverError(self.name, at, f"its PCP step: {e.reason}") from e
 
     def _start(self, prob: Problem) -> RegressionState:
-        self._pcp_est = self._pcp()
-        return self._wrap(prob, self._inner(lambda: self._pcp_est.start(prob.X), 0), None)
+        pcp = self._pcp(prob.params)
+        return self._wrap(prob, pcp, self._inner(lambda: pcp.start(prob.X), 0), None)
 
     def _step(self, state: RegressionState) -> RegressionState:
-        est = getattr(self, "_pcp_est", None) or self._pcp()
-        pstate = self._inner(lambda: est.step(state._ctx.extra), state.iteration + 1)
-        return self._wrap(state._ctx.problem, pstate, state)
+        pcp = state._ctx.inner
+        pstate = self._inner(lambda: pcp.step(state._ctx.extra), state.iteration + 1)
+        return self._wrap(state._ctx.problem, pcp, pstate, state)
 
     def clean_inputs(self, X: Any, state: RegressionState | None = None) -> np.ndarray:
         """PCP's low-rank part of the test batch (eq. (7)), missing entries not allowed."""
@@ -314,7 +321,7 @@ class RPCALS(RegressionEstimator):
         X = self._check_X(X, n_features=state.D.shape[1])
         if X.shape[0] < 2:
             return X
-        return np.array(self._pcp().fit_state(X).training_reconstruction(X))
+        return np.array(self._pcp(state._ctx.problem.params).fit_state(X).training_reconstruction(X))
 
 
 # =========================================================================== RANSAC
@@ -375,13 +382,13 @@ class RANSAC(RegressionEstimator):
 
     def _make(self, prob, prev, extra, best):
         inliers, score = best
-        T = _ridge_fit(prob.X[inliers], prob.Y[inliers], float(self._params["alpha"]))
+        T = _ridge_fit(prob.X[inliers], prob.Y[inliers], float(prob.params["alpha"]))
         sv, comps = thin_singular_values(prob.X) if prev is None else (prev.singular_values, prev.components)
         r = self._residuals(prob, T)
         trial = extra["trial"]
         return self._new_state(prev, objective=float(0.5 * np.sum(r[inliers] ** 2)), D=frozen(np.array(prob.X)),
                                E=frozen(np.zeros_like(prob.X)), T=frozen(T), singular_values=sv,
-                               converged=trial >= int(self._params["n_trials"]),
+                               converged=trial >= int(prob.params["n_trials"]),
                                scalars={"inliers": int(inliers.sum()), "trial": trial,
                                         "rank": int(len(sv))},
                                components=comps, classes=prob.classes,
@@ -390,7 +397,7 @@ class RANSAC(RegressionEstimator):
 
     def _start(self, prob: Problem) -> RegressionState:
         n, d = prob.X.shape
-        prm = self._params
+        prm = prob.params
         m = int(prm["subset_size"]) or min(d + 2, max(2, n // 2))
         if m > n:
             raise DataError(f"subset_size = {m} exceeds the number of samples ({n})")
@@ -407,9 +414,9 @@ class RANSAC(RegressionEstimator):
         prob = state._ctx.problem
         extra = dict(state._ctx.extra)
         best = extra.pop("best")
-        rng = np.random.default_rng([int(self._params["random_state"]), extra["trial"]])   # trial k: same subset on replay
+        rng = np.random.default_rng([int(prob.params["random_state"]), extra["trial"]])   # trial k: same subset on replay
         idx = rng.choice(prob.X.shape[0], size=extra["m"], replace=False)
-        T = _ridge_fit(prob.X[idx], prob.Y[idx], float(self._params["alpha"]))
+        T = _ridge_fit(prob.X[idx], prob.Y[idx], float(prob.params["alpha"]))
         r = self._residuals(prob, T)
         inl = r <= extra["tau"]
         score = (int(inl.sum()), -float(r[inl].sum()))

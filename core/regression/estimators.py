@@ -9,18 +9,22 @@ Orientation: the paper's samples are columns (X ∈ ℝ^{d×n}); here they are r
 Y (n, p), D̂ = [D, c·1] (n, d + 1), T (p, d + 1) as in the paper, prediction ``D̂ Tᵀ`` (the
 paper's ``T D̂``). See :mod:`core.regression._base`.
 
-Scale of the parameters (not in the paper, which reports no values). The user's ``lam``,
-``eta`` and ``gamma`` are dimensionless; the solver uses
+Scale of the parameters (not in the paper, which reports no values). The user's ``lam_scale``,
+``eta`` and ``alpha`` are dimensionless; the solver uses
 
-* ``λ = lam / √max(n_samples, n_features)`` — PCP's scale (Candès et al.); λ is dimensionless
-  because ‖D‖_* and ‖E‖₁ both scale like X (``lam`` = PCP's ``lam_scale``);
+* ``λ = lam_scale / √max(n_samples, n_features)`` — PCP's scale and PCP's parameter
+  (:class:`core.methods.convex.PCP`, Candès et al.: ``lam_scale = 1`` is their λ); λ is
+  dimensionless because ‖D‖_* and ‖E‖₁ both scale like X;
 * ``η = eta · s_X / s_Y²`` with ``s_X`` the RMS of the (observed) entries of X and ``s_Y²`` the
   mean square of the centred weighted targets ``(Y − ȳ)Wᵀ``: multiplying X or Y by a constant
   leaves D/X, E/X and the predictions unchanged;
-* ``gamma`` weighs a ridge ``γ/2‖T‖²`` in the objective, next to the regression term's η/2:
-  Alg. 1's T-step then minimises ``‖W(Y − TD̂)‖² + γ_T‖T‖²`` with ``γ_T = γ/η``; the solver uses
-  ``γ_T = (gamma / eta) · n · v_X · mean(diag WᵀW)``, ``v_X`` the mean variance of the features:
-  ``gamma/eta`` is the T-step ridge as a fraction of the average diagonal of the centred Gram
+* ``alpha`` weighs a ridge ``α/2‖T‖²`` in the objective, next to the regression term's η/2
+  (scikit-learn's name for a ridge penalty, as :class:`~core.regression.baselines.RidgeRegression`'s
+  ``alpha``, whose objective has the regression term with weight 1/2 instead of η/2: RR with
+  λ → ∞ is Ridge with ``alpha = RR's alpha / eta``). Alg. 1's T-step then minimises
+  ``‖W(Y − TD̂)‖² + γ‖T‖²`` (the paper's γ) with ``γ = α/η`` in these units; the solver uses
+  ``γ = (alpha / eta) · n · v_X · mean(diag WᵀW)``, ``v_X`` the mean variance of the features:
+  ``alpha/eta`` is the T-step ridge as a fraction of the average diagonal of the centred Gram
   matrix. (The extraction, §3.3, leaves open whether Alg. 1's γ is relative to η; with a ridge
   that grows with η, a large η lets D inflate to shrink T — measured on the 3-D example:
   RAE_T 0.16 at η = 100 — so the ridge is kept in the objective's own units.);
@@ -28,7 +32,12 @@ Scale of the parameters (not in the paper, which reports no values). The user's 
   the intercept like a feature of the data's scale; on data with RMS 1 it is the paper's 1ᵀ).
   ``RegressionState.T`` always holds the actual intercept in its last column.
 
-The effective λ, η and T-step ridge γ_T are in ``state.details`` (``"λ"``, ``"η"``, ``"γ"``).
+The effective λ, η and T-step ridge γ (the paper's symbols) are in ``state.details`` (``"λ"``,
+``"η"``, ``"γ"``).
+
+Names before 2026-11: ``lam`` (now ``lam_scale``, PCP's name of the same number) and ``gamma``
+(now ``alpha``); sessions and lessons that say the old names still load
+(:attr:`core.params.MethodInfo.renamed`, with a DeprecationWarning, until 1.0).
 
 Convergence (measured at the defaults, ρ = 1.1, tol 1e-7, µ₀ = 1.25/‖·‖₂; gap = objective above a
 run with ρ = 1.02 / 1.05 and tol 1e-10): RR on the §5.1 3-D example 94 iterations, gap 1e-8;
@@ -64,19 +73,19 @@ MU_MAX_RATIO_TEST = 1e7
 
 
 # =========================================================================== parameters
-LAM = ParamSpec("lam", "λ", "float", 2.0,
-                "weight of ‖E‖₁ (sparsity of the outliers), in units of 1/√max(n_samples, n_features) "
-                "as PCP's λ; larger: fewer entries treated as outliers",
+LAM_SCALE = ParamSpec("lam_scale", "λ·√max(n,d)", "float", 2.0,
+                "weight λ of ‖E‖₁ (sparsity of the outliers) as a multiple of 1/√max(n_samples, n_features), "
+                "as PCP's; larger: fewer entries treated as outliers",
                 low=0.0, low_open=True, scale="log", slider=(0.05, 20.0))
 ETA = ParamSpec("eta", "η", "float", 10.0,
                 "weight of the regression term (η → 0: RPCA; large: the cleaning follows the targets), "
                 "in units of s_X/s_Y² (RMS of X over the mean square of the centred targets)",
                 low=0.0, low_open=True, scale="log", slider=(1e-3, 1e4))
-GAMMA = ParamSpec("gamma", "γ", "float", 1e-2,
-                  "ridge γ/2‖T‖² on the regressor; Alg. 1's T-step ridge is γ/η as a fraction of the "
-                  "average diagonal of the centred Gram matrix (n·mean feature variance). Needed when "
-                  "n_samples < n_features or the test inputs are not cleaned; too large and D "
-                  "inflates to shrink T",
+ALPHA = ParamSpec("alpha", "α", "float", 1e-2,
+                  "ridge α/2‖T‖² on the regressor, beside the regression term's η/2; Alg. 1's T-step ridge "
+                  "γ is α/η as a fraction of the average diagonal of the centred Gram matrix (n·mean "
+                  "feature variance). Needed when n_samples < n_features or the test inputs are not "
+                  "cleaned; too large and D inflates to shrink T",
                   low=0.0, low_open=True, scale="log", slider=(1e-6, 1.0))
 RHO = ParamSpec("rho", "ρ", "float", 1.1,
                 "µ1, µ2 (and µ of the test-time cleaning) grow by this factor each iteration; "
@@ -99,7 +108,9 @@ TOL_RR = ParamSpec("tol", "tol", "float", 1e-7,
                    "r2 = ‖D̂ − [D, 1]‖/‖D̂‖ fall below this (paper: 1e-8)",
                    low=0.0, low_open=True, scale="log", slider=(1e-10, 1e-3))
 
-RR_PARAMS = (LAM, ETA, GAMMA, RHO, TEST_WEIGHT, MAX_ITER_RR, TOL_RR)
+RR_PARAMS = (LAM_SCALE, ETA, ALPHA, RHO, TEST_WEIGHT, MAX_ITER_RR, TOL_RR)
+#: the parameters' former names (sessions and lessons written before the rename still load)
+RR_RENAMED = {"lam": "lam_scale", "gamma": "alpha"}
 #: RLDA's defaults, measured on the built-in digits with a black square on 20 % of every image
 #: (15 training images per class, seed 0; LDA 53.3 %): λ·√max = 2 cleans (17 % of the entries in
 #: E) but scores 41.3 % (test-time cleaning: 19 %); λ·√max = 5: 54.0 % (E 0.5 %; cleaning 46.7 %);
@@ -108,7 +119,7 @@ RR_PARAMS = (LAM, ETA, GAMMA, RHO, TEST_WEIGHT, MAX_ITER_RR, TOL_RR)
 #: a stroke from an occlusion, and a black square on the black background removes ink without
 #: leaving an outlier to detect. λ·√max = 5 is the smallest value that does not lose accuracy
 #: against LDA; paper 004's AR faces (dense images, black squares on skin) are the case it is for.
-RLDA_PARAMS = (replace(LAM, default=5.0), replace(ETA, default=1.0), replace(GAMMA, default=3.0),
+RLDA_PARAMS = (replace(LAM_SCALE, default=5.0), replace(ETA, default=1.0), replace(ALPHA, default=3.0),
                RHO, TEST_WEIGHT, RULE, MAX_ITER_RR, TOL_RR)
 
 
@@ -366,7 +377,7 @@ class _RRBase(RegressionEstimator):
         det = {"λ": run.lam, "η": run.eta, "γ": run.gamma, "s_X": run.scales[0], "s_Y": run.scales[1],
                "bias constant c": run.c}
         if self._classifier:
-            det["rule"] = self._params.get("rule", "mean")
+            det["rule"] = run.problem.params.get("rule", "mean")
         if run.observed is not None:
             det["missing"] = frozen(~run.observed)
         return det
@@ -377,7 +388,7 @@ class _RRBase(RegressionEstimator):
             return self._first(prob)
 
     def _first(self, prob: Problem) -> RegressionState:
-        prm = self._params
+        prm = prob.params
         X, Y = prob.X, prob.Y
         n, d = X.shape
         p = Y.shape[1]
@@ -401,10 +412,10 @@ class _RRBase(RegressionEstimator):
         s_Y2 = fro(Yc if W is None else Yc @ W.T) ** 2 / (n * p)
         if not s_Y2 > 0:
             s_Y2 = 1.0
-        lam = float(prm["lam"]) / math.sqrt(max(n, d))
+        lam = float(prm["lam_scale"]) / math.sqrt(max(n, d))
         eta = float(prm["eta"]) * s_X / s_Y2
         # Alg. 1's T-step ridge γ_T = γ/η (the objective's ridge γ/2‖T‖² over the data term's η)
-        gamma = float(prm["gamma"]) / float(prm["eta"]) * n * feature_variance(Xo, observed) * mean_M
+        gamma = float(prm["alpha"]) / float(prm["eta"]) * n * feature_variance(Xo, observed) * mean_M
         c = s_X
         norm_X = fro(Xo) or 1.0
         norm2_X = spectral_norm(Xo) or 1.0
@@ -496,7 +507,7 @@ class _RRBase(RegressionEstimator):
         E_obs = E if run.observed is None else np.where(run.observed, E, 0.0)
         objective, fit = self._objective(run, D, T, res.nuclear, E_obs)
         sv = np.sqrt(np.einsum("ij,ij->j", res.left, res.left))    # singular values of D: σ − τ
-        tol = float(self._params["tol"])
+        tol = float(run.problem.params["tol"])
         ctx = _Iter(run=run, Dh=frozen(Dh), G1=frozen(G1), G2=frozen(G2),
                     mu1=min(run.rho * mu1, run.mu_max1), mu2=min(run.rho * mu2, run.mu_max2),
                     k_pred=res.k_next, T=frozen(T), E_full=frozen(E), subspace=res.subspace)
@@ -572,7 +583,7 @@ _RR_DOC = """
     Prediction: ``predict(X)`` applies T to the raw inputs; ``predict(X, clean=True)`` cleans
     them first by Alg. 2 (:meth:`clean`), the paper's rule ``Y_te = T[D Z_te; 1ᵀ]``.
 
-    Raises ParameterError (at ``start``, naming the parameter: λ, η, γ <= 0, ...), DataError
+    Raises ParameterError (at ``start``, naming the parameter: lam_scale, eta, alpha <= 0, ...), DataError
     (bad X / Y), SolverError (NaN or infinity, naming the iteration).
 """
 
@@ -582,7 +593,7 @@ _RR_DOC = """
     reference=REFERENCE + ": eq. (3), Algorithm 1 (with the extraction's corrections)",
     summary="Robust regression: X = D + E with D low-rank and E sparse, the regressor learnt "
             "only from the cleaned D, jointly with the decomposition (supervised cleaning).",
-    params=RR_PARAMS,
+    params=RR_PARAMS, renamed=RR_RENAMED,
 )
 class RR(_RRBase):
     __doc__ = """Robust Regression (paper 004 eq. (3), Algorithm 1)::
@@ -593,20 +604,21 @@ class RR(_RRBase):
 
     Parameters
     ----------
-    lam : λ·√max(n, d) > 0 (sparsity of E). eta : η in units of s_X/s_Y² > 0. gamma : weight of
-        the ridge on T > 0; gamma/eta is Alg. 1's T-step ridge relative to the average diagonal of
-        the centred Gram matrix (see the module docstring for the scales).
+    lam_scale : λ·√max(n, d) > 0 (sparsity of E; PCP's ``lam_scale``). eta : η in units of
+        s_X/s_Y² > 0. alpha : weight of the ridge α/2‖T‖² on T > 0; alpha/eta is Alg. 1's T-step
+        ridge γ relative to the average diagonal of the centred Gram matrix (see the module
+        docstring for the scales).
     rho : 1 < ρ < 2, growth of µ1, µ2. test_weight : dictionary and weight of the test-time
         cleaning (``"basis"`` default, ``"eq8"``, ``"spectral"``, ``"alg2"``: see :func:`clean_test`). max_iter, tol : stopping rule.
 
     X : grey levels 0–255 for images (any scale: the parameters are scale-free).
     """ + _RR_DOC
 
-    def __init__(self, lam: float = 2.0, eta: float = 10.0, gamma: float = 1e-2, rho: float = 1.1,
+    def __init__(self, lam_scale: float = 2.0, eta: float = 10.0, alpha: float = 1e-2, rho: float = 1.1,
                  test_weight: str = "basis", max_iter: int = 500, tol: float = 1e-7):
-        self.lam = lam
+        self.lam_scale = lam_scale
         self.eta = eta
-        self.gamma = gamma
+        self.alpha = alpha
         self.rho = rho
         self.test_weight = test_weight
         self.max_iter = max_iter
@@ -618,7 +630,7 @@ class RR(_RRBase):
     reference=REFERENCE + ": eq. (9)–(10), algorithm derived in the extraction §3.7",
     summary="RR with missing input entries (NaN): E unpenalised there, the missing values "
             "filled from the low-rank D.",
-    params=RR_PARAMS,
+    params=RR_PARAMS, renamed=RR_RENAMED,
 )
 class RRMissing(RR):
     __doc__ = """RR with missing data (paper 004 eq. (9); test time eq. (10))::
@@ -647,7 +659,7 @@ class RRMissing(RR):
     reference=REFERENCE + ": eq. (6) (LS-LDA eq. (5) with RR's cleaning), Algorithm 1",
     summary="Robust LDA: RR with 0/1 class-indicator targets weighted by W = (YYᵀ)^(-1/2); "
             "labels by nearest class mean (or 1-NN) in the output space.",
-    params=RLDA_PARAMS,
+    params=RLDA_PARAMS, renamed=RR_RENAMED,
 )
 class RLDA(RR):
     __doc__ = """Robust LDA (paper 004 eq. (6)): RR with Y the 0/1 class-indicator matrix and the
@@ -670,9 +682,9 @@ class RLDA(RR):
     _classifier = True
     _class_weights = True
 
-    def __init__(self, lam: float = 5.0, eta: float = 1.0, gamma: float = 3.0, rho: float = 1.1,
+    def __init__(self, lam_scale: float = 5.0, eta: float = 1.0, alpha: float = 3.0, rho: float = 1.1,
                  test_weight: str = "basis", rule: str = "mean", max_iter: int = 500, tol: float = 1e-7):
-        super().__init__(lam=lam, eta=eta, gamma=gamma, rho=rho, test_weight=test_weight,
+        super().__init__(lam_scale=lam_scale, eta=eta, alpha=alpha, rho=rho, test_weight=test_weight,
                          max_iter=max_iter, tol=tol)
         self.rule = rule
 
@@ -682,7 +694,7 @@ class RLDA(RR):
     key="rlda-missing", name="RLDA-Missing", family="regression", task="regression",
     reference=REFERENCE + ": eq. (9)–(10) with W = (YYᵀ)^(-1/2) (§5.5), extraction §3.7",
     summary="RLDA with missing input entries (NaN), filled from the low-rank D.",
-    params=RLDA_PARAMS,
+    params=RLDA_PARAMS, renamed=RR_RENAMED,
 )
 class RLDAMissing(RLDA):
     __doc__ = """RLDA with missing data ("RLDA-missing", paper 004 §5.5): :class:`RLDA` with the

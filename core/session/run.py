@@ -99,10 +99,11 @@ def as_wanted(info, params: Mapping[str, Any], shape: tuple[int, int] | None) ->
 
 
 def validated(info, params: Mapping[str, Any]) -> dict:
-    """Every parameter of ``info`` (defaults filled in; names it does not have dropped), each
-    checked by its ParamSpec (ParameterError naming the parameter)."""
+    """Every parameter of ``info`` (defaults filled in; a former name read as today's,
+    :meth:`core.params.MethodInfo.current`; names it does not have dropped), each checked by its
+    ParamSpec (ParameterError naming the parameter)."""
     values = info.defaults()
-    values.update({k: v for k, v in params.items() if k in values})
+    values.update({k: v for k, v in info.current(params).items() if k in values})
     return {s.name: s.validate(values[s.name]) for s in info.params}
 
 
@@ -110,9 +111,9 @@ def validated(info, params: Mapping[str, Any]) -> dict:
 def is_classifier(method) -> bool:
     """The method (a catalogue entry, an estimator or its class) takes class labels as targets
     (RLDA, LDA): it needs labelled data."""
-    cls = getattr(method, "estimator", method)
+    cls = getattr(method, "estimator", method)   # (a catalogue entry, an estimator or its class)
     cls = cls if isinstance(cls, type) else type(cls)
-    return bool(getattr(cls, "_classifier", False))
+    return bool(getattr(cls, "_classifier", False))   # (only regression estimators declare it)
 
 
 def accepts_missing(info) -> bool:
@@ -192,6 +193,8 @@ class Run:
     error: str = ""
     diverged: bool = False
     saved_iteration: int = field(default=-1, compare=False)
+    # the estimator of the run, once started (None before): what steps it and judges its states
+    _est: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self.params = validated(self.info, self.params)
@@ -298,7 +301,7 @@ class Run:
         self.record_failure(str(exc), isinstance(exc, SolverError))
 
     def _estimator_in_use(self):
-        est = getattr(self, "_est", None)
+        est = self._est
         if est is None or not self.history.states:
             raise ParameterError(f"{self.info.name}: start the run on data before stepping it")
         return est
@@ -306,7 +309,7 @@ class Run:
     # ------------------------------------------------------------------ status
     @property
     def finished(self) -> bool:
-        est = getattr(self, "_est", None)
+        est = self._est
         return bool(self.history.states) and est is not None and est.finished(self.history.last)
 
     def status(self, estimator=None) -> tuple[str, str]:
@@ -318,12 +321,12 @@ class Run:
             return "", ""
         if self.diverged:
             return convergence.DIVERGED, self.error
-        est = estimator if estimator is not None else getattr(self, "_est", None) or self.estimator()
+        est = estimator if estimator is not None else self._est or self.estimator()
         last = self.history.last
         kind = est.status(last)
         at = next((s.iteration for s in self.history.states if s.converged), last.iteration) \
             if kind == convergence.CONVERGED else last.iteration
-        text = convergence.describe(kind, at, getattr(est, "max_iter", None))
+        text = convergence.describe(kind, at, est.max_iter)
         note = est.note(last) if hasattr(est, "note") else ""
         return kind, f"{text}; {note}" if note else text
 

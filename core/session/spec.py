@@ -80,10 +80,10 @@ class DataSpec:
         ``"single"`` (float32): the type of the
         images :meth:`load` gives and of the corrupted data X and the clean data X_clean that
         :func:`prepare` makes (the same 0–255 grey levels, each rounded to float32's 24-bit
-        significand, relative 6e-8). In single precision the PCA family and the convex methods
-        compute in float32; the other methods (PCA-L1, sparse PCA, the NMF family) convert X to
-        float64 when they start, a copy of their own
-        (:attr:`core.base.SteppableEstimator.preserves_float32`). Measured
+        significand, relative 6e-8). In single precision the PCA family, the convex methods and
+        the NMF family compute in float32; the greedy methods (PCA-L1, RSPCA, sparse PCA) take
+        float32 X as it is and compute in float64 from it
+        (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``). Measured
         (benchmarks/bench_precision.py): PCA-GM on the 5,000 digits at 96 × 96, one BLAS thread,
         0.47 s per step instead of 0.88 s and a process peak of 0.67 instead of 1.19 GB; after 3
         steps of every subspace method on the 100 faces and the 1,500 digits 0, 1, 7, each
@@ -291,9 +291,10 @@ def solver_input(estimator: Any, X: np.ndarray) -> np.ndarray:
     computes in float32 or converts what it keeps itself
     (:attr:`core.base.SteppableEstimator.preserves_float32`, ``accepts_float32``); else a
     read-only float64 copy shared by every estimator given the same ``X`` while one of them holds
-    it (the columns of a window in single precision: the NMF family would each convert X to
-    float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at 96 × 96 with 1,500
-    dot images). Thread-safe; raises nothing."""
+    it (the columns of a window in single precision: each method computing in double would
+    convert X to float64 and keep it, a copy per column: 457 MB each for the 5,000 digits at
+    96 × 96 with 1,500 dot images; every catalogue method now computes in float32 or takes float32
+    as it is, so this serves a method that does neither). Thread-safe; raises nothing."""
     if X.dtype != np.float32 or getattr(estimator, "preserves_float32", False) \
             or getattr(estimator, "accepts_float32", False):
         return X

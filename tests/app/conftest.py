@@ -24,7 +24,7 @@ def _own_settings(tmp_path_factory):
 def _app_process(qapp):
     """The app's process-wide settings (app.process.configure, as ``__main__.main()`` applies them:
     the GUI tests' latency relies on them), for each app test module: undone after it, so the
-    tests that follow run on the process's own switch interval, GC and numerical routes.
+    tests that follow run on the process's own GC and BLAS threads.
     (Module scope: "package" lasts the whole session for a folder without ``__init__.py``.)"""
     from robust_subspace_lab.app.process import configure
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtCore
 
 from robust_subspace_lab.app.ui_queue import UiQueue
-from robust_subspace_lab.app.views._common import GREY, ColorBar
+from robust_subspace_lab.app.views.common import GREY, ColorBar
 from robust_subspace_lab.core import presets
 
 WAIT = 60000

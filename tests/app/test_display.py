@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.app.display import ZOOM_KEY
 from robust_subspace_lab.app.text_fit import clipped_texts, describe
-from robust_subspace_lab.app.views import _scale
+from robust_subspace_lab.app.views import scaling
 
 
 def _settle(win, qtbot, steps: int = 2) -> None:
@@ -85,7 +85,7 @@ def test_a_clipped_title_is_reported(qtbot):
 
 def test_zoom_in_out_reset_scales_the_fonts_and_is_kept_between_runs(make_window, qtbot, _own_settings):
     win = make_window(methods=("pca",))
-    base = _scale.base_font().pointSizeF()
+    base = scaling.base_font().pointSizeF()
     combo = win.subspace.columns[0].method_combo
     combo_pt = combo.font().pointSizeF()
     qtbot.keyClick(win, QtCore.Qt.Key_Equal, QtCore.Qt.ControlModifier)     # Ctrl+=
@@ -93,7 +93,7 @@ def test_zoom_in_out_reset_scales_the_fonts_and_is_kept_between_runs(make_window
     zoom = win.display.zoom
     assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(base * zoom)
     assert combo.font().pointSizeF() == pytest.approx(combo_pt * zoom, rel=1e-3)   # its own bold font too
-    assert _scale.scale() == pytest.approx(zoom)                                 # and the charts
+    assert scaling.scale() == pytest.approx(zoom)                                 # and the charts
     view = win.subspace.columns[0].objective_view
     assert view.transform().m11() == pytest.approx(zoom)
     assert float(QtCore.QSettings().value(ZOOM_KEY)) == pytest.approx(zoom)

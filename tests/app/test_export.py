@@ -86,7 +86,7 @@ def test_right_click_on_a_plot_view_opens_its_menu_with_the_exports(column, qtbo
     from PySide6 import QtCore, QtWidgets
     from PySide6.QtTest import QTest
 
-    from robust_subspace_lab.app.views._common import MenuOnDemandViewBox
+    from robust_subspace_lab.app.views.common import MenuOnDemandViewBox
 
     win, col = column
     plots = [v for v in col.views() if isinstance(getattr(v, "getPlotItem", None) and v.getPlotItem().vb,

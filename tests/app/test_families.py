@@ -152,6 +152,7 @@ def test_toy_2d_shows_a_scatter_and_disables_the_corruption(qtbot, make_window):
     assert panel.toy_box.isVisible() and [c.name() for c in panel.toy_group().children()] == ["seed"]
     qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=WAIT)
     assert all(not c.runner.error for c in win.subspace.columns), [c.runner.error for c in win.subspace.columns]
+    assert win.subspace.source == panel.source_combo.currentData() == ("toy", "line")    # one key per source
     col = win.subspace.columns[1]
     snap = step_and_draw(qtbot, win, col)
     assert snap.points is not None and len(snap.points) == 110

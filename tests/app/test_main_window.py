@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.core import catalogue, views
 from robust_subspace_lab.core.errors import SolverError
+from robust_subspace_lab.core.session import FOLDER
 
 LEFT = QtCore.Qt.LeftButton
 WAIT = 15000  # ms; generous upper bound, the waits usually end in a few ms
@@ -319,6 +320,8 @@ def test_folder_option_and_image_size(qtbot, make_window, tmp_path):
     panel.size_combo.setCurrentIndex(panel.size_combo.findText("32 × 32 px"))
     panel.size_combo.activated.emit(panel.size_combo.currentIndex())
     assert win.subspace.imageset.shape == (32, 32) and win.subspace.source[1] == str(folder)
+    # one key for a folder: the panel's entry and the session's data say core's DataSpec kind
+    assert win.subspace.source == panel.source_combo.currentData() == (FOLDER, str(folder)) == ("folder", str(folder))
     assert win.subspace.open_folder(folder)
     assert (panel.size_combo.count(), panel.source_combo.count()) == (n_sizes, n_sources)
     # back to the built-in set, keeping the size

@@ -130,3 +130,50 @@ def test_refused_edit_shows_a_message_and_keeps_the_points(qtbot, tab):
     assert len(tab.model.points) == 3
     assert messages and "at least 3" in messages[-1]
     assert "at least 3" in tab.message.text()
+
+
+def _offer_a_new_reweighted_method(qtbot):
+    """A reweighted PCA written as a subclass of the family's base class, registered: the tab's
+    combo offers it, picking it refits with it and the cross-section draws its majoriser."""
+    from robust_subspace_lab.core.methods._specs import MAX_ITER, N_COMPONENTS, TOL
+    from robust_subspace_lab.core.methods.reweighted import ReweightedPCA
+    from robust_subspace_lab.core.params import register
+
+    @register(key="welsch-pca-test", name="Welsch PCA (test)", family="PCA", reference="test",
+              summary="PCA with a Welsch loss of fixed width", params=[N_COMPONENTS, MAX_ITER, TOL])
+    class WelschPCA(ReweightedPCA):
+        def __init__(self, n_components=10, max_iter=100, tol=1e-6):
+            self.n_components, self.max_iter, self.tol = n_components, max_iter, tol
+
+        def phi(self, a, s):
+            return 1.0 - np.exp(-a / s["h"])
+
+        def dphi(self, a, s):
+            return np.exp(-a / s["h"]) / s["h"]
+
+        def _fixed_constants(self, X, a):
+            return {"h": 2.0 * float(np.median(a))}
+
+    configure_pyqtgraph()
+    tab = PlaygroundWorkspace(method="pca-gm")
+    qtbot.addWidget(tab)
+    i = tab.method_combo.findData("welsch-pca-test")
+    assert i >= 0 and tab.method_combo.itemText(i) == "Welsch PCA (test)"
+    tab.method_combo.setCurrentIndex(i)                # as a user picks it
+    assert tab.model.method == "welsch-pca-test" and isinstance(tab.model.estimator, WelschPCA)
+    tab.step(2)
+    assert "Welsch PCA (test) — iteration 2" in tab.plane.titleLabel.text
+    _, q = tab.surrogate_item.getData()
+    _, j = tab.objective_item.getData()
+    assert len(q) == len(j) > 10 and np.all(q >= j - 1e-9 * np.abs(j).max())
+    tab.set_method("pca-gm")                           # the tab lets go of the test's class
+    assert tab.model.method == "pca-gm"
+
+
+def test_a_new_reweighted_method_appears_in_the_combo(qtbot):
+    from robust_subspace_lab.core.playground import methods
+
+    _offer_a_new_reweighted_method(qtbot)
+    import gc
+    gc.collect()
+    assert "welsch-pca-test" not in methods()

@@ -75,7 +75,7 @@ def test_synthetic_rr_steps_and_draws_the_snapshot(qtbot, regression):
     assert ws.data.description.startswith("synthetic 3-D")
     choose(ws.method_combo, "rr")
     assert ws.method_info.key == "rr" and ws.method_combo.currentText() == "RR"
-    assert [s.symbol for s in (sl.spec for sl in ws._sliders)] == ["λ", "η", "γ"]
+    assert [s.symbol for s in (sl.spec for sl in ws._sliders)] == ["λ·√max(n,d)", "η", "α"]
     assert not ws.corruption_box.isEnabled()          # the example has its own errors
     assert not win.data_dock.isVisible()              # the subspace Data dock belongs to the other tab
     n = 8
@@ -271,7 +271,7 @@ def test_missing_blocks_switch_rlda_to_its_missing_version_and_refuse_baselines(
     assert np.isnan(ws.data.X).any()
     assert ws.method_info.key == "rlda-missing" and ws.method_combo.currentText() == "RLDA-Missing"
     assert ws.method_note.isVisible() and "RLDA-Missing" in ws.method_note.text()
-    assert ws.runner.params["eta"] == 1.0 and ws.runner.params["gamma"] == 3.0    # RLDA's own defaults
+    assert ws.runner.params["eta"] == 1.0 and ws.runner.params["alpha"] == 3.0    # RLDA's own defaults
     click(qtbot, win.step_button)
     settle(qtbot, ws, 1)
     assert not ws.runner.error
@@ -292,7 +292,7 @@ def test_missing_blocks_switch_rlda_to_its_missing_version_and_refuse_baselines(
 
 
 # ----------------------------------------------------------------------------- refusals
-@pytest.mark.parametrize("name, symbol", [("lam", "λ"), ("eta", "η"), ("gamma", "γ")])
+@pytest.mark.parametrize("name, symbol", [("lam_scale", "λ·√max(n,d)"), ("eta", "η"), ("alpha", "α")])
 def test_non_positive_parameter_is_refused_and_the_run_kept(qtbot, regression, name, symbol):
     win, ws = regression
     click(qtbot, win.step_button)

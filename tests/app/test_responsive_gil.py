@@ -1,6 +1,7 @@
-"""The solvers never hold the GIL long (issue 13, point 3): the app (``app.process.configure``) turns on
-``core.linalg.release_gil``, under which the eigensolver of a step on the digits (784 × 784)
-releases the GIL, so the GUI thread runs while it computes; the results are the same."""
+"""The solvers never hold the GIL long (issue 13, point 3; issue 31, point 1): above
+``core.linalg.PARTIAL_EIGH_MAX`` the eigensolver of a step (784 × 784 on the digits) is numpy's,
+which releases the GIL, so a GUI thread beside it runs while it computes; the route is the same
+in a script and in the app, and both solvers agree."""
 from __future__ import annotations
 
 import sys
@@ -11,17 +12,10 @@ import pytest
 from robust_subspace_lab.core import linalg
 
 
-@pytest.fixture
-def gil_policy():
-    before = linalg.gil_released()
-    yield
-    linalg.release_gil(before)
-
-
-def test_the_eigensolver_takes_the_route_that_releases_the_gil_and_agrees(gil_policy, monkeypatch):
-    """At 784 × 784 (the digits), with the policy on, the top eigenpairs come from numpy's ``eigh``
-    (its LAPACK call runs without the GIL) and not from scipy's partial solver (which holds it);
-    both routes give the same eigenpairs."""
+def test_large_eigenproblems_take_the_solver_that_releases_the_gil_and_agree(monkeypatch):
+    """At 784 × 784 the top eigenpairs come from numpy's ``eigh`` (its LAPACK call runs without
+    the GIL), at PARTIAL_EIGH_MAX from scipy's partial solver (which holds it; short there);
+    the two give the same eigenpairs."""
     rng = np.random.default_rng(0)
     A = rng.standard_normal((900, 784))
     M = A.T @ A
@@ -37,12 +31,11 @@ def test_the_eigensolver_takes_the_route_that_releases_the_gil_and_agrees(gil_po
 
     spy(np.linalg, "numpy")
     spy(linalg.linalg, "scipy")          # core.linalg's scipy.linalg
-    linalg.release_gil(False)
-    held = linalg.top_eigh(M.copy(), 10)
-    assert calls == ["scipy"]
-    linalg.release_gil(True)
     evals, V = linalg.top_eigh(M.copy(), 10)
-    assert calls == ["scipy", "numpy"]
+    assert calls == ["numpy"]
+    monkeypatch.setattr(linalg, "PARTIAL_EIGH_MAX", 784)
+    held = linalg.top_eigh(M.copy(), 10)
+    assert calls == ["numpy", "scipy"]
     np.testing.assert_allclose(evals, held[0], rtol=1e-10)
     np.testing.assert_allclose(np.abs(V.T @ held[1]), np.eye(10), atol=1e-8)
 

@@ -228,8 +228,8 @@ def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbo
     qtbot.waitUntil(lambda: _settled(ws, 0), timeout=20000)
     ws.options_group().child("noise").setValue(0.5)            # the data option, as typed in its tree
     qtbot.waitUntil(lambda: ws.choice.values()["noise"] == 0.5 and _settled(ws, 0), timeout=20000)
-    ws.method_group().child("lam").setValue(0.3)               # and a parameter of RR
-    qtbot.waitUntil(lambda: ws.runner.params["lam"] == 0.3 and _settled(ws, 0), timeout=20000)
+    ws.method_group().child("lam_scale").setValue(0.3)               # and a parameter of RR
+    qtbot.waitUntil(lambda: ws.runner.params["lam_scale"] == 0.3 and _settled(ws, 0), timeout=20000)
     for _ in range(4):
         qtbot.mouseClick(win.step_button, QtCore.Qt.LeftButton)
     qtbot.waitUntil(lambda: _settled(ws, 4), timeout=20000)
@@ -245,7 +245,7 @@ def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbo
     again = other.regression
     qtbot.waitUntil(lambda: _settled(again, 4), timeout=20000)
     assert again.choice == ws.choice and again.method_info.key == "rr"
-    assert again.runner.params == ws.runner.params and again.method_group().child("lam").value() == 0.3
+    assert again.runner.params == ws.runner.params and again.method_group().child("lam_scale").value() == 0.3
     assert (again.iteration_label.text(), again.test_metrics.text()) == shown and "iteration 4" in shown[0]
     assert again.shown_snapshot.metrics.keys() == metrics.keys() and metrics
     for k, v in metrics.items():

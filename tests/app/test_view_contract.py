@@ -20,7 +20,7 @@ from robust_subspace_lab.core.views import snapshot
 
 from robust_subspace_lab.app.regression.outcome_views import ConfusionView, PredictionView, TestSamplesView
 from robust_subspace_lab.app.views import for_task
-from robust_subspace_lab.app.views._common import ColorBar
+from robust_subspace_lab.app.views.common import ColorBar
 
 REGISTERED = list(dict.fromkeys(for_task("subspace") + for_task("regression")))
 

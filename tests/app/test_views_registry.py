@@ -164,7 +164,7 @@ def test_plot_axes_widen_but_never_narrow(qtbot):
     axis = view.getPlotItem().getAxis("left")
     widths = []
     for values in ([123456.0, 98765.0, 91234.0], [2.5, 1.25, 1.0], [0.0125, 0.011, 0.0105]):
-        view.show_snapshot(SimpleNamespace(objective_history=tuple(values), iteration=2))
+        view.show_snapshot(SimpleNamespace(objective_history=tuple(values), iteration=2, method="PCA"))
         view.grab()                                   # paints: the labels are measured
         QtWidgets.QApplication.processEvents()        # the relayout, if any
         widths.append(axis.width())

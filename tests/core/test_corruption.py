@@ -385,6 +385,9 @@ DISPATCH_PARAMS = {"value_block": {"size": 6}}
 
 @pytest.mark.parametrize("key", list(CORRUPTIONS))
 def test_corrupt_dispatch_every_key(data, key):
+    """Every registered corruption, by what it does rather than by its key: input untouched, the
+    invariants of a Corrupted, reproducible for a seed and different for another, the clean data
+    when it has no parameter, round(fraction · n) images appended or at most that many touched."""
     before = data.images.copy()
     params = DISPATCH_PARAMS.get(key, {})
     c = corrupt(data, key, **params)
@@ -392,13 +395,18 @@ def test_corrupt_dispatch_every_key(data, key):
     _check_invariants(c, len(data), data.shape, RANGES.get(key, (0.0, 255.0)))
     again = corrupt(data, key, **params)
     np.testing.assert_array_equal(c.X, again.X)
-    if key == "none":
+    if "seed" in CORRUPTIONS[key].defaults():          # the seed draws: another seed, another corruption
+        assert not np.array_equal(corrupt(data, key, **{**params, "seed": 7}).X, c.X)
+    fraction = {**CORRUPTIONS[key].defaults(), **params}.get("fraction")
+    if not CORRUPTIONS[key].params:                     # no parameter: the clean data ("none")
         np.testing.assert_array_equal(c.X, data.X)
         assert not c.mask.any() and not c.outliers.any() and not c.added.any()
-    elif key in ("dot_images", "natural_outliers"):
-        assert c.added.sum() == round(0.3 * len(data))
-    else:
-        assert c.outliers.any() and not c.added.any()
+    elif c.added.any():                                 # whole-sample outliers appended after the data
+        assert c.added.sum() == round(fraction * len(data)) and c.outliers[len(data):].all()
+    else:                                               # within-sample corruption of round(fraction · n) images
+        assert c.outliers.any() and c.n_samples == len(data)
+        if fraction is not None:
+            assert c.outliers.sum() <= round(fraction * len(data))
 
 
 def test_corrupt_matches_direct_call(data):

@@ -164,6 +164,8 @@ def test_pca_gm_speaks_of_itself_when_its_mean_stops_early():
     assert texts and all("GeneralizedMean" not in t for t in texts)
     assert any(t.startswith("PCA-GM: its generalized mean") for t in texts)
     assert "generalized mean" in est.note(est.state_)
+    # the note is the state's (an estimator that did not run it, as a reopened session's, says it too)
+    assert "generalized mean" in catalogue.create("pca-gm", max_iter=2, n_components=2).note(est.state_)
 
 
 def test_an_inner_solvers_failure_is_named_after_the_method_called():

@@ -25,7 +25,7 @@ fcntl = pytest.importorskip("fcntl") if os.name != "nt" else None
 
 def _payload() -> dict:
     sess = Session(data=DataSpec(kind="builtin", name="faces", size=(16, 16)))
-    sess.add_run("rr", {"lam": 0.5})
+    sess.add_run("rr", {"lam_scale": 0.5})
     sess.add_run("pca-gm", {"p": 0.5, "n_components": 3})
     sess.add_run("pca", {})
     d = sess.to_dict()
@@ -82,7 +82,7 @@ def test_files_written_with_a_columns_list_open_from_their_session():
     (lambda p: _run(p, 2).__setitem__("method", "nope"), "session.runs[2].method"),
     (lambda p: _run(p, 2).__setitem__("method", ["pca"]), "session.runs[2].method"),
     (lambda p: _run(p, 2).__setitem__("task", "regression"), "session.runs[2].method"),
-    (lambda p: _run(p, 0)["params"].__setitem__("lam", -1.0), "session.runs[0].params"),
+    (lambda p: _run(p, 0)["params"].__setitem__("lam_scale", -1.0), "session.runs[0].params"),
     (lambda p: _run(p, 0).__setitem__("iteration", -7), "session.runs[0].iteration"),
     (lambda p: p["session"].__setitem__("runs", "abc"), "session.runs"),
     (lambda p: p["session"].__setitem__("runs", [_run(p, 0)]), "session.runs"),     # no method column

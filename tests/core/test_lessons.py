@@ -107,6 +107,10 @@ def test_unknown_corruption_parameter_and_data_option(tmp_path):
     err = _broken(tmp_path, 'data = "toy:line"', 'data = "builtin:faces"\ncorruption = "rectangles"\n'
                   'corruption_params = { fraction = 2.0 }')
     assert err.field == "steps[1].setup.corruption_params.fraction" and "2.0" in err.problem
+    # the corruption's rule between values, checked by its registry entry as corrupt() checks it
+    err = _broken(tmp_path, 'data = "toy:line"', 'data = "builtin:faces"\ncorruption = "rectangles"\n'
+                  'corruption_params = { size_min = 0.7, size_max = 0.5 }')
+    assert err.field == "steps[1].setup.corruption_params" and "size_min must be <= size_max" in err.problem
     err = _broken(tmp_path, 'data = "toy:line"', 'data = "toy:line"\ndata_params = { noise = 3 }')
     assert err.field == "steps[1].setup.data_params.noise"
 

@@ -79,7 +79,7 @@ def test_greedy_runs_on_large_data_hold_no_centred_copy_and_compute_the_same(mon
     for key, extra in params.items():
         est = catalogue.create(key, n_components=3, max_iter=30, **extra)
         state = est.start(X)
-        assert state._ctx[0].copied                 # 53 MB in float64: under the default threshold
+        assert state._ctx.run.copied                 # 53 MB in float64: under the default threshold
         for _ in range(12):
             state = est.step(state)
         copied[key] = state
@@ -92,7 +92,7 @@ def test_greedy_runs_on_large_data_hold_no_centred_copy_and_compute_the_same(mon
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-        run = state._ctx[0]
+        run = state._ctx.run
         assert not run.copied and np.shares_memory(run.X, X)      # the input itself, not a copy
         # the copy was X.size * 8 bytes (53 MB); the PCA start's d × d scatter and eigensolver are not the data's size
         assert peak < X.size * 8 / 4 + 3 * X.shape[1] ** 2 * 8, (key, peak / 2 ** 20)

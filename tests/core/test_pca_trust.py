@@ -151,7 +151,7 @@ def test_rspca_start_is_exact_leading_eigenvector_of_deflated_scatter(occluded):
     Xj = Xj - (Xj @ W[1]).reshape(-1, 1) * W[1]             # and by component 2
     u = np.linalg.eigh(Xj.T @ Xj)[1][:, -1]
     start = next(s for s in states if s.scalars["component"] == 3 and s.scalars["τ"] == 0)
-    run, prog = start._ctx
+    run, prog = start._ctx.run, start._ctx.progress
     w0 = est._leading_direction(run, prog.comp)
     assert abs(w0 @ u) == pytest.approx(1.0, abs=1e-8)
 

@@ -5,9 +5,9 @@ import pytest
 
 from robust_subspace_lab.core import playground as pgm
 from robust_subspace_lab.core.errors import DataError, ParameterError
-from robust_subspace_lab.core.playground import LINE_FIT, METHODS, Playground, cross_section
+from robust_subspace_lab.core.playground import LINE_FIT, Playground, cross_section, methods
 
-REWEIGHTED = [k for k in METHODS if k != "pca"]
+REWEIGHTED = [k for k in methods() if k != "pca"]
 
 
 def _angle_of_line(state):
@@ -55,7 +55,8 @@ def test_surrogate_minimiser_is_the_next_iterate(key):
     nxt = pg.state
     pg.reset()
     cs = pg.cross_section(n_angles=2001)
-    phi, dphi, _ = pgm._phi(key, pg.state)
+    loss = pg.loss()
+    phi, dphi = loss.phi, loss.dphi
     a_now = pgm.squared_residuals(key, pg.points, pg.state.mean, cs.theta_now)[0]
     a_next = pgm.squared_residuals(key, pg.points, pg.state.mean, _angle_of_line(nxt))[0]
     q_next = np.sum(phi(a_now) + dphi(a_now) * (a_next - a_now))

@@ -124,7 +124,15 @@ def test_appended_outliers_and_no_corruption_keep_the_clean_data_as_x_itself():
     assert data.X_clean is not data.X and not np.array_equal(data.X_clean, data.X)
 
 
-def test_methods_computing_in_double_share_one_copy_of_float32_data_not_counted_as_a_runs():
+@pytest.fixture
+def nmf_in_double(monkeypatch):
+    """The NMF family made to compute in float64 (it computes float32 data in float32,
+    tests/core/test_nmf_float32.py): the methods that compute in double share one copy."""
+    from robust_subspace_lab.core.methods.nmf_base import NMFBase
+    monkeypatch.setattr(NMFBase, "preserves_float32", False)
+
+
+def test_methods_computing_in_double_share_one_copy_of_float32_data_not_counted_as_a_runs(nmf_in_double):
     from robust_subspace_lab.core.session import Run, shared_double, solver_input
     data = prepare(DataSpec("builtin", "faces", size=(20, 20), precision="single"), CorruptionSpec())
     runs = [Run(key, {}) for key in ("tc-nmf", "nmf", "pca-l1", "pca-gm")]
@@ -146,7 +154,7 @@ def test_methods_computing_in_double_share_one_copy_of_float32_data_not_counted_
     assert solver_input(nmf, X64) is X64 and shared_double(X64) is None
 
 
-def test_the_shared_double_copy_lives_only_while_a_run_holds_it():
+def test_the_shared_double_copy_lives_only_while_a_run_holds_it(nmf_in_double):
     from robust_subspace_lab.core.session import Run, shared_double
     data = prepare(DataSpec("builtin", "faces", size=(16, 16), precision="single"), CorruptionSpec())
     greedy = Run("pca-l1", {})

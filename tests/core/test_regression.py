@@ -6,9 +6,11 @@ Y (n_samples, n_outputs); images are grey levels 0–255.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from robust_subspace_lab.core import catalogue, corruption, datasets
 from robust_subspace_lab.core.errors import DataError, ParameterError
@@ -68,7 +70,7 @@ def test_eta_to_zero_cleans_like_rpca(rng):
     X = low_rank_sparse(rng)
     Y = rng.standard_normal((len(X), 2))
     low_rank = PCP(lam_scale=1.0, rho=1.1, tol=1e-12, max_iter=5000).fit_state(X).fitted
-    rr = RR(lam=1.0, eta=1e-9, tol=1e-9, max_iter=5000)
+    rr = RR(lam_scale=1.0, eta=1e-9, tol=1e-9, max_iter=5000)
     states = run(rr, X, Y)
     diff = rel(states[-1].D, low_rank)
     assert diff < 1e-6, diff
@@ -79,13 +81,13 @@ def test_lambda_to_infinity_gives_ridge(rng):
     the T-step ridge γ/η); likewise RLDA → LDA."""
     X = low_rank_sparse(rng, n=40, d=30)
     Y = rng.standard_normal((40, 2))
-    st = run(RR(lam=1e8, eta=10.0, gamma=0.5, tol=1e-10), X, Y)[-1]
+    st = run(RR(lam_scale=1e8, eta=10.0, alpha=0.5, tol=1e-10), X, Y)[-1]
     assert np.abs(st.E).max() == 0.0
     assert rel(st.D, X) < 1e-8
     ridge = Ridge(alpha=0.05).fit(X, Y)
     assert rel(st.T, ridge.T_) < 1e-6
     y = np.repeat(np.arange(4), 10)
-    st = run(RLDA(lam=1e8, eta=2.0, gamma=1.0, tol=1e-10), X, y)[-1]
+    st = run(RLDA(lam_scale=1e8, eta=2.0, alpha=1.0, tol=1e-10), X, y)[-1]
     assert rel(st.T, LDA(alpha=0.5).fit(X, y).T_) < 1e-6
 
 
@@ -134,7 +136,7 @@ def test_synthetic_3d_rr_beats_lsr_on_T_and_cleans_both_kinds(synth):
     0.009 (RR) / 0.707 (input) / 0.707 (RPCA), out-of-plane 0.005 / 0.834 / 0.000."""
     rr_T, ls_T, dist = [], [], {k: [] for k in ("rr in", "x in", "rr out", "x out", "rpca in", "rpca out")}
     for d in synth:
-        states = run(RR(lam=3.0, eta=100.0, gamma=1e-2), d.X_train, d.Y_train)
+        states = run(RR(lam_scale=3.0, eta=100.0, alpha=1e-2), d.X_train, d.Y_train)
         rr = states[-1]
         rr_T.append(rae_T(rr.T, d.T_true))
         ls_T.append(rae_T(LeastSquares().fit(d.X_train, d.Y_train).T_, d.T_true))
@@ -165,7 +167,7 @@ def test_synthetic_3d_test_error_finding(synth):
     cleaning, and that the cleaned prediction stays within 30 % of it."""
     plain, cleaned, ls = [], [], []
     for d in synth[:3]:
-        rr = RR(lam=3.0, eta=100.0, gamma=1e-2).fit(d.X_train, d.Y_train)
+        rr = RR(lam_scale=3.0, eta=100.0, alpha=1e-2).fit(d.X_train, d.Y_train)
         plain.append(rel(rr.predict(d.X_test), d.Y_test))
         cleaned.append(rel(rr.predict(d.X_test, clean=True), d.Y_test))
         ls.append(rel(LeastSquares().fit(d.X_train, d.Y_train).predict(d.X_test), d.Y_test))
@@ -177,7 +179,7 @@ def test_test_time_cleaning_removes_out_of_plane_noise(synth):
     """Alg. 2 (eq. 8 solved with the corrections of §3.6): converges (residual < tol), cleaned
     test points lie in the training plane (out-of-plane test noise removed), shapes as documented."""
     d = synth[0]
-    rr = RR(lam=3.0, eta=100.0, gamma=1e-2).fit(d.X_train, d.Y_train)
+    rr = RR(lam_scale=3.0, eta=100.0, alpha=1e-2).fit(d.X_train, d.Y_train)
     lam = rr.state_.details["λ"]
     res = clean_test(d.X_test, rr.D_, lam, weight="alg2")
     assert res.converged and res.residual < 1e-7
@@ -219,7 +221,7 @@ def test_rlda_vs_lda_on_digits_with_black_squares_finding():
         states = run(rlda, data.X_train, data.targets_train)
         rlda._set_fitted(states[-1])
         acc_r.append(rlda.score(data.X_test, data.targets_test))
-        acc_l.append(LDA(alpha=rlda.gamma / rlda.eta).fit(data.X_train, data.targets_train)
+        acc_l.append(LDA(alpha=rlda.alpha / rlda.eta).fit(data.X_train, data.targets_train)
                      .score(data.X_test, data.targets_test))
     assert np.mean(acc_r) >= np.mean(acc_l) - 0.02, (acc_r, acc_l)
     assert any(r > b for r, b in zip(acc_r, acc_l)), (acc_r, acc_l)
@@ -287,7 +289,7 @@ def test_rlda_missing_runs_and_plain_rr_refuses_nan(rng):
 
 
 # ---------------------------------------------------------------- refusals
-@pytest.mark.parametrize("name", ["lam", "eta", "gamma"])
+@pytest.mark.parametrize("name", ["lam_scale", "eta", "alpha"])
 @pytest.mark.parametrize("value", [0.0, -1.0])
 @pytest.mark.parametrize("cls", [RR, RLDA, RRMissing])
 def test_nonpositive_weights_refused_naming_the_parameter(cls, name, value, rng):
@@ -394,7 +396,7 @@ def test_snapshot_3d_and_images(synth):
     """regression_snapshot: points for the 3-D example, image rows and weight images for images,
     metrics against the truth."""
     d = synth[0]
-    est = RR(lam=3.0, eta=100.0, gamma=1e-2, max_iter=20)
+    est = RR(lam_scale=3.0, eta=100.0, alpha=1e-2, max_iter=20)
     st = est.start(d.X_train, d.Y_train)
     snap0 = regression_snapshot(st, d)
     for _ in range(3):
@@ -444,3 +446,30 @@ def test_rpca_lsr_stops_between_its_costly_calls(monkeypatch):
     with interrupt.cancellable(pause), pytest.raises(interrupt.Cancelled):
         est.step(state)
     assert calls == []
+
+
+@pytest.mark.parametrize("info", catalogue.methods("regression"), ids=lambda m: m.key)
+def test_start_step_and_fit_leave_the_estimator_unchanged(info, rng):
+    """scikit-learn's rule: ``start``, ``step`` and ``fit`` leave the parameters and every other
+    attribute as they were (the validated parameters travel with the run's states: start kept them
+    as ``_params``) and only add learned attributes, whose names end in ``_`` (``start``:
+    ``n_features_in_``, as scikit-learn's ``validate_data`` sets it)."""
+    X = rng.standard_normal((24, 4)) * 10 + 50
+    y = np.repeat([0, 1, 2], 8)
+    Y = y if info.estimator._classifier else X @ rng.standard_normal((4, 2)) + 0.1 * rng.standard_normal((24, 2))
+    est = info.estimator()
+    if "max_iter" in est.get_params():
+        est.set_params(max_iter=3)
+    params, attrs = est.get_params(), dict(vars(est))
+    state = est.start(X, Y)
+    if not est.finished(state):
+        est.step(state)
+    added = vars(est).keys() - attrs.keys()
+    assert all(name.endswith("_") for name in added), sorted(added)
+    assert est.get_params() == params and {k: vars(est)[k] for k in attrs} == attrs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, Y)
+    added = vars(est).keys() - attrs.keys()
+    assert added and all(name.endswith("_") for name in added), sorted(added)
+    assert est.get_params() == params and {k: vars(est)[k] for k in attrs} == attrs

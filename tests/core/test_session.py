@@ -208,3 +208,38 @@ def test_a_run_pickles_mid_way_and_continues_exactly_as_the_original(small, meth
     a, b = run.states[-1], copy.states[-1]
     np.testing.assert_array_equal(a.T if method == "rr" else a.components, b.T if method == "rr" else b.components)
     assert a.objective == b.objective
+
+
+def test_runs_saved_with_former_parameter_names_reopen_with_todays():
+    """RR's and RLDA's ``lam`` is ``lam_scale`` (PCP's name of the same λ·√max(n, d)) and their
+    ``gamma`` is ``alpha`` (scikit-learn's and Ridge's name of the ridge weight): a session saved
+    before the rename reopens with the values under today's names (a DeprecationWarning says so),
+    a lesson file and a script still say the old names, and the old and new name together are
+    refused rather than one silently dropped."""
+    from robust_subspace_lab.core.lessons import loader
+
+    old = Session(regression=DataChoice(source="synthetic", options={"seed": 0})).to_dict()
+    old["runs"] = [{"method": "rr", "task": "regression", "params": {"lam": 3.0, "gamma": 0.02, "eta": 50.0}},
+                   {"method": "rlda", "task": "regression", "params": {"lam": 7.0}}]
+    with pytest.warns(DeprecationWarning) as heard:
+        back = Session.from_dict(json.loads(json.dumps(old)))
+    said = {str(w.message) for w in heard}
+    assert {"RR: the parameter 'lam' is now 'lam_scale' (the old name goes in 1.0)",
+            "RR: the parameter 'gamma' is now 'alpha' (the old name goes in 1.0)"} <= said
+    rr, rlda = back.runs
+    assert (rr.params["lam_scale"], rr.params["alpha"], rr.params["eta"]) == (3.0, 0.02, 50.0)
+    assert rlda.params["lam_scale"] == 7.0 and rlda.params["alpha"] == 3.0      # RLDA's own default
+    assert "lam" not in rr.params and "gamma" not in rr.params
+    assert back.to_dict()["runs"][0]["params"]["lam_scale"] == 3.0             # saved again: today's names
+    with pytest.warns(DeprecationWarning) as heard:
+        assert catalogue.create("rr", lam=3.0, gamma=0.02).get_params()["alpha"] == 0.02
+    assert len(heard) == 2
+    with pytest.raises(ParameterError, match="give lam_scale only"):
+        Run("rr", {"lam": 3.0, "lam_scale": 2.0})
+    text = ('key = "old-rr"\ntitle = "t"\nconcept = "c"\nteaches = "t"\nseed = 0\n[[steps]]\ntitle = "s"\n'
+            'text = "x"\nlook_at = "regression"\naction = { kind = "converge" }\n[steps.setup]\n'
+            'task = "regression"\ndata = "regression:synthetic"\n'
+            'methods = [ { key = "rr", params = { lam = 3.0, gamma = 0.02 } } ]\n')
+    with pytest.warns(DeprecationWarning):
+        lesson = loader.loads(text)
+    assert dict(lesson.steps[0].setup.methods)["rr"] == {"lam_scale": 3.0, "alpha": 0.02}

@@ -12,7 +12,7 @@ from threadpoolctl import threadpool_limits
 
 import robust_subspace_lab.core.block_krylov as K
 from robust_subspace_lab.core import linalg
-from robust_subspace_lab.core.methods import PCAGM, RPCAOM
+from robust_subspace_lab.core.methods import HQPCA, PCAGM, R1PCA, RPCAOM
 
 N, D, RANK = 800, 450, 10
 
@@ -45,7 +45,8 @@ def test_the_problem_takes_the_block_route_and_the_no_gap_case_has_no_gap():
         assert ok(lam[RANK] / lam[RANK - 1])              # λ_{k+1}/λ_k: no gap, or a clear one
 
 
-@pytest.mark.parametrize("cls, gap", [(PCAGM, False), (RPCAOM, False), (RPCAOM, True)])
+@pytest.mark.parametrize("cls, gap", [(PCAGM, False), (RPCAOM, False), (RPCAOM, True), (R1PCA, False),
+                                      (HQPCA, False)])
 def test_good_enough_start_gives_the_exact_start_fit(cls, gap):
     X, out = images(gap)
     first_exact, exact = fit(cls(n_components=RANK, exact_start=True), X)
@@ -63,7 +64,8 @@ def test_good_enough_start_gives_the_exact_start_fit(cls, gap):
 
 
 def test_exact_start_is_a_parameter_and_the_start_tolerance_is_looser():
-    assert PCAGM(exact_start=True).get_params()["exact_start"] is True
+    for cls in (PCAGM, RPCAOM, R1PCA, HQPCA):
+        assert cls(exact_start=True).get_params()["exact_start"] is True and cls().exact_start is False
     assert linalg.start_tol(True) == {}
     assert linalg.start_tol(False) == {"tol": linalg.START_TOL, "residual_tol": linalg.START_RESIDUAL_TOL}
     assert linalg.START_TOL > K.BLOCK_TOL

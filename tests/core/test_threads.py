@@ -71,6 +71,7 @@ def test_running_solvers_apply_the_policy_on_every_change(restore_threads):
 
     running = threads.RunningSolvers(cores=lambda: 4)
     large = threads.THREADED_MIN_ENTRIES + 1
+    threads.set_blas_threads(3)                                                # the caller's count
     with running.solver(large):
         assert running.count == 1 and threads.current_blas_threads() == 4      # all cores
         inside, leave = threading.Event(), threading.Event()
@@ -89,6 +90,7 @@ def test_running_solvers_apply_the_policy_on_every_change(restore_threads):
         assert running.count == 1 and threads.current_blas_threads() == 4
         with running.solver(100):                                              # small data joins
             assert threads.current_blas_threads() == 2
-    assert running.count == 0 and threads.current_blas_threads() == 1 == running.applied
+    assert running.count == 0 and threads.current_blas_threads() == 3 == running.applied   # given back
+    threads.set_blas_threads(1)
     with running.solver(100):                                                  # small data alone
         assert threads.current_blas_threads() == 1

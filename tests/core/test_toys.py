@@ -191,3 +191,13 @@ def test_line_toy_metrics_measure_against_the_inliers(seed):
     for name in ("eq. 14 error (000)", "Σ‖xʳ−xᵒ‖ (001)", "mean angle to clean PCA (°)"):
         assert snaps["pca-gm"].metrics[name] < snaps["pca"].metrics[name], name
     assert snaps["pca-gm"].metrics["weights AUC"] > 0.75     # the outliers get lower weights
+
+
+def test_every_toy_is_a_registry_entry_named_as_the_others():
+    """A toy's registry entry is a ToyInfo (a method's is a MethodInfo, a corruption's a
+    CorruptionInfo); its former name ToySpec still gives it, with a DeprecationWarning."""
+    import pytest
+    for key, info in toys.TOYS.items():
+        assert isinstance(info, toys.ToyInfo) and info.key == key and info.validate() == info.defaults()
+    with pytest.warns(DeprecationWarning, match="ToyInfo"):
+        assert toys.ToySpec is toys.ToyInfo

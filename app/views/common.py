@@ -6,11 +6,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from . import _scale
+from . import scaling
 
 __all__ = ["View", "COLORS", "TITLE_SIZE", "ZERO_COLOR", "ZERO_NAME", "TRUNCATED_COLOR", "TRUNCATED_NAME",
            "WEIGHT_CMAP", "LINE_COLORS", "RESIDUAL_RANGE", "GREY", "DIVERGING", "OUTLIER_SCORE",
-           "configure_pyqtgraph", "is_scatter", "is_strip"]
+           "configure_pyqtgraph", "is_scatter", "is_strip", "style_plot", "wrapping_title", "Title", "Message",
+           "DecadeAxis", "Mosaic", "ColorBar", "color_bar", "mask_rgba", "zero_rgba", "tile_overlays",
+           "export_arrays", "fitting_font", "MenuOnDemandViewBox", "keep_scenes_active", "keep_text_space",
+           "plot_widget_kwargs"]
 
 COLORS = {
     "clean": (70, 120, 200),        # bars of untouched samples
@@ -39,20 +42,20 @@ RESIDUAL_RANGE = 128.0
 
 def configure_pyqtgraph() -> None:
     """Global pyqtgraph options of the app (call before creating any view); the views follow
-    the window's zoom (:mod:`app.views._scale`)."""
+    the window's zoom (:mod:`app.views.scaling`)."""
     pg.setConfigOptions(imageAxisOrder="row-major", antialias=True, background="w", foreground="k")
-    _scale.install()
+    scaling.install()
 
 
-def _wrapping_title(plot: pg.PlotItem) -> "_Title":
-    """Give ``plot`` a :class:`_Title` (wrapping at the plot's width, its row as high as the
+def wrapping_title(plot: pg.PlotItem) -> "Title":
+    """Give ``plot`` a :class:`Title` (wrapping at the plot's width, its row as high as the
     wrapped text) in place of pyqtgraph's title label, and return it."""
     old = plot.titleLabel
     plot.layout.removeItem(old)
     old.setParentItem(None)
     if old.scene() is not None:
         old.scene().removeItem(old)
-    title = _Title(" ", row=(plot.layout, 0))
+    title = Title(" ", row=(plot.layout, 0))
     title.setParentItem(plot)
     plot.titleLabel = title
     plot.layout.addItem(title, 0, 1)
@@ -78,8 +81,10 @@ def keep_text_space(axis: pg.AxisItem, text_px: int = 0) -> None:
     axis.setStyle(autoReduceTextSpace=False)
 
 
-def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
-    _wrapping_title(plot)
+def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
+    """The app's look for a chart: a wrapping :class:`Title`, the axis labels ``bottom`` and
+    ``left`` (None: no left label), a light horizontal grid and the axis colours."""
+    wrapping_title(plot)
     plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
     plot.setLabel("bottom", bottom)
     if left:
@@ -102,9 +107,45 @@ def _style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = N
         ax.geometryChanged.connect(lambda ax=ax: ax.resizeEvent(None))
         ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: ax.resizeEvent(None))
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
+    for name in ("bottom", "top"):
+        spread_ticks(plot.getAxis(name))
 
 
-class _Message(pg.TextItem):
+#: px kept between two tick labels along a horizontal axis
+TICK_GAP = 6
+
+
+def spread_ticks(axis: pg.AxisItem) -> None:
+    """Automatic ticks of a horizontal ``axis`` never closer than their labels are wide: pyqtgraph
+    always writes its first level of ticks, however narrow the axis (a two-axis chart 60 px wide
+    wrote "20 40 60 80" into each other). The major spacing is doubled or more (1, 2, 5 × 10ᵏ)
+    until the widest label and :data:`TICK_GAP` fit between two ticks; the spacing it had
+    becomes the minor one. Explicit ticks (``setTicks``, ``setTickSpacing``) are kept."""
+    pyqtgraph_spacing = axis.tickSpacing
+
+    def tick_spacing(lo: float, hi: float, size: float):
+        levels = pyqtgraph_spacing(lo, hi, size)
+        if axis._tickSpacing is not None or not levels or size <= 0 or hi <= lo:
+            return levels
+        major = levels[0][0]
+        font = axis.style.get("tickFont") or axis.font()
+        fm = QtGui.QFontMetricsF(font)
+        strings = axis.tickStrings([lo, hi, major * np.ceil(lo / major)], axis.autoSIPrefixScale * axis.scale, major)
+        wide = max(fm.horizontalAdvance(str(t)) for t in strings) + TICK_GAP
+        spread = major
+        while (spread / (hi - lo)) * size < wide and spread < (hi - lo):
+            digits = spread / 10 ** np.floor(np.log10(spread))
+            spread *= 2.5 if round(digits) == 2 else 2       # 1 → 2 → 5 → 10
+        if spread == major:
+            return levels
+        return [(spread, 0), (major, 0)]
+
+    axis.tickSpacing = tick_spacing
+
+
+class Message(pg.TextItem):
+    """A grey centred note drawn over a chart in place of data (e.g. "no sample weights")."""
+
     def __init__(self):
         super().__init__("", color=(120, 120, 120), anchor=(0.5, 0.5))
 
@@ -112,7 +153,7 @@ class _Message(pg.TextItem):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-class _DecadeAxis(pg.AxisItem):
+class DecadeAxis(pg.AxisItem):
     """Left axis of the weights chart: the value v is drawn as 10^v (``decades``), or as is."""
 
     decades = True
@@ -239,6 +280,8 @@ class View:
     min_extra: int = 0
     #: shown before the first snapshot arrives
     default_visible: bool = True
+    #: a double click shows it large (View ▸ show large, :mod:`app.display`)
+    enlargeable: bool = True
 
     @staticmethod
     def shows(snapshot) -> bool:
@@ -254,7 +297,7 @@ GREY = pg.ColorMap([0.0, 1.0], [(0, 0, 0), (255, 255, 255)], name="grey")
 DIVERGING = "CET-D1"
 
 
-def _arrays(**kw) -> dict:
+def export_arrays(**kw) -> dict:
     """The items of ``kw`` that are not None, as numpy arrays."""
     return {k: np.asarray(v) for k, v in kw.items() if v is not None}
 
@@ -284,7 +327,11 @@ class ColorBar(pg.GraphicsWidget):
                                 textPen=COLORS["axis"])
         self.axis.linkToView(self.vb)
         self.axis.setLabel(label, color=COLORS["axis"], **{"font-size": "7.5pt"})
-        self.axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False)  # end values shown
+        # end values shown (pyqtgraph drops a tick text more than 15 px past the axis's ends: the
+        # residual bar's "−128" at 9 pt, 33 px wide, was never drawn), in the axis label's size
+        tick_font = scaling.base_font()
+        tick_font.setPointSizeF(7.5)
+        self.axis.setStyle(tickTextOffset=2, tickLength=-4, hideOverlappingLabels=False, tickFont=tick_font)
         keep_text_space(self.axis)
         if ticks is not None:
             self.axis.setTicks(ticks)
@@ -296,6 +343,10 @@ class ColorBar(pg.GraphicsWidget):
             self.vb.setFixedWidth(width)
             grid.addItem(self.vb, 0, 0)
             grid.addItem(self.axis, 0, 1)
+            # the end values are centred on the bar's ends: room for half a line above and below,
+            # else the bottom one ("−1") is cut by the view's edge
+            half = int(np.ceil(QtGui.QFontMetrics(tick_font).height() / 2))
+            grid.setContentsMargins(0, half, 0, half)
         self.frame = QtWidgets.QGraphicsRectItem(self.vb)     # the outline
         self.frame.setPen(pg.mkPen(COLORS["axis"]))
         self._levels = (0.0, 1.0)
@@ -336,7 +387,7 @@ class ColorBar(pg.GraphicsWidget):
         return self.axis
 
 
-def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> ColorBar:
+def color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -> ColorBar:
     """A fixed (not interactive) colour bar with an axis label in words and units; vertical (axis
     on the right) or horizontal (axis below)."""
     return ColorBar(cmap, values, label, ticks, horizontal=horizontal)
@@ -346,19 +397,19 @@ def _color_bar(cmap, values, label: str, ticks=None, horizontal: bool = False) -
 OUTLIER_SCORE = "outlier score"
 
 
-def _mask_rgba(mask: np.ndarray, color) -> np.ndarray:
+def mask_rgba(mask: np.ndarray, color) -> np.ndarray:
     """(…, 4) uint8: ``color`` where ``mask``, transparent elsewhere."""
     out = np.zeros(mask.shape + (4,), dtype=np.uint8)
     out[mask] = color
     return out
 
 
-def _zero_rgba(zero: np.ndarray) -> np.ndarray:
+def zero_rgba(zero: np.ndarray) -> np.ndarray:
     """(…, 4) uint8: the zero colour where ``zero``, transparent elsewhere."""
-    return _mask_rgba(zero, ZERO_COLOR)
+    return mask_rgba(zero, ZERO_COLOR)
 
 
-class _Title(pg.LabelItem):
+class Title(pg.LabelItem):
     """A title that never widens its view and is never clipped: a text longer than the view's
     width wraps onto more lines (left-aligned), and the title is as high as its lines (``row``:
     the ``(QGraphicsGridLayout, row)`` whose fixed height follows it, a PlotItem's title row).
@@ -402,7 +453,7 @@ class _Title(pg.LabelItem):
         self.updateGeometry()
 
 
-class _Mosaic(pg.GraphicsLayoutWidget):
+class Mosaic(pg.GraphicsLayoutWidget):
     """A title and one ViewBox holding a grid of ImageItems (one per tile), so that every tile
     gets the same size and the grid scales as a whole. 1 data unit = 1 pixel of the images."""
 
@@ -416,7 +467,7 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.ci.setContentsMargins(2, 2, 2, 2)
         self.ci.layout.setSpacing(0)
-        self.title = _Title(title, size=TITLE_SIZE, color=COLORS["title"])
+        self.title = Title(title, size=TITLE_SIZE, color=COLORS["title"])
         self.ci.addItem(self.title, row=0, col=0)
         self.vb = self.ci.addViewBox(row=1, col=0, lockAspect=True, enableMouse=False, invertY=True,
                                      enableMenu=False)
@@ -440,8 +491,8 @@ class _Mosaic(pg.GraphicsLayoutWidget):
         if below:
             if self.bar_row is None:
                 self.bar_row = self.ci.addLayout(row=2, col=0)
-                self.bar_row.setContentsMargins(4, 2, 4, 0)
-                self.bar_row.layout.setHorizontalSpacing(16)
+                self.bar_row.setContentsMargins(16, 2, 16, 0)     # room for half an end value ("+128")
+                self.bar_row.layout.setHorizontalSpacing(28)    # the end values of two bars apart
             self.bar_row.addItem(bar)
             self.below_bars.append(bar)
             return bar
@@ -503,7 +554,7 @@ def fitting_font(texts, width: float, height: float, sizes=LABEL_PT) -> QtGui.QF
     """The largest of ``sizes`` (points, unzoomed: the scene magnifies) in which every one of
     ``texts`` is at most ``width`` px wide and ``height`` px high; None if none is."""
     for pt in sizes:
-        font = _scale.base_font()
+        font = scaling.base_font()
         font.setPointSizeF(pt)
         fm = QtGui.QFontMetrics(font)
         if max((fm.horizontalAdvance(t) for t in texts), default=0) <= width and fm.height() <= height:
@@ -511,7 +562,7 @@ def fitting_font(texts, width: float, height: float, sizes=LABEL_PT) -> QtGui.QF
     return None
 
 
-def _tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:
+def tile_overlays(vb, n: int, point_size: float, anchor) -> tuple[list, list]:
     """``n`` hidden overlay images (drawn above the tiles) and ``n`` text labels in ``vb``."""
     font = QtGui.QFont()
     font.setPointSizeF(point_size)

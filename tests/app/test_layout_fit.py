@@ -1,0 +1,134 @@
+"""Issue 28's last layout limits, driven as a person sees them and measured with
+:func:`app.text_fit.clipped_texts`: reconstruction thumbnails of at least 48 px with three columns
+beside the lesson panel at 1280×720, a wrapping label given the height of its wrapped text (the
+lesson panel's "Checked: …" line), tick labels that run into each other (a confusion matrix
+70 px across), and a scalar combo too narrow for its text (elided, the whole text in its
+tooltip)."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from robust_subspace_lab.app.layout import WrappedLabel
+from robust_subspace_lab.app.text_fit import clipped_texts, describe
+
+LONG = ("Checked at iteration 31: every claim it asserts holds; 2 paper claim(s) do not reproduce "
+        "(as declared).")
+
+
+def _host(qtbot, *widgets, width: int, height: int) -> QtWidgets.QWidget:
+    """A window of ``width`` × ``height`` px holding ``widgets`` one above the other, the first
+    stretching (as the lesson panel's step text does)."""
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    lay = QtWidgets.QVBoxLayout(host)
+    for i, w in enumerate(widgets):
+        lay.addWidget(w, 1 if i == 0 else 0)
+    host.resize(width, height)
+    host.show()
+    qtbot.waitExposed(host)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    return host
+
+
+def test_the_lesson_panels_state_line_gets_the_height_of_its_wrapped_text(make_window, qtbot):
+    win = make_window(methods=("pca",))
+    win.resize(1280, 720)
+    panel = win.lesson_panel
+    panel.show()
+    win.resizeDocks([panel], [240], QtCore.Qt.Horizontal)       # its least width: the line wraps
+    qtbot.waitUntil(lambda: panel.width() < 400, timeout=5000)
+    panel.state_label.setText(LONG)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    label = panel.state_label
+    assert label.heightForWidth(label.width()) > 2 * label.fontMetrics().lineSpacing()
+    assert label.height() >= label.heightForWidth(label.width())
+    assert not [c for c in clipped_texts(win) if c.text == LONG], describe(clipped_texts(win))
+    label.setText("Checked: every claim it asserts holds.")           # shorter: the room follows
+    QtWidgets.QApplication.processEvents()
+    assert label.minimumHeight() == label.heightForWidth(label.width())
+
+
+def test_a_wrapped_label_in_a_squeezed_layout_is_never_shorter_than_its_lines(qtbot):
+    label = WrappedLabel(LONG)
+    host = _host(qtbot, QtWidgets.QTextBrowser(), label, width=240, height=300)
+    host.layout().setSizeConstraint(QtWidgets.QLayout.SetNoConstraint)
+    host.resize(240, 60)                       # less than everything needs
+    QtWidgets.QApplication.processEvents()
+    assert label.height() >= label.heightForWidth(label.width()) > 2 * label.fontMetrics().lineSpacing()
+
+
+def test_tick_labels_running_into_each_other_are_reported_and_a_confusion_matrix_has_room(qtbot):
+    from robust_subspace_lab.app.regression.outcome_views import ConfusionView
+
+    view = ConfusionView()
+    counts = np.diag(np.full(10, 5)) + 1
+    host = _host(qtbot, view, width=90, height=110)
+    view.show_counts(counts, [str(c) for c in range(10)], "Confusion (plain)")
+    QtWidgets.QApplication.processEvents()
+    kinds = {c.kind for c in clipped_texts(host)}
+    assert "overlapping tick labels" in kinds, kinds
+
+    m = host.layout().contentsMargins()
+    w, h = ConfusionView.MIN_SIZE
+    host.resize(w + m.left() + m.right(), h + m.top() + m.bottom())      # the view at its least size
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert (view.width(), view.height()) == ConfusionView.MIN_SIZE
+    assert not clipped_texts(host), describe(clipped_texts(host))
+
+
+def test_a_scalar_name_too_long_for_its_chart_is_elided_with_the_whole_name_in_the_tooltip(qtbot):
+    from robust_subspace_lab.app.views.scalars import ScalarHistoryView
+
+    view = ScalarHistoryView()
+    host = _host(qtbot, view, width=140, height=220)
+    history = {"truncated fraction": np.array([0.2, 0.2, 0.2]), "γ": np.array([3.0, 2.0, 1.5])}
+    view.show_snapshot(_snapshot(history))
+    view.choose("truncated fraction")
+    QtWidgets.QApplication.processEvents()
+    combo = view.combo
+    assert combo.currentText() == "truncated fraction  (constant)"
+    assert combo.shown_text().endswith("…") and combo.shown_text() != combo.currentText()
+    assert combo.currentText() in combo.toolTip()
+    assert combo.mapTo(host, QtCore.QPoint(combo.width(), 0)).x() <= host.width()
+    assert not [c for c in clipped_texts(host) if "QComboBox" in c.kind], describe(clipped_texts(host))
+
+    host.resize(420, 220)                               # room: the whole text, the plain tooltip
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert combo.shown_text() == combo.currentText()
+    assert combo.currentText() not in combo.toolTip()
+
+
+def _snapshot(history):
+    """A snapshot with only a scalar history (what the scalar view reads)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(scalar_history=history, iteration=len(next(iter(history.values()))) - 1)
+
+
+def test_three_columns_beside_the_lesson_panel_at_1280_by_720_get_thumbnails_of_48_px(make_window, qtbot):
+    win = make_window(methods=("pca", "pca-gm"))
+    win.subspace.add_column("pca-gm")
+    win.resize(1280, 720)
+    win.lesson_panel.show()                   # the Data dock makes room: three columns fit beside it
+    win.resizeDocks([win.lesson_panel], [250], QtCore.Qt.Horizontal)
+    qtbot.waitUntil(lambda: win.width() == 1280 and all(c.runner.states for c in win.subspace.columns)
+                    and not win.busy and all(not c.views_pending for c in win.subspace.columns), timeout=20000)
+    win.step_all(1)
+    qtbot.waitUntil(lambda: not win.busy and all(c.shown_index == len(c.runner.states) - 1 and not c.drawing
+                                                 for c in win.subspace.columns), timeout=20000)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    win.redraw_now()
+    QtWidgets.QApplication.processEvents()
+    for col in win.subspace.columns:
+        assert col.width() < 400                          # narrow: side by side they were 40 px
+        recon = col.recon_view
+        tile = recon.vb.mapViewToDevice(recon.tile_rect(0, 0)).boundingRect()
+        assert tile.width() >= 48 and tile.height() >= 48, (col.width(), tile)
+    clips = clipped_texts(win)
+    assert not clips, describe(clips)
