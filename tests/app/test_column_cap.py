@@ -10,7 +10,7 @@ def test_add_column_refuses_beyond_the_cap_and_comes_back_after_a_removal(make_w
     win = make_window(methods=("pca",), size=(16, 16))
     ws = win.subspace
     button = win.subspace.add_column_button
-    add_action = next(a for a in win.columns_menu.actions() if a.text() == "&Add column")
+    add_action = next(a for a in win.subspace.menu().actions() if a.text() == "&Add column")
     while button.isEnabled():
         qtbot.mouseClick(button, QtCore.Qt.LeftButton)
     assert len(win.subspace.columns) == MAX_COLUMNS
