@@ -18,6 +18,7 @@ from .column import VIEWS_PER_TICK, MethodColumn, view_classes
 from .column_defaults import next_column
 from .column_help import show_focused_help
 from .layout import share_width_equally
+from .scroll_cue import ColumnsCue
 from .subspace_data import SubspaceData
 from .ui_queue import UiQueue
 from .view_pool import ViewPool
@@ -96,6 +97,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
         self.setFrameShape(QtWidgets.QFrame.NoFrame)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
         self.setWidget(self.columns_widget)
+        self.columns_cue = ColumnsCue(self, lambda: self.columns)    # which columns are in view, when not all
         self._build_data_panel()
 
         self.add_column_button = QtWidgets.QPushButton("+ Column")

@@ -56,6 +56,7 @@ class ReconView(Mosaic, View):
         for name in self.COLUMNS:
             t = pg.TextItem(name, color="#444444", anchor=(0.5, 1.0))
             t.setFont(font)
+            t.setVisible(False)          # until the tiles are placed (_placed): not all at (0, 0)
             self.vb.addItem(t, ignoreBounds=True)
             self.headers.append(t)
         self.row_labels = []

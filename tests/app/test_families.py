@@ -49,7 +49,14 @@ def step_and_draw(qtbot, win, col, iteration=1):
     return col.shown_snapshot
 
 
-@pytest.mark.parametrize("family,key", METHODS, ids=[k for _, k in METHODS])
+#: the methods the default run steps in the window: PCA (solved at iteration 0), and each kind of
+#: display (sample weights: PCA-GM, RSPCA; the outlier score and E: PCP; neither: SPCA-rSVD; the
+#: zero pattern of sparse loadings: RSPCA, SPCA-rSVD); the other eight: slow run
+FAST = ("pca", "pca-gm", "rspca", "spca-rsvd", "pcp")
+
+
+@pytest.mark.parametrize("family,key", [(f, k) if k in FAST else pytest.param(f, k, marks=pytest.mark.slow)
+                                        for f, k in METHODS], ids=[k for _, k in METHODS])
 def test_each_method_steps_and_shows_what_it_is_about(qtbot, make_window, family, key):
     need(key)
     win = make_window(methods=("pca",))
@@ -125,6 +132,7 @@ def test_sparse_methods_show_their_zeros(qtbot, make_window):
     assert f"1: {nz}" in col.basis_view.toolTip()
 
 
+@pytest.mark.slow
 def test_digits_load_and_step(qtbot, make_window):
     win = make_window(methods=("pca-gm",))
     panel = win.subspace.data_panel

@@ -3,6 +3,7 @@
 the user sets γ."""
 from __future__ import annotations
 
+import pytest
 from robust_subspace_lab.core.methods.convex import gamma_scale
 
 WAIT = 15000
@@ -19,6 +20,7 @@ def _shown_and_used(col) -> tuple:
             col.runner.params["gamma"], col.runner.estimator.gamma_)
 
 
+@pytest.mark.slow
 def test_gamma_control_follows_the_data_until_the_user_sets_it(qtbot, make_window):
     win = make_window(methods=("crpca-om",))
     col = win.subspace.columns[0]

@@ -132,3 +132,22 @@ def test_three_columns_beside_the_lesson_panel_at_1280_by_720_get_thumbnails_of_
         assert tile.width() >= 48 and tile.height() >= 48, (col.width(), tile)
     clips = clipped_texts(win)
     assert not clips, describe(clips)
+
+
+def test_columns_that_do_not_fit_side_by_side_say_which_are_in_view(make_window, qtbot):
+    win = make_window(methods=("pca", "pca"))
+    for _ in range(2):
+        win.add_column("pca")
+    win.resize(1280, 720)                                       # four beside the Data dock do not fit
+    cue = win.subspace.columns_cue
+    qtbot.waitUntil(lambda: len(win.columns) == 4 and cue.isVisible(), timeout=20000)
+    assert "of 4" in cue.text() and "to the right ▶" in cue.text(), cue.text()
+    bar = win.subspace.horizontalScrollBar()
+    before = bar.value()
+    qtbot.mouseClick(cue, QtCore.Qt.LeftButton)                # the next column comes into view
+    qtbot.waitUntil(lambda: bar.value() > before, timeout=5000)
+    bar.setValue(bar.maximum())
+    qtbot.waitUntil(lambda: "to the left" in cue.text() and "to the right" not in cue.text(), timeout=5000)
+    assert not [c for c in clipped_texts(win) if "columnsCue" in c.where], describe(clipped_texts(win))
+    win.resize(2600, 720)                                       # all in view: no cue
+    qtbot.waitUntil(lambda: not cue.isVisible(), timeout=5000)

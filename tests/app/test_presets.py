@@ -24,7 +24,17 @@ def test_every_preset_is_in_the_menu(make_window):
     assert keys == {p.key for p in presets.PRESETS}
 
 
-@pytest.mark.parametrize("key", [p.key for p in presets.PRESETS])
+#: the presets the default run opens: the opening lesson (built-in faces) and one per paper (toys
+#: and the regression tab); every other preset runs under the slow marker
+FAST = ("default-lesson", "paper000-fig1", "paper001-l2p", "paper002-table1", "paper003-fig4", "paper004-table1-rr")
+
+
+def test_the_default_runs_presets_exist():
+    assert set(FAST) <= {p.key for p in presets.PRESETS}
+
+
+@pytest.mark.parametrize("key", [p.key if p.key in FAST else pytest.param(p.key, marks=pytest.mark.slow)
+                                 for p in presets.PRESETS])
 def test_preset_sets_up_and_runs(qtbot, make_window, key):
     pre = presets.get(key)
     win = make_window()

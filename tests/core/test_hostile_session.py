@@ -168,7 +168,7 @@ def _valid_bytes() -> bytes:
 VALID = _valid_bytes()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])   # examples: the profile's (tests/conftest.py)
 @given(cut=st.integers(0, len(VALID)), flips=st.lists(st.tuples(st.integers(0, len(VALID) - 1),
                                                                  st.integers(0, 255)), max_size=4))
 def test_truncated_or_flipped_files_are_read_or_refused(tmp_path, cut, flips):
@@ -196,7 +196,6 @@ _PATHS = [("session", "runs"), ("session", "runs", 1), ("session", "runs", 1, "i
           ("session", "corruption", "params"), ("sweep",), ("sweep", 0), ("sweep_spec",), ("folder_hash",)]
 
 
-@settings(max_examples=50, deadline=None)
 @given(where=st.sampled_from(_PATHS), value=_JSONISH)
 def test_any_value_in_any_field_is_accepted_checked_or_refused_by_name(where, value):
     payload = copy.deepcopy(_payload())
