@@ -137,10 +137,10 @@ def test_three_columns_beside_the_lesson_panel_at_1280_by_720_get_thumbnails_of_
 def test_columns_that_do_not_fit_side_by_side_say_which_are_in_view(make_window, qtbot):
     win = make_window(methods=("pca", "pca"))
     for _ in range(2):
-        win.add_column("pca")
+        win.subspace.add_column("pca")
     win.resize(1280, 720)                                       # four beside the Data dock do not fit
     cue = win.subspace.columns_cue
-    qtbot.waitUntil(lambda: len(win.columns) == 4 and cue.isVisible(), timeout=20000)
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 4 and cue.isVisible(), timeout=20000)
     assert "of 4" in cue.text() and "to the right ▶" in cue.text(), cue.text()
     bar = win.subspace.horizontalScrollBar()
     before = bar.value()
