@@ -262,8 +262,9 @@ def _open_window(app, args, methods) -> int:
     regression = (args.workspace == "regression" or args.regression_data or args.regression_method
                   or args.regression_corruption or args.test_cleaning)
     if regression:
-        win.open_regression(source=args.regression_data, method=args.regression_method,
+        win.regression.open(source=args.regression_data, method=args.regression_method,
                             corruption_key=args.regression_corruption, test_cleaning=args.test_cleaning)
+        win.show_tab(win.regression.title)
     if args.session:
         win.wait_idle(args.timeout)
         if not win.open_session(args.session, interactive=not args.screenshot):
@@ -340,7 +341,7 @@ def _print_metrics(win) -> None:
             return str(v)
         return f if math.isfinite(f) else str(f)
 
-    for col in win.columns:
+    for col in win.subspace.columns:
         snap = col.runner.snapshot()
         metrics = {str(k): plain(v) for k, v in (snap.metrics.items() if snap is not None else ())}
         print("metrics " + json.dumps({"method": col.key, "iteration": col.runner.iteration,
