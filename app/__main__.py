@@ -366,6 +366,9 @@ def _regression_screenshot(win, args) -> int:
     if not win.wait_idle(args.timeout):
         print("robust-subspace-lab: timed out waiting for the test-time cleaning", file=sys.stderr)
         return 1
+    if args.save_session and not win.save_session(args.save_session):     # the Regression tab's run too
+        print(f"robust-subspace-lab: could not save the session to {args.save_session}", file=sys.stderr)
+        code = 1
     return _save(win, args, f"{ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
                             f"{ws.test_mode_shown}") or code
 
