@@ -108,7 +108,7 @@ def main(argv=None) -> int:
     for width, height, methods in () if args.no_opening else OPENING:
         win = MainWindow(methods=methods[:2], speed="max")
         for key in methods[2:]:
-            win.add_column(key)
+            win.subspace.add_column(key)
         win.resize(width, height)
         win.show()
         win.wait_idle(120)

@@ -114,20 +114,20 @@ def _snapshot(history):
 
 def test_three_columns_beside_the_lesson_panel_at_1280_by_720_get_thumbnails_of_48_px(make_window, qtbot):
     win = make_window(methods=("pca", "pca-gm"))
-    win.add_column("pca-gm")
+    win.subspace.add_column("pca-gm")
     win.resize(1280, 720)
     win.lesson_panel.show()                   # the Data dock makes room: three columns fit beside it
     win.resizeDocks([win.lesson_panel], [250], QtCore.Qt.Horizontal)
-    qtbot.waitUntil(lambda: win.width() == 1280 and all(c.runner.states for c in win.columns)
-                    and not win.busy and all(not c.views_pending for c in win.columns), timeout=20000)
+    qtbot.waitUntil(lambda: win.width() == 1280 and all(c.runner.states for c in win.subspace.columns)
+                    and not win.busy and all(not c.views_pending for c in win.subspace.columns), timeout=20000)
     win.step_all(1)
     qtbot.waitUntil(lambda: not win.busy and all(c.shown_index == len(c.runner.states) - 1 and not c.drawing
-                                                 for c in win.columns), timeout=20000)
+                                                 for c in win.subspace.columns), timeout=20000)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
     win.redraw_now()
     QtWidgets.QApplication.processEvents()
-    for col in win.columns:
+    for col in win.subspace.columns:
         assert col.width() < 400                          # narrow: side by side they were 40 px
         recon = col.recon_view
         tile = recon.vb.mapViewToDevice(recon.tile_rect(0, 0)).boundingRect()
@@ -139,10 +139,10 @@ def test_three_columns_beside_the_lesson_panel_at_1280_by_720_get_thumbnails_of_
 def test_columns_that_do_not_fit_side_by_side_say_which_are_in_view(make_window, qtbot):
     win = make_window(methods=("pca", "pca"))
     for _ in range(2):
-        win.add_column("pca")
+        win.subspace.add_column("pca")
     win.resize(1280, 720)                                       # four beside the Data dock do not fit
     cue = win.subspace.columns_cue
-    qtbot.waitUntil(lambda: len(win.columns) == 4 and cue.isVisible(), timeout=20000)
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 4 and cue.isVisible(), timeout=20000)
     assert "of 4" in cue.text() and "to the right ▶" in cue.text(), cue.text()
     bar = win.subspace.horizontalScrollBar()
     before = bar.value()
