@@ -262,8 +262,9 @@ def _open_window(app, args, methods) -> int:
     regression = (args.workspace == "regression" or args.regression_data or args.regression_method
                   or args.regression_corruption or args.test_cleaning)
     if regression:
-        win.open_regression(source=args.regression_data, method=args.regression_method,
+        win.regression.open(source=args.regression_data, method=args.regression_method,
                             corruption_key=args.regression_corruption, test_cleaning=args.test_cleaning)
+        win.show_tab(win.regression.title)
     if args.session:
         win.wait_idle(args.timeout)
         if not win.open_session(args.session, interactive=not args.screenshot):
@@ -340,7 +341,7 @@ def _print_metrics(win) -> None:
             return str(v)
         return f if math.isfinite(f) else str(f)
 
-    for col in win.columns:
+    for col in win.subspace.columns:
         snap = col.runner.snapshot()
         metrics = {str(k): plain(v) for k, v in (snap.metrics.items() if snap is not None else ())}
         print("metrics " + json.dumps({"method": col.key, "iteration": col.runner.iteration,
@@ -365,6 +366,9 @@ def _regression_screenshot(win, args) -> int:
     if not win.wait_idle(args.timeout):
         print("robust-subspace-lab: timed out waiting for the test-time cleaning", file=sys.stderr)
         return 1
+    if args.save_session and not win.save_session(args.save_session):     # the Regression tab's run too
+        print(f"robust-subspace-lab: could not save the session to {args.save_session}", file=sys.stderr)
+        code = 1
     return _save(win, args, f"{ws.runner.info.name}: iteration {ws.runner.iteration}, test mode "
                             f"{ws.test_mode_shown}") or code
 

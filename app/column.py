@@ -146,7 +146,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
                 self._make_view(cls)
             elif cls in self._deferred_views:
                 place = QtWidgets.QWidget()
-                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+                share_by_stretch(place, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
                 self._places[cls] = place
                 self._areas[_area(cls, self._areas)].addWidget(place, cls.stretch)
         top = QtWidgets.QHBoxLayout()
@@ -229,7 +229,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         view = keep_scenes_active((self._view_pool.take(cls) if self._view_pool is not None else None) or cls())
         if cls.name:
             setattr(self, cls.name, view)
-        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + getattr(cls, "min_extra", 0))
+        share_by_stretch(view, VIEW_MIN_HEIGHT.get(cls.area, 100) + cls.min_extra)
         area = _area(cls, self._areas)
         order = self._view_order[cls]
         before = [v for v in self.view_list if self._view_order[type(v)] < order]

@@ -31,7 +31,7 @@ class CollapseNote(QtWidgets.QLabel):
 
     def draw(self, snap) -> None:
         """Show ``snap.collapse`` (hide the line when there is none or no snapshot)."""
-        collapse = getattr(snap, "collapse", None)
+        collapse = None if snap is None else snap.collapse
         if collapse == self._shown:
             return
         self._shown = collapse

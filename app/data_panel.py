@@ -70,7 +70,7 @@ def size_text(size) -> str:
 
 
 def _builtin_title(name: str) -> str:
-    return getattr(datasets, "BUILTIN_TITLES", {}).get(name, f"{name} (built-in)")
+    return datasets.BUILTIN_TITLES.get(name, f"{name} (built-in)")
 
 
 def _add_header(combo: QtWidgets.QComboBox, text: str) -> None:

@@ -304,7 +304,7 @@ class Display(QtCore.QObject):
         if kind == QtCore.QEvent.MouseButtonDblClick and isinstance(obj, QtWidgets.QWidget) \
                 and QtWidgets.QWidget.window(obj) is self.window and event.button() == QtCore.Qt.LeftButton:
             view = _view_of(obj)
-            if view is not None and getattr(view, "enlargeable", True):
+            if view is not None and view.enlargeable:
                 self.toggle_large(view)
                 return True
         elif kind == QtCore.QEvent.Resize and self._overlay is not None and obj is self._workspace_area():

@@ -202,6 +202,7 @@ def add_view_actions(view, column=None) -> None:
     that of the snapshot ``column.shown_snapshot`` (or ``view.snapshot``)."""
 
     def snapshot():
+        # (a method column or a regression workspace; any registered view: not every one keeps its snapshot)
         snap = getattr(column, "shown_snapshot", None) if column is not None else None
         return snap if snap is not None else getattr(view, "snapshot", None)
 

@@ -32,7 +32,7 @@ class ExportMenu(QtWidgets.QMenu):
         self.clear()
         self.window_action = self.addAction("&Window as PNG…", self.export_window)
         self.addSeparator()
-        for col in self.window.columns:
+        for col in self.window.subspace.columns:
             sub = self.addMenu(f"Column {col.index + 1}: {col.runner.info.name}")
             for view in col.views():
                 title = getattr(type(view), "title", "") or type(view).__name__

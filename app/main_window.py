@@ -27,7 +27,7 @@ from typing import Callable, Iterable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robust_subspace_lab.core import catalogue, corruption, presets
-from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session
+from robust_subspace_lab.core.session import FOLDER, CorruptionSpec, DataSpec, Run, Session
 
 from .export_menu import ExportMenu
 from .display import Display
@@ -125,8 +125,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         key = corruption_key or LESSON.corruption
         spec = corruption.CORRUPTIONS[key]
         lesson = LESSON.corruption_params if corruption_key is None else {}
-        self.session = Session(DataSpec(size=size),
-                               CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})}))
+        corr = CorruptionSpec(key, {**spec.defaults(), **lesson, **(corruption_params or {})})
+        self.session = Session(DataSpec(size=size), corr)
         # data jobs have threads of their own: with every solver thread running a column to
         # convergence, a data request queued behind them waited until one finished
         self.data_pool = QtCore.QThreadPool(self)
@@ -142,15 +142,17 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.subspace = self.workspace_for("subspace")
         self.regression = self.workspace_for("regression")
         self._build_ui()
-        for key in methods:
-            self.subspace.add_column(key, (method_params or {}).get(key, _lesson_params(key)))
-        self.data_panel.show_corruption(self.corruption_key, self.corruption_params)
-
-        if folder is None or not self.subspace.open_folder(folder, interactive=False):
-            failed = self.last_error
-            self.subspace.load_builtin(DataSpec().name)
+        # the opening state is restored as an opened session is (Workspace.restore): the data,
+        # the corruption and one run per method; a folder that cannot be loaded gives way to the
+        # built-in data, and the tab says why
+        runs = [Run(k, (method_params or {}).get(k, _lesson_params(k))) for k in methods]
+        opening = Session(DataSpec(FOLDER, folder, size=size) if folder is not None else DataSpec(size=size),
+                          corr, runs=runs)
+        for ws in self.workspaces:
+            failed = ws.restore(opening)
             if failed:
-                self.subspace.show_error(failed + " — showing the built-in faces instead")
+                ws.restore(Session(DataSpec(size=size), corr, runs=runs))
+                ws.show_error(failed + " — showing the built-in data instead")
 
         self.frame_clock.start()
         # The window's ~10⁵ Python objects (widgets, pyqtgraph items) live as long as it does. A
@@ -163,46 +165,10 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.undo_recorder = UndoRecorder(self.subspace, self.undo_stack)
         self._start_autosave(autosave, AUTOSAVE_MS)
 
-    # ================================================================== the subspace workspace's
-    # values and requests, kept on the window for scripts and tests (the window holds none)
-    columns = property(lambda self: self.subspace.columns)
-    data = property(lambda self: self.subspace.data)
-    imageset = property(lambda self: self.subspace.imageset)
-    source = property(lambda self: self.subspace.source)
-    size_option = property(lambda self: self.subspace.size_option)
-    toy_params = property(lambda self: self.subspace.toy_params)
-    corruption_key = property(lambda self: self.subspace.corruption_key)
-    corruption_params = property(lambda self: self.subspace.corruption_params)
-    data_panel = property(lambda self: self.subspace.data_panel)
-    add_column_button = property(lambda self: self.subspace.add_column_button)
-
     @property
     def last_error(self) -> str:
+        """Why the last data request of the tab shown failed ("" if it did not)."""
         return self.current_workspace.last_error
-
-    def add_column(self, key: str | None = None, params: dict | None = None):
-        return self.subspace.add_column(key, params)
-
-    def remove_column(self, col) -> None:
-        self.subspace.remove_column(col)
-
-    def load_builtin(self, name: str, size=..., **options) -> bool:
-        return self.subspace.load_builtin(name, size, **options)
-
-    def open_folder(self, path: str, size=..., interactive: bool = False) -> bool:
-        return self.subspace.open_folder(path, size, interactive)
-
-    def choose_folder(self) -> None:
-        self.subspace.choose_folder()
-
-    def set_image_size(self, size) -> bool:
-        return self.subspace.set_image_size(size)
-
-    def set_corruption(self, key: str, params: dict | None = None) -> bool:
-        return self.subspace.set_corruption(key, params)
-
-    def load_toy(self, key: str, params: dict | None = None) -> bool:
-        return self.subspace.load_toy(key, params)
 
     # ================================================================== UI
     def _build_ui(self) -> None:
@@ -250,7 +216,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         # ------------------------------------------------------------ menus
         menu = self.menuBar()
         m_file = menu.addMenu("&File")
-        act = m_file.addAction("&Open folder…", self.choose_folder)
+        #: File ▸ Open folder… acts on the tab shown (enabled when it opens folders)
+        self.open_folder_action = act = m_file.addAction("&Open folder…", lambda: self.current_workspace.choose_folder())
         act.setShortcut(QtGui.QKeySequence.Open)
         act = m_file.addAction("&Save screenshot…", self.choose_screenshot)
         act.setShortcut(QtGui.QKeySequence.Save)
@@ -276,14 +243,14 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         m_tools.addAction("&Sweep…", self.open_sweep)
         self.lessons_menu = menu.addMenu(LessonsMenu(self.open_lesson, self)).menu()
         self.help_menu = m_help = menu.addMenu("&Help")
-        act = m_help.addAction("&What you are seeing (the focused column's ?)", lambda: self.subspace.show_help())
+        act = m_help.addAction("&What you are seeing (the method shown, or the focused column's ?)",
+                               lambda: self.current_workspace.show_help())
         act.setShortcut(QtGui.QKeySequence("F1"))
         m_help.addAction("&Methods", lambda: app_help.show_methods_help(self))
         m_help.addAction("&Keyboard shortcuts", self.show_shortcuts)
         m_help.addAction("&About Robust Subspace Lab", self.show_about)
         #: per workspace: its own menu (enabled only with its tab)
         self._menus = {id(ws): menu.addMenu(ws.menu()) for ws in self.workspaces if ws.menu() is not None}
-        self.columns_menu = self.subspace.menu()
 
         # ------------------------------------------------------------ docks
         m_view = menu.addMenu("&View")
@@ -307,7 +274,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self._dock_wanted = {k: True for k in self._docks}    # visibility the user left, per dock
         self._switching = False
         self._dock_held = False         # the Data dock hidden while the lesson panel is shown
-        self.data_dock = self._docks.get(id(self.subspace))
+        #: the Data dock (the first workspace's that has one; the lesson panel holds it)
+        self.data_dock = next(iter(self._docks.values()), None)
         self.display = Display(self, m_view)        # presentation mode, zoom, one view large
 
         # ------------------------------------------------------------ workspaces
@@ -378,7 +346,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             return
         self._dock_held = hold
         self._switching = True
-        dock.setVisible(not hold and self.current_workspace is self.subspace and self._dock_wanted[id(self.subspace)])
+        shown = self.current_workspace
+        dock.setVisible(not hold and self._docks.get(id(shown)) is dock and self._dock_wanted[id(shown)])
         self._switching = False
 
     def _on_tab_changed(self, index: int) -> None:
@@ -398,6 +367,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
             if id(ws) in self._menus:
                 self._menus[id(ws)].setEnabled(mine)
         self._switching = False
+        self.open_folder_action.setEnabled(shown.opens_folders)
         shown.activated()
         self._set_run_tooltips()
         self._show_data_status()
@@ -430,17 +400,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         """Open ``lesson`` (a :class:`core.lessons.Lesson`) in the lesson panel on its first step,
         with corruption seed ``seed`` (default: the lesson's); the step's setup is applied and run."""
         self.lesson_panel.open(lesson, seed)
-
-    def open_regression(self, source: str | None = None, method: str | None = None,
-                        corruption_key: str | None = None, test_cleaning: bool = False,
-                        corruption_params: dict | None = None, params: dict | None = None) -> None:
-        """Show the Regression tab with ``source`` (``"synthetic"`` or ``"digits"``), ``method`` (a
-        regression catalogue key, with ``params`` over its defaults) and ``corruption_key`` (for
-        image data, with ``corruption_params`` over its defaults) chosen; ``None`` keeps the
-        current choice (see :meth:`RegressionWorkspace.open`)."""
-        self.regression.open(source=source, method=method, corruption_key=corruption_key,
-                             test_cleaning=test_cleaning, corruption_params=corruption_params, params=params)
-        self.show_tab(self.regression.title)
 
     # ================================================================== run controls
     def _delay(self) -> float:

@@ -297,8 +297,13 @@ class Monkey:
             if mb > high:
                 high, self.findings.peak_action = mb, self._current
 
-    def run(self, seconds: float, on_progress: Callable[[Findings], None] | None = None) -> Findings:
-        """Act for ``seconds`` of wall time; returns the findings (also in ``self.findings``)."""
+    def run(self, seconds: float | None = None, on_progress: Callable[[Findings], None] | None = None,
+            actions: int | None = None) -> Findings:
+        """Act for ``seconds`` of wall time, or ``actions`` actions (the same seeded count on a
+        fast or a loaded machine), whichever ends first; returns the findings (also in
+        ``self.findings``). ``ValueError`` if neither is given."""
+        if seconds is None and actions is None:
+            raise ValueError("Monkey.run needs seconds or actions")
         self._old_hook = sys.excepthook
         sys.excepthook = self._hook
         self._timer.start()
@@ -308,9 +313,9 @@ class Monkey:
         sampler.start()
         try:
             start = time.monotonic()
-            end = start + seconds
+            end = start + seconds if seconds is not None else float("inf")
             last_report = start
-            while time.monotonic() < end:
+            while time.monotonic() < end and (actions is None or self.findings.actions < actions):
                 self.step()
                 self.findings.resident_mb = resident_mb()
                 self.findings.peak_resident_mb = peak_resident_mb()

@@ -60,8 +60,8 @@ def _auto_number(spec) -> float:
     return spec.resolved(spec.auto, (0, 1))
 
 
-def _is_auto(spec, value: Any) -> bool:
-    return getattr(spec, "auto", None) is not None and isinstance(value, str) and value == spec.auto
+def _is_auto(spec, value: Any) -> bool:          # spec: a core.params.ParamSpec
+    return spec.auto is not None and isinstance(value, str) and value == spec.auto
 
 
 def _spec_to_dict(spec, value: Any) -> dict:
@@ -242,7 +242,7 @@ class _ColumnSharer(QtCore.QObject):
         pad = tree.indentation() + 12               # indentation, the item's margins
         value_need, rows = 0, []
         for item in _tree_items(tree):
-            param = getattr(item, "param", None)
+            param = getattr(item, "param", None)      # (group rows have none; pyqtgraph's item types vary)
             spec = param.opts.get("spec") if param is not None else None
             if spec is None or item.isHidden():
                 continue
@@ -289,7 +289,7 @@ def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: i
     if group is not None:
         for child in group.children():
             for item in list(child.items.keys()):
-                box = getattr(item, "widget", None)
+                box = getattr(item, "widget", None)     # (only pyqtgraph's editor items have a widget)
                 if isinstance(box, SpinBox) and child.opts.get("spec") is not None:
                     guard_box(box, child.opts["spec"])
     tree.setIndentation(6)
@@ -299,7 +299,7 @@ def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: i
     header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeToContents)
     if header.count() > 1:
         header.setSectionResizeMode(1, QtWidgets.QHeaderView.Stretch)
-    sharer = getattr(tree, "_column_sharer", None)
+    sharer = getattr(tree, "_column_sharer", None)   # (a tree from make_tree has one; another tree not)
     if sharer is not None:
         sharer.share()
 
@@ -318,7 +318,7 @@ def guard_box(box: SpinBox, spec) -> None:
     refuse: a text that is no number ("1,5") or outside the spec's range (ρ = 1 for ρ ∈ (1, 2))
     is not applied and not left on screen: the box shows its last valid value again, and the
     refusal (with the valid range) appears as the box's tooltip and in ``box.refused``."""
-    if getattr(box, "_guarded", False):
+    if getattr(box, "_guarded", False):          # (pyqtgraph's SpinBox: the mark this function sets on it)
         return
     box._guarded = True
     box.refused = ""

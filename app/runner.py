@@ -60,7 +60,7 @@ STATUS_TIP = ("How the run ended: converged (the method's stopping rule was met)
 def _lacks_measures(snap) -> bool:
     """``snap`` went to the GUI thread without its measures (app.worker, 5.; a regression
     snapshot always comes whole and has no such flag)."""
-    return getattr(snap, "measured", True) is False
+    return getattr(snap, "measured", True) is False     # (a Snapshot or a RegressionSnapshot)
 
 
 class ColumnRunner(QtCore.QObject):

@@ -4,21 +4,25 @@ The file itself (a versioned ZIP with ``session.json``, written atomically) is
 :mod:`core.session.storage`; this module decides what goes in it and how a window is rebuilt
 from it:
 
-* ``session`` — :meth:`core.session.Session.to_dict` (data source, corruption with its seed,
-  every run's method, parameters and iteration);
-* ``columns`` — the subspace columns left to right: ``{"method", "params", "iteration"}``;
+* ``session`` — :meth:`core.session.Session.to_dict`: the data source, the corruption with its
+  seed, the regression tab's data choice, and every run (the subspace columns left to right, the
+  regression tab's run) with its method, parameters and iteration;
 * ``folder_hash`` — for a folder data source, :func:`core.session.storage.folder_hash` of the
   folder when saved (opening says so when the folder changed since);
 * ``sweep`` — the rows of the sweep results shown in the Sweep dialog, if any, and
   ``sweep_spec`` — that sweep (:meth:`core.sweep.Sweep.to_dict`), so that its runs can be reopened.
 
-The states are not stored: opening loads and corrupts the same data (same seeds), starts each
-column with the same method and parameters and steps it to the saved iteration; the solvers are
-deterministic given their seeds, so the same states (and metrics) come back.
+The states are not stored: opening reads the session with :meth:`core.session.Session.from_dict`
+(after :func:`core.session.payload.check_payload` checked every field) and hands it to every
+workspace (:meth:`app.workspace.Workspace.restore`): each loads and corrupts the same data (same
+seeds), starts each run with the same method and parameters and steps it to its saved iteration;
+the solvers are deterministic given their seeds, so the same states (and metrics) come back.
 
 Opening validates everything before changing anything: a file that is not a session, is broken,
 or comes from a newer version raises :class:`~core.session.storage.SessionFileError` and the
-window stays as it was.
+window stays as it was. The workspaces are restored left to right: when the first one cannot load
+its data nothing has changed and the open fails; a later one that cannot keeps what it had and
+the open says so (a warning).
 """
 from __future__ import annotations
 
@@ -29,9 +33,9 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robust_subspace_lab.core.errors import ParameterError
-from robust_subspace_lab.core.session import FOLDER, TOY, CorruptionSpec, DataSpec
+from robust_subspace_lab.core.session import FOLDER
 from robust_subspace_lab.core.session import storage
-from robust_subspace_lab.core.session.payload import check_payload
+from robust_subspace_lab.core.session.payload import Opened, check_payload
 from robust_subspace_lab.core.session.storage import SessionFileError
 
 # imported with the window, not on Tools ▸ Sweep…: its modules (core.sweep, sweep_io, the results
@@ -54,10 +58,7 @@ def autosave_file() -> Path:
 
 def session_payload(win) -> dict:
     """The plain data saved for window ``win`` (see the module docstring)."""
-    ws = win.subspace
-    payload = {"session": win.session.to_dict(),
-               "columns": [{"method": c.runner.setting()[0].key, "params": _plain(c.runner.setting()[1]),
-                            "iteration": int(c.runner.iteration)} for c in ws.columns]}
+    payload = {"session": win.session.to_dict()}
     data = win.session.data
     if data.kind == FOLDER and os.path.isdir(data.name):
         cached = getattr(win, "_folder_hash", None)          # hashed once per data source loaded
@@ -105,11 +106,11 @@ def unhashed_note(win) -> str:
             "will not notice changes to them")
 
 
-def read_session(path) -> tuple[DataSpec, CorruptionSpec, list[tuple[str, dict, int]], dict]:
-    """``(data, corruption, columns, payload)`` from the session file ``path``, the whole file
-    checked first (:func:`core.session.payload.check_payload`: every field's type, range and
-    size; the saved sweep through :meth:`core.sweep.Sweep.from_dict`). Raises
-    :class:`SessionFileError` naming the field."""
+def read_session(path) -> Opened:
+    """The session file ``path``, the whole file checked first
+    (:func:`core.session.payload.check_payload`: every field's type, range and size, then
+    :meth:`core.session.Session.from_dict`; the saved sweep through
+    :meth:`core.sweep.Sweep.from_dict`). Raises :class:`SessionFileError` naming the field."""
     from robust_subspace_lab.core.sweep import Sweep
 
     payload, _arrays = storage.read_session_file(path)
@@ -120,65 +121,45 @@ def read_session(path) -> tuple[DataSpec, CorruptionSpec, list[tuple[str, dict, 
             Sweep.from_dict(opened.sweep_spec)
         except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
             raise SessionFileError(f"{name} is damaged: sweep_spec: {exc}") from None
-    return opened.data, opened.corruption, list(opened.columns), payload
+    return opened
 
 
 def open_session(win, path, timeout: float = 120.0) -> list[str]:
-    """Rebuild ``win`` from the session file ``path``: data and corruption (background jobs,
-    waited for), the columns with their methods and parameters, each stepped to its saved
-    iteration. Returns warnings (e.g. the folder changed since the session was saved).
+    """Rebuild ``win`` from the session file ``path``: every workspace takes its part
+    (:meth:`app.workspace.Workspace.restore`: data and corruption in background jobs, waited
+    for; the runs with their methods and parameters, each stepped to its saved iteration).
+    Returns warnings (the folder changed since the session was saved; a workspace after the
+    first could not load its data).
 
-    Raises :class:`SessionFileError` (nothing changed) when the file cannot be read, or when its
-    data cannot be loaded (the data shown are kept)."""
-    data, corr, columns, payload = read_session(path)
+    Raises :class:`SessionFileError` (nothing changed) when the file cannot be read, or when the
+    first workspace cannot load its data (the data shown are kept)."""
+    opened = read_session(path)
+    saved = opened.session
     warnings = []
-    if data.kind == FOLDER:
-        if not os.path.isdir(data.name):
-            raise SessionFileError(f"the session's folder {data.name} does not exist")
-        saved = payload.get("folder_hash")
-        if saved and storage.folder_hash(data.name) != saved:
-            warnings.append(f"the folder {data.name} changed since the session was saved: "
+    if saved.data.kind == FOLDER:
+        if not os.path.isdir(saved.data.name):
+            raise SessionFileError(f"the session's folder {saved.data.name} does not exist")
+        if opened.folder_hash and storage.folder_hash(saved.data.name) != opened.folder_hash:
+            warnings.append(f"the folder {saved.data.name} changed since the session was saved: "
                             "the results may differ")
     recorder = getattr(win, "undo_recorder", None)
     with recorder.paused() if recorder is not None else contextlib.nullcontext():
-        _rebuild(win, data, corr, columns, timeout)
+        for i, ws in enumerate(win.workspaces):
+            problem = ws.restore(saved)
+            if problem and i == 0:
+                raise SessionFileError(f"could not load the session's data: {problem}")
+            if problem:
+                warnings.append(f"{ws.title}: could not load the session's data ({problem}); kept what it had")
+        win.wait_idle(timeout)
     if recorder is not None:
         recorder.stack.clear()                 # the opened session is the new starting point
-    rows = payload.get("sweep")
-    win.saved_sweep = (list(rows), payload.get("sweep_spec")) if rows else None
+    win.saved_sweep = (list(opened.sweep), opened.sweep_spec) if opened.sweep else None
     return warnings
-
-
-def _rebuild(win, data, corr, columns, timeout) -> None:
-    ws = win.subspace
-    old_corr = win.session.corruption
-    if data.kind == TOY:
-        ok = ws.load_toy(data.name, dict(data.options), precision=data.precision)
-        if ok:
-            win.session.set_corruption(corr)
-            ws.data_panel.show_corruption(corr.key, corr.values())
-    else:
-        win.session.set_corruption(corr)
-        ok = ws._load(data)
-        if not ok:
-            win.session.set_corruption(old_corr)
-    if not ok:
-        raise SessionFileError(f"could not load the session's data: {ws.last_error or 'cancelled'}")
-    old = list(ws.columns)
-    new = [ws.add_column(key, params) for key, params, _ in columns]
-    for col in old:
-        ws.remove_column(col)
-    win.wait_idle(timeout)
-    for col, (_, _, iteration) in zip(new, columns):
-        if iteration > col.runner.iteration:
-            col.follow_live()
-            col.runner.step(iteration - max(col.runner.iteration, 0))
-    win.wait_idle(timeout)
 
 
 class SessionActions:
     """The main window's session, autosave and sweep actions (a mixin of :class:`app.main_window.MainWindow`:
-    it uses the window's ``session``, ``subspace``, ``columns``, ``statusBar``, ``busy``, ``wait_idle``,
+    it uses the window's ``session``, ``workspaces``, ``statusBar``, ``busy``, ``wait_idle``,
     ``frame_clock``)."""
 
     # ================================================================== menus
@@ -352,8 +333,9 @@ class SessionActions:
         """Tools ▸ Sweep…: the sweep dialog on the current data and corruption, with the
         columns' methods and parameters; a run opened from its results browser opens as a new
         column (:func:`app.sweep_open.open_sweep_run`)."""
-        methods = tuple(dict.fromkeys(c.key for c in self.columns))
-        settings = [(c.key, dict(c.runner.params)) for c in self.columns]
+        columns = self.session.runs_of("subspace")          # the method columns' runs, left to right
+        methods = tuple(dict.fromkeys(r.method for r in columns))
+        settings = [(r.method, dict(r.params)) for r in columns]
         dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
         dlg.set_context(self.session.data, self.session.corruption, methods, settings)
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))

@@ -18,6 +18,7 @@ from .column import VIEWS_PER_TICK, MethodColumn, view_classes
 from .column_defaults import next_column
 from .column_help import show_focused_help
 from .layout import share_width_equally
+from .scroll_cue import ColumnsCue
 from .subspace_data import SubspaceData
 from .ui_queue import UiQueue
 from .view_pool import ViewPool
@@ -60,6 +61,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
     tooltip = "Robust PCA, subspace and NMF methods side by side, one column each"
     task = "subspace"
     uses_data_dock = True
+    opens_folders = True
     run_target = "every column"
 
     status = QtCore.Signal(str)
@@ -95,6 +97,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
         self.setFrameShape(QtWidgets.QFrame.NoFrame)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
         self.setWidget(self.columns_widget)
+        self.columns_cue = ColumnsCue(self, lambda: self.columns)    # which columns are in view, when not all
         self._build_data_panel()
 
         self.add_column_button = QtWidgets.QPushButton("+ Column")
@@ -113,8 +116,8 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
     def toolbar_widgets(self) -> list:
         return [self.add_column_button]
 
-    def show_help(self) -> None:           # the focused column's "?" (F1, Help ▸ What you are seeing)
-        show_focused_help(self.columns)
+    def show_help(self):                   # the focused column's "?" (F1, Help ▸ What you are seeing)
+        return show_focused_help(self.columns)
 
     # ================================================================== columns
     def add_column(self, key: str | None = None, params: dict | None = None,
@@ -266,6 +269,38 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
 
     def summary(self) -> str:
         return ", ".join(f"{c.runner.info.name}: iteration {c.runner.iteration}" for c in self.columns)
+
+    # ================================================================== sessions
+    def restore(self, saved) -> str:
+        """The data and corruption of the opened session ``saved`` (loaded as the Data panel
+        would), then one column per subspace run, left to right, with its method and parameters,
+        stepped to the iteration it had reached (the solvers are deterministic given their seeds:
+        the same states come back). "" or why the data could not be loaded (the data, corruption
+        and columns are then kept)."""
+        data, corr = saved.data, saved.corruption
+        old_corr = self.session.corruption
+        if data.kind == TOY:                # a toy carries its own outliers: the corruption is kept for later
+            ok = self.load_toy(data.name, dict(data.options), precision=data.precision)
+            if ok:
+                self.session.set_corruption(corr)
+                self.data_panel.show_corruption(corr.key, corr.values())
+        else:
+            self.session.set_corruption(corr)
+            ok = self._load(data)
+            if not ok:
+                self.session.set_corruption(old_corr)
+        if not ok:
+            return self.last_error or "loading cancelled"
+        self._drop_slots()
+        old = list(self.columns)
+        runs = saved.runs_of(self.task)
+        new = [self.add_column(run.method, dict(run.params)) for run in runs]
+        for col in old:
+            self.remove_column(col)
+        for col, run in zip(new, runs):
+            if run.saved_iteration > 0:
+                self._go(col, ("step", run.saved_iteration))
+        return ""
 
     # ================================================================== presets
     def apply_preset(self, pre) -> bool:

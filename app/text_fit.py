@@ -246,6 +246,11 @@ def _tick_clips(axis: pg.AxisItem, shown: QtCore.QRectF, where: str) -> list[Cli
 
 
 def _scene_clips(view: pg.GraphicsView) -> list[Clip]:
+    scene = view.scene()
+    if hasattr(scene, "prepareForPaint"):
+        # what pyqtgraph does before it paints: a ViewBox resized (a view below the fold, never
+        # painted since) brings its range and its texts' transforms up to date
+        scene.prepareForPaint()
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     where = _where(view)
     out: list[Clip] = []

@@ -8,7 +8,16 @@ task a tab holds. A workspace is a ``QWidget`` that also provides:
   task are applied by it), ``uses_data_dock`` (it has a left Data dock: ``dock_widget()``);
 * ``dock_widget()``, ``menu()``, ``toolbar_widgets()``: its own dock, menu and toolbar widgets
   (shown or enabled only with its tab), or None / [];
+* ``opens_folders`` and ``choose_folder()``: File ▸ Open folder… (Ctrl+O) on the tab shown (a
+  folder dialog, then its data from that folder); ``show_error(text)``: say why a data request
+  failed (its message area and the status bar: ``last_error`` then holds ``text``);
+* ``show_help()``: Help ▸ What you are seeing (F1): the teaching text of the method shown (of
+  the focused column, in a tab of columns), or None when the tab has none;
 * ``apply_preset(preset)``: set its data, methods and parameters from a :mod:`core.presets` entry;
+* ``restore(saved)``: take its part of an opened session (``saved``, a :class:`core.session.Session`
+  read by ``Session.from_dict``): its data, methods, parameters, and each run started again and
+  stepped to the iteration it had reached (``Run.saved_iteration``); "" or why its data could not
+  be loaded (it then keeps what it had). A workspace whose state is not saved keeps the default;
 * ``last_error``: why its last data request failed ("" if it did not); ``errors()`` and
   ``summary()``: one line per failed run and one line about how far the runs got (command line);
 * ``step(n)``, ``run()``, ``pause()``, ``reset()``: the run controls, acting on all its runs;
@@ -42,6 +51,7 @@ class Workspace:
     tooltip: str = ""
     task: str = ""
     uses_data_dock: bool = False
+    opens_folders: bool = False
     run_target: str = "every run"
     last_error: str = ""
 
@@ -55,8 +65,25 @@ class Workspace:
     def toolbar_widgets(self) -> list:
         return []
 
+    def choose_folder(self) -> None:
+        """File ▸ Open folder… (only offered when :attr:`opens_folders`)."""
+
+    def show_error(self, text: str) -> None:
+        """Say why a data request failed."""
+        self.last_error = text
+        self.status.emit(text)
+
+    def show_help(self):
+        """The "what you are seeing" box of the method shown, or None."""
+        return None
+
     def apply_preset(self, preset) -> bool:
         raise NotImplementedError
+
+    def restore(self, saved) -> str:
+        """Take this tab's part of the opened session ``saved`` (see the module docstring).
+        The default: nothing of the tab is saved, nothing to restore."""
+        return ""
 
     def errors(self) -> list[str]:
         return []

@@ -95,23 +95,23 @@ def main(argv=None) -> int:
             first.append(time.perf_counter())
 
     t_step = None
-    for c in win.columns:
+    for c in win.subspace.columns:
         c.drawn.connect(on_drawn)
 
     t0 = time.perf_counter()
-    if not win.open_folder(os.fspath(folder)):          # the data job; its event loop runs meanwhile
+    if not win.subspace.open_folder(os.fspath(folder)):          # the data job; its event loop runs meanwhile
         raise RuntimeError(f"could not open {folder}: {win.last_error}")
     t_loaded = time.perf_counter()
-    n_images = len(win.imageset.images)
-    if not win.wait_for(lambda: all(c.runner.states and c.runner.iteration == 0 for c in win.columns)
+    n_images = len(win.subspace.imageset.images)
+    if not win.wait_for(lambda: all(c.runner.states and c.runner.iteration == 0 for c in win.subspace.columns)
                         and not win.busy, 600):
         raise RuntimeError("the columns did not start on the folder")
     t_started = time.perf_counter()
     t_step = time.perf_counter()
     win.step_all(args.steps)
-    if not win.wait_for(lambda: all(c.runner.iteration >= args.steps for c in win.columns)
+    if not win.wait_for(lambda: all(c.runner.iteration >= args.steps for c in win.subspace.columns)
                         and not win.busy, 600):
-        raise RuntimeError("the steps did not finish: " + "; ".join(c.runner.error for c in win.columns))
+        raise RuntimeError("the steps did not finish: " + "; ".join(c.runner.error for c in win.subspace.columns))
     t_end = time.perf_counter()
     win.wait_for(lambda: bool(first), 5)
     peak = peak_rss_gb()
@@ -119,9 +119,9 @@ def main(argv=None) -> int:
         ticks.longest_gap(t0, t_loaded), ticks.longest_gap(t_loaded, t_started), ticks.longest_gap(t_step, t_end))
     first_frame = first[0] - t_step if first else float("nan")
     total = t_end - t0
-    data_gb = n_images * win.imageset.images[0].size * 8 / 2 ** 30
+    data_gb = n_images * win.subspace.imageset.images[0].size * 8 / 2 ** 30
 
-    print(f"{n_images} images of {win.imageset.shape[0]}×{win.imageset.shape[1]} from {folder}; "
+    print(f"{n_images} images of {win.subspace.imageset.shape[0]}×{win.subspace.imageset.shape[1]} from {folder}; "
           f"methods {args.methods}; {args.steps} steps; BLAS threads by policy "
           f"(cores {threads.policy_cores()}); window built in {t_win:.1f} s")
     print(f"total {total:.2f} s (target < {TOTAL_TARGET_S:.0f} s) "

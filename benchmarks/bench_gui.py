@@ -171,14 +171,14 @@ def one_run(win: MainWindow, rec: TickRecorder, timeout: float = 300.0) -> tuple
     win.reset_all()
     win.wait_idle(120)
     win.redraw_now()
-    start_iters = {c: c.runner.iteration for c in win.columns}
+    start_iters = {c: c.runner.iteration for c in win.subspace.columns}
     first = []
 
     def on_drawn(col, iteration):
         if not first and iteration > start_iters.get(col, 0):
             first.append(time.perf_counter())
 
-    for c in win.columns:
+    for c in win.subspace.columns:
         c.drawn.connect(on_drawn)
     rec.start()
     QTest.qWait(50)                                     # baseline ticks before the click
@@ -190,13 +190,13 @@ def one_run(win: MainWindow, rec: TickRecorder, timeout: float = 300.0) -> tuple
     QTest.qWait(60)                                     # let the last frame draw
     t_end = time.perf_counter()
     rec.stop()
-    for c in win.columns:
+    for c in win.subspace.columns:
         c.drawn.disconnect(on_drawn)
     if not done:
         raise RuntimeError("timed out waiting for the run to finish")
-    iters = sum(c.runner.iteration - start_iters[c] for c in win.columns)
+    iters = sum(c.runner.iteration - start_iters[c] for c in win.subspace.columns)
     gap, cpu = rec.longest_gap(t_click, t_end)
-    for c in win.columns:
+    for c in win.subspace.columns:
         if c.runner.error:
             print(f"  (column {c.index + 1}, {c.runner.info.name}: {c.runner.error})")
     return (first[0] - t_click if first else float("nan")), gap, cpu, iters, t_end - t_click
@@ -220,7 +220,7 @@ class Scenario:
         return win
 
     def set_params(self, win, params=None):
-        for col in win.columns:
+        for col in win.subspace.columns:
             values = {k: v for k, v in (params or self.params or {}).items() if k in col.runner.params}
             if values:
                 col.runner.set_params(values)
@@ -239,13 +239,13 @@ class Scenario:
 
     def runs(self, win, repeats: int) -> None:
         self.set_params(win)
-        frames0 = sum(c.frames for c in win.columns)
+        frames0 = sum(c.frames for c in win.subspace.columns)
         r = self.result
         for _ in range(repeats):
             lat, gap, cpu, n, dur = one_run(win, self.rec)
             for key, v in zip(("latencies", "gaps", "cpus", "iters", "durations"), (lat, gap, cpu, n, dur)):
                 r[key].append(v)
-        r["frames"] += sum(c.frames for c in win.columns) - frames0
+        r["frames"] += sum(c.frames for c in win.subspace.columns) - frames0
 
     def close(self, win):
         """Close the window and delete it: a closed window is not destroyed (its signal
@@ -261,7 +261,7 @@ def simple(name, repeats, builtin=None, **kw) -> dict:
     sc = Scenario(name, **kw)
     win = sc.open()
     if builtin is not None:       # chosen in the Data panel, as a user does
-        sc.data_step(win, f"choose the {builtin}", lambda: win.data_panel.select_source(builtin))
+        sc.data_step(win, f"choose the {builtin}", lambda: win.subspace.data_panel.select_source(builtin))
     sc.runs(win, repeats)
     sc.close(win)
     return sc.result
@@ -273,7 +273,7 @@ def folder_scenario(repeats) -> dict:
                         "--n", "2000", "--size", "64"], check=True, stdout=subprocess.DEVNULL)
     sc = Scenario("Open a folder of 2,000 PNGs (64 x 64), then PCA | PCA-GM, max_iter 10", params={"max_iter": 10})
     win = sc.open()
-    sc.data_step(win, "open the folder", lambda: win.open_folder(str(FOLDER)))
+    sc.data_step(win, "open the folder", lambda: win.subspace.open_folder(str(FOLDER)))
     sc.runs(win, repeats)
     sc.close(win)
     return sc.result
@@ -282,8 +282,8 @@ def folder_scenario(repeats) -> dict:
 def resize_scenario(repeats) -> dict:
     sc = Scenario("Digits resized to 96 x 96 (5,000 x 9,216), PCA | PCA-GM, max_iter 3", params={"max_iter": 3})
     win = sc.open()
-    sc.data_step(win, "choose the digits", lambda: win.data_panel.select_source("digits"))
-    sc.data_step(win, "resize to 96 x 96", lambda: win.set_image_size((96, 96)))
+    sc.data_step(win, "choose the digits", lambda: win.subspace.data_panel.select_source("digits"))
+    sc.data_step(win, "resize to 96 x 96", lambda: win.subspace.set_image_size((96, 96)))
     sc.runs(win, repeats)
     sc.close(win)
     return sc.result
@@ -293,10 +293,10 @@ def corruption_scenario(repeats) -> dict:
     sc = Scenario("Each corruption of the catalogue on the 5,000 digits, PCA | PCA-GM, max_iter 3",
                   params={"max_iter": 3})
     win = sc.open()
-    sc.data_step(win, "choose the digits", lambda: win.data_panel.select_source("digits"))
+    sc.data_step(win, "choose the digits", lambda: win.subspace.data_panel.select_source("digits"))
     sc.set_params(win)
     for key in corruption.CORRUPTIONS:
-        sc.data_step(win, f"corruption {key}", lambda k=key: win.set_corruption(k))
+        sc.data_step(win, f"corruption {key}", lambda k=key: win.subspace.set_corruption(k))
         lat, gap, cpu, _, dur = one_run(win, sc.rec)
         frame = f"first frame {lat * 1000:.0f} ms" if lat == lat else "no frame: the methods refuse these data"
         sc.result["data"].append((f"  then Run ({frame})", gap, cpu, dur))
@@ -325,7 +325,7 @@ def sweep_scenario(repeats) -> dict:
     columns; the gap is the window's (the dialog's event loop is the same)."""
     sc = Scenario("A sweep in the sweep dialog (Tools ▸ Sweep…) on the 5,000 digits: 15 PCA-GM runs, max_iter 10")
     win = sc.open()
-    sc.data_step(win, "choose the digits", lambda: win.data_panel.select_source("digits"))
+    sc.data_step(win, "choose the digits", lambda: win.subspace.data_panel.select_source("digits"))
     opened = []
     sc.data_step(win, "open the sweep dialog", lambda: opened.append(win.open_sweep()))
     dlg = opened[0]

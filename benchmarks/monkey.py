@@ -39,7 +39,7 @@ def held_mb(win) -> str:
     the arrays of the subspace data (with the float64 copy of single-precision data that the
     columns computing in float64 share, :func:`core.session.solver_input`); the rest of the resident memory is Qt, Python, the libraries
     and the allocator's free lists."""
-    runners = [c.runner for c in win.columns]
+    runners = [c.runner for c in win.subspace.columns]
     runners += [ws.runner for ws in win.workspaces if hasattr(ws, "runner")]
     hist = sum(r.model.history.nbytes for r in runners)
     cache = sum(r._cache_bytes for r in runners)
@@ -104,19 +104,19 @@ def main(argv=None) -> int:
     win = MainWindow(speed="max")
     win.show()
     win.wait_idle(60)
-    if args.data and not (win.load_builtin(args.data) and win.wait_idle(120)):
+    if args.data and not (win.subspace.load_builtin(args.data) and win.wait_idle(120)):
         print(f"could not load {args.data!r}: {win.last_error}")
         return 2
     methods = [m for m in args.methods.split(",") if m]
-    while len(win.columns) < max(args.columns, len(methods)):
-        win.add_column()
-    for col, key in zip(win.columns, methods):
+    while len(win.subspace.columns) < max(args.columns, len(methods)):
+        win.subspace.add_column()
+    for col, key in zip(win.subspace.columns, methods):
         col.set_method(key)
     win.wait_idle(60)
     monkey = Monkey(win, seed=args.seed)
     def progress(f) -> None:
         print("  " + f.summary(), flush=True)
-        print(f"    {len(win.columns)} columns ({', '.join(c.key for c in win.columns)}) on "
+        print(f"    {len(win.subspace.columns)} columns ({', '.join(c.key for c in win.subspace.columns)}) on "
               f"{win.subspace.data_text()}; held: {held_mb(win)}",
               flush=True)
 

@@ -63,6 +63,18 @@ def _shoot(app, win, path: str, report: list) -> int:
     return len(clips)
 
 
+def _dispose(win) -> None:
+    """Close ``win`` and delete it now, with everything it holds: its thread pools wait for the
+    solvers still running (a window left to Python's shutdown had pool threads still running
+    Python at interpreter exit: "Qt Concurrent has caught an exception thrown from a worker
+    thread" after slow lessons), and its scenes are torn down while Python still runs."""
+    from PySide6 import QtCore
+
+    win.close()
+    win.deleteLater()
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.DeferredDelete)
+
+
 def _lesson_idle(win) -> bool:
     driver = win.lesson_panel.driver
     step = driver.step
@@ -96,12 +108,12 @@ def main(argv=None) -> int:
     for width, height, methods in () if args.no_opening else OPENING:
         win = MainWindow(methods=methods[:2], speed="max")
         for key in methods[2:]:
-            win.add_column(key)
+            win.subspace.add_column(key)
         win.resize(width, height)
         win.show()
         win.wait_idle(120)
         clipped += _shoot(app, win, os.path.join(args.out, f"opening-{width}x{height}.png"), report)
-        win.close()
+        _dispose(win)
 
     try:
         from robust_subspace_lab.core import lessons
@@ -130,7 +142,7 @@ def main(argv=None) -> int:
                 print(report[-1])
                 clipped += 1
             report.append(f"    ({took:.0f} s; {driver.error or 'set up'})")
-        win.close()
+        _dispose(win)
     with open(os.path.join(args.out, "report.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(report) + "\n")
     print(f"{clipped} clipped text(s); report in {os.path.join(args.out, 'report.txt')}")

@@ -15,6 +15,8 @@ samples as columns; each method's docstring translates once.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
@@ -157,6 +159,10 @@ def _n_rows(X: Any) -> int:
     return len(X) if hasattr(X, "__len__") else len(np.asarray(X))
 
 
+#: the int seed of the run a :meth:`SteppableEstimator.start` is making, in this thread (None outside one)
+_RUN_SEED: ContextVar[int | None] = ContextVar("_RUN_SEED", default=None)
+
+
 class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, EstimatorParams):
     """Base class. Subclasses implement ``_start(X)`` and ``_step(state)``.
 
@@ -251,32 +257,36 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
 
     # ----------------------------------------------------------------- stepping
     def start(self, X: Any) -> State:
-        """Validate parameters and data, and return the initial state (iteration 0)."""
-        self._start_params()
-        X = self._check_data(X)
-        with convergence.numeric_failures(self.name, 0):
-            state = self._start(X)
+        """Validate parameters and data, and return the initial state (iteration 0). The estimator
+        is not changed (what a run needs later travels in its states)."""
+        with self._new_run():
+            X = self._check_data(X)
+            with convergence.numeric_failures(self.name, 0):
+                state = self._start(X)
         state = replace(state, _data_range=(float(X.min()), float(X.max())),
                         scalars=self._with_effective_n(state.scalars, state.sample_weights))
         self._check_state(state)
         return state
 
-    def _start_params(self) -> dict[str, Any]:
-        """The validated parameters of a new run; keeps the run's int seed as ``_seed`` (from
-        ``random_state``, drawn afresh for None, a RandomState or a Generator), which the
-        methods that draw random numbers read at every step."""
+    @contextmanager
+    def _new_run(self) -> Iterator[dict[str, Any]]:
+        """Validate the parameters of a new run (ParameterError naming the first bad one) and,
+        while the run starts, make its int seed :attr:`_seed` (from ``random_state``, drawn
+        afresh for None, a RandomState or a Generator). A method whose steps draw random numbers
+        keeps the seed in its run's context (e.g. the greedy methods' ``_Run.seed``)."""
         params = self._validated_params()
-        self._run_seed = int(params.get("random_state", 0))
-        return params
+        token = _RUN_SEED.set(int(params.get("random_state", 0)))
+        try:
+            yield params
+        finally:
+            _RUN_SEED.reset(token)
 
     @property
     def _seed(self) -> int:
-        """The int seed of the current run (set by :meth:`start`; from ``random_state`` when
-        steps are taken without it)."""
-        seed = self.__dict__.get("_run_seed")
-        if seed is None:
-            seed = self._run_seed = int(seed_from(self.random_state))
-        return seed
+        """The int seed of the run being started (inside :meth:`start`); elsewhere the seed
+        ``random_state`` gives (a fresh one for None, a RandomState or a Generator)."""
+        seed = _RUN_SEED.get()
+        return int(seed_from(self.random_state)) if seed is None else seed
 
     def step(self, state: State) -> State:
         """One iteration of the method from ``state``; returns a new state (``state`` is unchanged).
@@ -363,7 +373,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
         fit rests on a few samples (:mod:`core.collapse`). ``NotFittedError`` before ``fit``;
         AttributeError for a method without sample weights."""
         check_is_fitted(self, "state_")
-        if getattr(self, "sample_weights_", None) is None:
+        if self.sample_weights_ is None:                 # (set by every fit, with state_)
             raise AttributeError(f"{self.name} has no sample weights, so no effective_n_samples_")
         return effective_n_samples(self.sample_weights_)
 

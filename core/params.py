@@ -234,11 +234,17 @@ class EstimatorParams(BaseEstimator):
     def name(self) -> str:
         return self._info.name if self._info is not None else type(self).__name__
 
+    def _catalogue_params(self) -> dict[str, Any]:
+        """The hyperparameters as the catalogue spells them: ``get_params()``, for a subclass to
+        translate a value it stores unchanged but the catalogue writes otherwise (without
+        changing the estimator)."""
+        return self.get_params()
+
     def _validated_params(self) -> dict[str, Any]:
         """Check every hyperparameter against the catalogue; raise ParameterError naming the first
         bad one. ``random_state`` comes back as an int seed (:func:`seed_from`: a fresh draw for
         None, a RandomState or a Generator)."""
-        params = self.get_params()
+        params = self._catalogue_params()
         if "random_state" in params:
             params["random_state"] = seed_from(params["random_state"])
         if self._info is None:

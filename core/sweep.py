@@ -415,7 +415,7 @@ def run_task(task: Task) -> dict:
         row.update(measure(state, data))
         row["error"] = ""
     except (SolverError, DataError, ParameterError) as e:
-        it = getattr(e, "iteration", None)
+        it = e.iteration if isinstance(e, SolverError) else None
         row.update(n_iter=int(it if it is not None else (state.iteration if state is not None else 0)),
                    converged=False, seconds=time.perf_counter() - t0, error=str(e))
     return row

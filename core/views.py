@@ -292,6 +292,7 @@ def coefficients(state: State) -> np.ndarray:
     Taken from the state when it carries them (attribute ``coefficients`` or ``H``, or
     ``details["H"]``; either orientation), else solved from ``fitted ≈ H W`` by least squares
     on the unit-norm components W (exact when ``fitted`` is WH: H in the unit-norm basis)."""
+    # (any method's State: only an NMFState has fitted_is_lazy and coefficients)
     lazy = getattr(state, "fitted_is_lazy", False)             # (not computed for its shape)
     n = None if lazy or state.fitted is None else state.fitted.shape[0]
     r = state.n_components
@@ -341,7 +342,7 @@ def _fitted_rows(state: State, data: Corrupted, rows) -> np.ndarray:
     """Rows ``rows`` of the state's reconstruction of its training data
     (:meth:`~core.base.State.training_reconstruction`) without computing the whole of a lazy NMF
     product (:meth:`~core.methods.nmf_state.NMFState.fitted_rows`)."""
-    get = getattr(state, "fitted_rows", None)
+    get = getattr(state, "fitted_rows", None)       # (an NMFState's; another State has none)
     if get is not None:
         return get(rows)
     return state.fitted[rows] if state.fitted is not None else state.reconstruct(data.X[rows])

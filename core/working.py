@@ -51,6 +51,7 @@ def work_bytes(estimator: Any, input_bytes: int, phase: str) -> int:
     Raises ValueError for another phase."""
     if phase not in ("start", "step"):
         raise ValueError(f"phase must be 'start' or 'step', got {phase!r}")
+    # (a subspace or a regression estimator: only the first declares work_factors, a few work_estimate)
     own = getattr(estimator, "work_estimate", None)
     if own is not None:            # a class whose need is not proportional to X (the greedy family)
         return int(own(int(input_bytes), phase))

@@ -45,7 +45,7 @@ def test_building_and_closing_a_window_leaves_the_process_unchanged(qtbot):
     win = MainWindow(speed="max")
     qtbot.addWidget(win)
     win.show()
-    qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=15000)
+    qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=15000)
     shown = _process_state()
     assert shown.pop("frozen objects") > 0          # the window freezes its own objects (until closed)
     assert shown == {k: v for k, v in before.items() if k != "frozen objects"}

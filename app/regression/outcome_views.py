@@ -100,7 +100,29 @@ class CoefficientsView(pg.PlotWidget, View):
 
 
 # =========================================================================== test set
-class TestSamplesView(Mosaic, View):
+class _TestSection:
+    """Mixin of the Test section's views: the regression workspace draws them from the test
+    outcome (the data's test rows and labels, test-time cleaning), which a snapshot alone does not
+    hold, through the method named by :attr:`draws_with`; ``show_snapshot`` only clears them."""
+
+    draws_with = ""
+
+    def _clear(self) -> None:
+        raise NotImplementedError
+
+    def show_snapshot(self, snapshot) -> None:
+        """Clear the view (``snapshot`` None); it is drawn through :attr:`draws_with`.
+
+        Raises:
+            TypeError: ``snapshot`` is not None.
+        """
+        if snapshot is not None:
+            raise TypeError(f"{type(self).__name__} draws the Test section's outcome ({self.draws_with}), "
+                            "not a snapshot")
+        self._clear()
+
+
+class TestSamplesView(_TestSection, Mosaic, View):
     """Some test samples (rows): clean | test input | cleaned Dₜₑ | outliers Eₜₑ (the last two
     with test-time cleaning on), and left of each row the prediction and the truth (green when a
     predicted label is right, red when wrong). Grey levels 0–255; Eₜₑ ±128 on blue–white–red;
@@ -117,6 +139,11 @@ class TestSamplesView(Mosaic, View):
     SHORT_HEADERS = ("clean", "input", "Dₜₑ", "Eₜₑ")
     TOP = 0.35
     LEFT = 1.7
+
+    draws_with = "show_rows"
+
+    def _clear(self) -> None:
+        self.show_rows(None)
 
     def __init__(self, n_rows: int = 4, parent=None):
         super().__init__(self.TITLE, n_rows, 4, capacity=n_rows * 4, parent=parent)
@@ -240,7 +267,7 @@ class TestSamplesView(Mosaic, View):
                        test_predictions=snapshot.test_predictions)
 
 
-class ConfusionView(pg.PlotWidget, View):
+class ConfusionView(_TestSection, pg.PlotWidget, View):
     """Test confusion matrix: rows the true class, columns the predicted one, counts written in
     the cells (white → blue by count)."""
 
@@ -253,6 +280,11 @@ class ConfusionView(pg.PlotWidget, View):
     TICK_PT = 7.5
     #: the least size (px, unzoomed) that shows ten classes' names apart under a one-line title
     MIN_SIZE = (170, 190)
+
+    draws_with = "show_counts"
+
+    def _clear(self) -> None:
+        self.show_counts(None)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -349,7 +381,7 @@ class ConfusionView(pg.PlotWidget, View):
         return {} if self.counts is None else {"counts": np.asarray(self.counts)}
 
 
-class PredictionView(pg.PlotWidget, View):
+class PredictionView(_TestSection, pg.PlotWidget, View):
     """Predicted against true test targets, one colour per output, and the line y = x."""
 
     title = "Test predictions against the truth"
@@ -357,6 +389,11 @@ class PredictionView(pg.PlotWidget, View):
     name = "prediction_view"
 
     TITLE = "Test predictions against the truth"
+
+    draws_with = "show_predictions"
+
+    def _clear(self) -> None:
+        self.show_predictions(None, None)
 
     def __init__(self, parent=None):
         super().__init__(parent)

@@ -462,7 +462,8 @@ class WeightImagesView(BasisView):
     def drawn(self) -> list[np.ndarray]:
         return [img.image for img in self.items if img.isVisible() and img.image is not None]
 
-    def shows(self, snapshot) -> bool:
+    @staticmethod
+    def shows(snapshot) -> bool:
         return snapshot is not None and snapshot.weights is not None
 
     def export_data(self, snapshot) -> dict:

@@ -43,6 +43,7 @@ from robust_subspace_lab.core import catalogue, corruption
 from robust_subspace_lab.core.session import Session, plan_method, regressor_for, run as core_run
 
 from .. import params as P
+from ..column_help import show_method_help
 from ..data_panel import show_param_group
 from ..scrubbing import FollowsIterations
 from ..worker import DataJobs, error_message
@@ -86,6 +87,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
                "outliers E, the regressor T, test-time cleaning")
     task = "regression"
     run_target = "the regression solver"
+    opens_folders = True
 
     def __init__(self, pool: QtCore.QThreadPool, delay=None, method: str = DEFAULT_METHOD,
                  choice: S.DataChoice | None = None, parent=None, session: Session | None = None,
@@ -111,6 +113,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self.imageset = None
         self.started = False
         self.last_error = ""
+        self.help_box: QtWidgets.QMessageBox | None = None     # Help ▸ What you are seeing (show_help)
         self._options: dict[str, dict] = {}      # per source: the user's option values
         self._closed = False
         self._syncing = False
@@ -202,6 +205,10 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
     def data_text(self) -> str:
         return self.data.description if self.data is not None else ""
 
+    def show_help(self) -> QtWidgets.QMessageBox:
+        """The "what you are seeing" box of the method shown (F1, as a method column's "?")."""
+        return show_method_help(self)
+
     def errors(self) -> list[str]:
         return [f"{self.runner.info.name}: {self.runner.error}"] if self.runner.error else []
 
@@ -215,6 +222,34 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
                   corruption_key=None if pre.corruption == "none" else pre.corruption,
                   corruption_params=pre.corruption_params, params=params)
         return self.data is not None
+
+    def restore(self, saved) -> str:
+        """The data choice and the run of the opened session ``saved``: its method and
+        parameters, started on the chosen data and stepped to the iteration it had reached. A
+        tab never used (its run never started, with the default method and parameters) only
+        takes the data choice, loaded when the tab is first shown. "" or why the data could not
+        be loaded (the data and the run are then kept)."""
+        runs = saved.runs_of(self.task)
+        run = runs[0] if runs else None
+        info, params = self.runner.setting()
+        untouched = run is None or (run.saved_iteration < 0 and (run.method, dict(run.params)) == (info.key, params))
+        if not self.started and untouched:      # loaded when the tab is first shown (a method set
+            self.choice = saved.regression      # without data would wait for it: the window busy)
+            self._show_choice(self.choice)
+            return ""
+        self.started = True
+        if not self.load(saved.regression):
+            return self.last_error or "loading cancelled"
+        if run is not None:
+            self._apply_timer.stop()
+            self.runner.set_method(run.method, dict(run.params), keep_current=False)
+            self._show_method_message(self.runner.error)
+            self._set_note("")
+            self._invalidate_tests()
+            self._sync_method_controls()
+            if run.saved_iteration > 0:
+                self.step(run.saved_iteration)
+        return ""
 
     def open(self, source: str | None = None, method: str | None = None, corruption_key: str | None = None,
              test_cleaning: bool = False, corruption_params: dict | None = None,
@@ -256,10 +291,11 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         if not self.load(self.choice) and self.data is None and self.choice.source != S.SYNTHETIC:
             failed = self.last_error
             self.load(S.DataChoice())
-            self._data_error(failed + " — showing the synthetic 3-D example instead")
+            self.show_error(failed + " — showing the synthetic 3-D example instead")
 
     # ================================================================== data
-    def _data_error(self, text: str) -> None:
+    def show_error(self, text: str) -> None:
+        """Say why a data request failed (the data message area and the status bar)."""
         self.last_error = text
         self.data_message.setText(text)
         self.data_message.setVisible(bool(text))
@@ -280,7 +316,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
             else:
                 msg = error_message(value) if not isinstance(value, OSError) else f"Data problem: {value}"
             if not self._closed:
-                self._data_error(msg + kept)
+                self.show_error(msg + kept)
                 self._show_choice(self.choice)
             return False
         data, images = value
@@ -294,14 +330,14 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
             verdict, text = "switch", (f"{info.name} classifies and these data have numeric targets: "
                                        f"switched to {target.name}.")
         if verdict == "refuse":
-            self._data_error(f"Data refused: {text}{kept}")
+            self.show_error(f"Data refused: {text}{kept}")
             self._show_choice(self.choice)
             return False
         self.session.set_regression(choice)
         self.data, self.imageset = data, images
         if choice.source in S.OPTION_SPECS:
             self._options[choice.source] = dict(choice.options)
-        self._data_error("")
+        self.show_error("")
         self._show_choice(choice)
         self.data_info.setText(html.escape(S.describe(data)) + "<br><span style='color:#777'>"
                                + html.escape(data.description) + "</span>")
@@ -460,7 +496,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         """Use ``path`` (a CSV of numeric targets per file) for the open folder, or None for
         subfolders as classes."""
         if self.choice.source != S.FOLDER:
-            self._data_error("Open a folder first: the targets CSV names the folder's image files")
+            self.show_error("Open a folder first: the targets CSV names the folder's image files")
             return False
         return self.load(self.choice.with_(targets_csv=os.fspath(path) if path else None))
 

@@ -23,6 +23,8 @@ class BasisView(Mosaic, View):
     title = "Basis images"
     name = "basis_view"
     stretch = 2
+    #: the number of tiles in use (0 before the first snapshot, and while pyqtgraph builds the view)
+    _n = 0
 
     TITLE = "Basis images"
     NMF_TITLE = "NMF parts"
@@ -61,7 +63,7 @@ class BasisView(Mosaic, View):
 
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
-        if getattr(self, "_n", 0) and self._tile is not None:
+        if self._n and self._tile is not None:
             self._layout(self._tile, *self.best_grid(self._n, self._tile))
 
     def _placed(self, shape) -> None:

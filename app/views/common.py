@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from . import scaling
@@ -109,6 +110,29 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
     for name in ("bottom", "top"):
         spread_ticks(plot.getAxis(name))
+    for name in ("left", "bottom", "top", "right"):
+        no_crowded_ticks(plot.getAxis(name))
+
+
+def no_crowded_ticks(axis: pg.AxisItem) -> None:
+    """``axis`` leaves out a tick text that would run into one already placed (the first level's
+    are placed first): pyqtgraph checks only how much of the axis its texts fill, and a log axis
+    within one decade wrote "6·10²", "7·10²", "8·10²" into each other where they crowd."""
+    pyqtgraph_specs = axis.generateDrawSpecs
+
+    def draw_specs(painter):
+        specs = pyqtgraph_specs(painter)
+        if specs is None:
+            return specs
+        axis_spec, tick_specs, text_specs = specs
+        kept: list = []
+        for rect, flags, text in text_specs:
+            crossed = (rect.intersected(other) for other, _, _ in kept)
+            if not any(c.width() > 1 and c.height() > 1 for c in crossed):      # text_fit's tolerance
+                kept.append((rect, flags, text))
+        return axis_spec, tick_specs, kept
+
+    axis.generateDrawSpecs = draw_specs
 
 
 #: px kept between two tick labels along a horizontal axis
@@ -280,6 +304,8 @@ class View:
     min_extra: int = 0
     #: shown before the first snapshot arrives
     default_visible: bool = True
+    #: a double click shows it large (View ▸ show large, :mod:`app.display`)
+    enlargeable: bool = True
 
     @staticmethod
     def shows(snapshot) -> bool:
@@ -445,6 +471,12 @@ class Title(pg.LabelItem):
                           QtCore.Qt.SizeHint.MaximumSize: (-1, -1), QtCore.Qt.SizeHint.MinimumDescent: (0, 0)}
         if self._row is not None and self.isVisible():
             layout, row = self._row
+            if not shiboken6.isValid(layout):
+                # its plot is being deleted (a scene's items go one by one, and one going changes
+                # the fonts, so the sizes, of those left): an error raised here, inside Qt's
+                # destructor, ended the process in a segmentation fault (benchmarks/screenshots.py)
+                self._row = None
+                return
             if abs(layout.rowMinimumHeight(row) - h) > 0.5 or abs(self.maximumHeight() - h) > 0.5:
                 self.setMaximumHeight(h)
                 layout.setRowFixedHeight(row, h)

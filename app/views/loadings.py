@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6 import QtGui
 
-from .common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, color_bar, is_strip, style_plot, View,
-                      zero_rgba, plot_widget_kwargs)
+from .common import (COLORS, DIVERGING, TITLE_SIZE, ZERO_NAME, color_bar, is_strip, keep_text_space, style_plot,
+                     View, zero_rgba, plot_widget_kwargs)
 
 __all__ = ["LoadingsView"]
 
@@ -60,7 +61,12 @@ class LoadingsView(pg.PlotWidget, View):
             self._key = key
             k, p = L.shape
             ax = plot.getAxis("left")
-            ax.setTicks([[(i + 0.5, f"PC{i + 1} ({nz}/{p})") for i, nz in enumerate(self.nonzeros)]])
+            names = [f"PC{i + 1} ({nz}/{p})" for i, nz in enumerate(self.nonzeros)]
+            ax.setTicks([[(i + 0.5, name) for i, name in enumerate(names)]])
+            # room for the names before the first paint (pyqtgraph widens an axis only after one,
+            # and drops the texts wider than it meanwhile: a view below the fold had none)
+            fm = QtGui.QFontMetrics(ax.style.get("tickFont") or ax.font())
+            keep_text_space(ax, max(fm.horizontalAdvance(name) for name in names) + 4)
             plot.getAxis("bottom").setTicks([[(j + 0.5, str(j + 1)) for j in range(p)]])
             plot.setRange(xRange=(0, p), yRange=(0, k), padding=0.02)
             title = self.TITLE + ("  <span style='color:#777;font-size:8pt'>(blue −, red +; "

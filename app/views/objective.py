@@ -35,6 +35,8 @@ class ObjectiveView(pg.PlotWidget, View):
     name = "objective_view"
     area = "curves"
     min_extra = CAPTION_ROOM            # app.column: added to the area's minimum height
+    #: the caption shown (None before the first snapshot)
+    _note: str | None = None
 
     TITLE = "Objective"
 
@@ -55,7 +57,7 @@ class ObjectiveView(pg.PlotWidget, View):
         self._y_range = None
 
     def _show_caption(self, note: str) -> None:
-        if note == getattr(self, "_note", None):
+        if note == self._note:
             return
         self._note = note
         self.caption.setVisible(bool(note))
@@ -74,7 +76,7 @@ class ObjectiveView(pg.PlotWidget, View):
         if snap is None:
             self.curve.setData([], [])
             return
-        self._show_caption(objective_note(getattr(snap, "method", "")))
+        self._show_caption(objective_note(snap.method))   # (a Snapshot or a RegressionSnapshot: both have it)
         h = np.asarray(snap.objective_history, dtype=float)
         self.curve.setData(np.arange(len(h)), h)
         plot = self.getPlotItem()

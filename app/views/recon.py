@@ -31,7 +31,7 @@ class ReconView(Mosaic, View):
     #: the headers when tiles are too narrow for :data:`COLUMNS` at 6 pt (the title says them in full)
     SHORT_COLUMNS = ("clean", "corr.", "rec.", "res.", "E")
     TOP = 0.5
-    LEFT = 0.4
+    LEFT = 0.45         # room for the row labels ("#12", turned): at 0.4 a 48 px tile left 6 pt of them 0 px to spare
     MAX_COLS = 5
 
     def __init__(self, n_rows: int = 3, parent=None):
@@ -56,6 +56,7 @@ class ReconView(Mosaic, View):
         for name in self.COLUMNS:
             t = pg.TextItem(name, color="#444444", anchor=(0.5, 1.0))
             t.setFont(font)
+            t.setVisible(False)          # until the tiles are placed (_placed): not all at (0, 0)
             self.vb.addItem(t, ignoreBounds=True)
             self.headers.append(t)
         self.row_labels = []

@@ -28,6 +28,9 @@ class WeightMapView(Mosaic, View):
     name = "weightmap_view"
     default_visible = False
     area = "side"
+    #: the snapshot drawn (None before the first, and while pyqtgraph builds the view: resizes
+    #: reach the layout before the constructor ends)
+    snapshot = None
     stretch = 5
 
     TITLE = "Pixel weights Q"
@@ -76,7 +79,7 @@ class WeightMapView(Mosaic, View):
         least), or, in a view too narrow for that, under each other with each caption beside its
         map (as far apart as a caption is high); in a view too small for either, fewer maps (the
         first ones). The captions never overlap or stick out. Called for each snapshot and resize."""
-        snap = getattr(self, "snapshot", None)        # None while pyqtgraph builds the view
+        snap = self.snapshot                          # None while pyqtgraph builds the view
         maps = None if snap is None else snap.weight_maps
         n = 0 if maps is None else min(len(maps), len(self.items))
         if not n:

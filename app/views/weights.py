@@ -135,7 +135,7 @@ class WeightsView(pg.PlotWidget, View):
         self.snapshot = snap
         plot = self.getPlotItem()
         score = None
-        mean = None if snap is None else getattr(snap, "mean_weights", None)
+        mean = None if snap is None else snap.mean_weights
         if snap is not None and snap.sample_weights is None and mean is None:
             score = snap.details.get(OUTLIER_SCORE)
         if snap is None or (snap.sample_weights is None and score is None and mean is None):

@@ -77,7 +77,7 @@ def _measured(name: str):
 
 
 def _weights(col: ColumnResult) -> np.ndarray | None:
-    w = getattr(col.state, "sample_weights", None)
+    w = getattr(col.state, "sample_weights", None)   # (a State has them, a RegressionState not)
     if w is None:
         return None
     w = np.asarray(w, dtype=float)
@@ -86,7 +86,7 @@ def _weights(col: ColumnResult) -> np.ndarray | None:
 
 
 def _outliers(col: ColumnResult) -> np.ndarray | None:
-    out = getattr(col.data, "outliers", None)
+    out = getattr(col.data, "outliers", None)   # (a Corrupted has them, RegressionData not)
     return None if out is None else np.asarray(out, dtype=bool)
 
 

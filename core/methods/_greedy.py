@@ -165,6 +165,7 @@ class _Run:
     const: dict                # method constants (γ, ...)
     total: float = 0.0         # ‖X₀‖_F²
     copied: bool = True
+    seed: int = 0              # the run's int seed (random restarts, perturbations)
 
     def blocks(self, centred: bool = True) -> Iterator[tuple[slice, np.ndarray]]:
         """``(rows, block)`` over row blocks of X₀ (``centred``) or of X, in float64; a block is
@@ -409,7 +410,7 @@ class Greedy(SteppableEstimator):
     # ------------------------------------------------------------------ stepping
     def _start(self, X: np.ndarray) -> State:
         mean, X0, copied = _run_data(X, self._center())
-        run = _Run(X=X0, mean=mean, cov=None, const={}, copied=copied)
+        run = _Run(X=X0, mean=mean, cov=None, const={}, copied=copied, seed=self._seed)
         d = X.shape[1]
         # One pass over X₀: squared row and column norms, and X₀ᵀX₀ for the PCA start.
         sq_norms, colsq, cov = np.empty(X.shape[0]), np.zeros(d), None

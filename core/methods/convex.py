@@ -194,6 +194,12 @@ def _fro_diff(A: np.ndarray, B: np.ndarray | None, rows: int = 256) -> float:
 START_BLOCK = K_PRED0 + PARTIAL_SVD_OVERSAMPLING
 
 
+def no_cap_as_zero(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with ``n_components=None`` (no rank cap, stored unchanged by the estimator) as
+    the catalogue spells it: 0."""
+    return dict(params, n_components=0) if params.get("n_components", 0) is None else params
+
+
 class _InexactALM(SteppableEstimator):
     """Common code: state assembly, the NaN guard and the stopping rule (primal residual < tol)."""
 
@@ -209,15 +215,8 @@ class _InexactALM(SteppableEstimator):
         k = self.n_components
         return None if k is None or int(k) == 0 else int(k)
 
-    def _validated_params(self) -> dict[str, Any]:
-        # n_components=None (no cap) is stored unchanged; the catalogue spells it 0.
-        if self.n_components is None:
-            self.n_components = 0
-            try:
-                return super()._validated_params()
-            finally:
-                self.n_components = None
-        return super()._validated_params()
+    def _catalogue_params(self) -> dict[str, Any]:
+        return no_cap_as_zero(self.get_params())
 
     # ----------------------------------------------------------------- fitted attributes
     def _set_fitted(self, state: State, dtype: type) -> None:
@@ -737,4 +736,4 @@ class CRPCAOM(_L21ALM):
 
 
 __all__ = ["PCP", "OutlierPursuit", "CRPCAOM", "soft_threshold", "row_shrink", "svt",
-           "optimal_mean_svt"]
+           "optimal_mean_svt", "no_cap_as_zero"]

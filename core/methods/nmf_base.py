@@ -482,8 +482,8 @@ class NMFBase(SteppableEstimator):
         initial state checked), with ``fitted`` left lazy: the initial state gets the data's range
         when it is made, since the base's ``dataclasses.replace`` that sets it reads every field
         and so formed HW (1× the data's bytes at the start's peak, for nothing)."""
-        self._start_params()
-        state = self._start(self._check_data(X))
+        with self._new_run():
+            state = self._start(self._check_data(X))
         self._check_state(state)
         return state
 

@@ -223,10 +223,11 @@ class TruncatedCauchyNMF(NMFBase):
         return ctx.xmax if self.range_rule else np.inf
 
     def _truncation(self) -> str:
-        return getattr(self, "truncation", "off")
+        """The truncation rule in use (:class:`CauchyNMF`, which has no such parameter: "off")."""
+        return self.truncation
 
     def _gamma_tau(self, ctx: NMFContext, E2: np.ndarray, prev: NMFState | None) -> tuple[float, float]:
-        burn = int(getattr(self, "freeze_after", 0))
+        burn = int(self.freeze_after)
         if prev is not None and burn > 0 and prev.iteration >= burn:     # frozen after burn-in
             return float(prev.scalars["γ"]), self._state_tau(prev)  # type: ignore[return-value]  # τ per pixel
         if self.gamma_mode == "fixed":
@@ -241,9 +242,9 @@ class TruncatedCauchyNMF(NMFBase):
         elif mode == "fixed":
             tau = gamma * np.sqrt(float(self.sigma))
         elif mode == "local":
-            tau = np.maximum(three_sigma_columns(E2), float(getattr(self, "tau_floor", 0.0)) * gamma)
+            tau = np.maximum(three_sigma_columns(E2), float(self.tau_floor) * gamma)
         else:
-            tau = max(three_sigma_sq(E2, ctx.zero), float(getattr(self, "tau_floor", 0.0)) * gamma)
+            tau = max(three_sigma_sq(E2, ctx.zero), float(self.tau_floor) * gamma)
         return gamma, tau
 
     @staticmethod

@@ -100,4 +100,4 @@ class PCAL1(L1Greedy):
         return self._cand(run, comp, self._unit(comp, 0, x, "largest-norm sample"))
 
     def _advance(self, run, comp, cand):
-        return self._l1_advance(run, comp, cand, lambda v: v, seed=self._seed)
+        return self._l1_advance(run, comp, cand, lambda v: v, seed=run.seed)

@@ -248,7 +248,7 @@ class RSPCA(L1Greedy):
         elif kind == 1:
             w = np.full(d, 1.0 / np.sqrt(d))
         else:
-            g = np.random.default_rng([self._seed, comp.j, kind]).standard_normal(d)
+            g = np.random.default_rng([run.seed, comp.j, kind]).standard_normal(d)
             w = g / np.linalg.norm(g)
         return self._cand(run, comp, w, scalars=(("restart", r + 1),))
 
@@ -257,7 +257,7 @@ class RSPCA(L1Greedy):
 
     def _advance(self, run, comp, cand):
         k, p = int(self.k_nonzero), float(self.p)
-        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=self._seed)
+        return self._l1_advance(run, comp, cand, lambda v: sparse_projection(v, k, p), seed=run.seed)
 
     def _details(self, prog):
         return {"restart objectives": prog.history, "current restart objectives": prog.restart_objs,

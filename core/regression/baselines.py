@@ -29,7 +29,7 @@ import numpy as np
 from .. import interrupt
 from ..params import ParamSpec, register
 from ..errors import DataError, SolverError
-from ..methods.convex import PCP, PCP_PARAMS
+from ..methods.convex import PCP, PCP_PARAMS, no_cap_as_zero
 from ._base import (Problem, RegressionEstimator, RegressionState, class_weighting, feature_variance, fro,
                     frozen, t_step, thin_singular_values)
 from .estimators import REFERENCE, RULE
@@ -266,13 +266,8 @@ class RPCALS(RegressionEstimator):
 
     __init__ = PCP.__init__         # the same keywords (PCP_PARAMS), stored unchanged
 
-    def _validated_params(self) -> dict[str, Any]:
-        # n_components=None (no rank cap, PCP's default) is stored unchanged; the catalogue spells it 0
-        params = self.get_params()
-        if params.get("n_components") is None:
-            params["n_components"] = 0
-        assert self._info is not None                 # registered in the catalogue
-        return self._info.validate(**params)
+    def _catalogue_params(self) -> dict[str, Any]:
+        return no_cap_as_zero(self.get_params())
 
     @staticmethod
     def _pcp(params: Mapping[str, Any]) -> PCP:

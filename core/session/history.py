@@ -70,7 +70,7 @@ def _data_arrays(data: Any) -> Iterator[np.ndarray]:
     """The arrays of the data a run is on, with the float64 copy of its X that the runs computing
     in float64 share (:func:`core.session.spec.solver_input`)."""
     yield from _arrays(data)
-    X = getattr(data, "X", None)
+    X = getattr(data, "X", None)     # (any run's data: Corrupted, RegressionData or none)
     double = shared_double(X) if isinstance(X, np.ndarray) else None
     if double is not None:
         yield double

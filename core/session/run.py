@@ -182,6 +182,9 @@ class Run:
     history : the states so far (see :class:`~core.session.history.History`).
     error : why the last start/step failed ("" if it did not); ``diverged`` when that was a
         :class:`SolverError` (the states are kept up to the last good iteration).
+    saved_iteration : how far the run had got when it was saved (:meth:`from_dict`; -1 for a
+        new run or one never started): a reopened run is stepped there again. Until it starts,
+        :meth:`to_dict` writes it back, so a session opened and saved again loses nothing.
     """
 
     method: str
@@ -189,6 +192,7 @@ class Run:
     history: History = field(default_factory=History, repr=False, compare=False)
     error: str = ""
     diverged: bool = False
+    saved_iteration: int = field(default=-1, compare=False)
     # the estimator of the run, once started (None before): what steps it and judges its states
     _est: Any = field(default=None, init=False, repr=False, compare=False)
 
@@ -332,9 +336,14 @@ class Run:
         same data, parameters and seed reproduce them)."""
         from .spec import plain
         kind, _ = self.status() if self.history.states else ("", "")
+        iteration = self.iteration if self.history.states else self.saved_iteration
         return {"method": self.method, "task": self.task, "params": plain(self.params),
-                "iteration": self.iteration, "status": kind}
+                "iteration": iteration, "status": kind}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], budget: int = STATE_BYTES_BUDGET) -> "Run":
-        return cls(d["method"], dict(d.get("params") or {}), History(budget))
+        """The run :meth:`to_dict` described: its method and parameters (validated:
+        ParameterError names a bad one), no states yet, :attr:`saved_iteration` the iteration
+        it had reached."""
+        return cls(d["method"], dict(d.get("params") or {}), History(budget),
+                   saved_iteration=int(d.get("iteration", -1)))

@@ -62,7 +62,7 @@ def make_window(qtbot):
         win = MainWindow(**kwargs)
         qtbot.addWidget(win)
         win.show()
-        qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=15000)
+        qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=15000)
         return win
 
     return make

@@ -51,7 +51,7 @@ def main(argv=None) -> int:
 
     def open_dialog_and_quit() -> None:
         win = window()
-        print(f"STEPPING iterations {[c.runner.iteration for c in win.columns]}", flush=True)
+        print(f"STEPPING iterations {[c.runner.iteration for c in win.subspace.columns]}", flush=True)
         if args.dialog in ("export", "message"):
             QtCore.QTimer.singleShot(200, quit_now)         # fires inside the dialog's own loop
             if args.dialog == "export":
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
 
     def poll() -> None:
         win = window()
-        stepping = all(c.runner.states and c.runner.running for c in win.columns)
+        stepping = all(c.runner.states and c.runner.running for c in win.subspace.columns)
         if stepping and not started:
             started.append(time.monotonic())
         if started and time.monotonic() - started[0] >= args.after:
@@ -80,10 +80,10 @@ def main(argv=None) -> int:
     def setup() -> None:
         win = window()
         win.speed_combo.setCurrentIndex(0)                   # max speed
-        if not win.load_builtin("digits", size=(args.size, args.size)):
+        if not win.subspace.load_builtin("digits", size=(args.size, args.size)):
             print(f"could not load the digits: {win.last_error}", file=sys.stderr, flush=True)
             os._exit(2)
-        for col in win.columns:
+        for col in win.subspace.columns:
             col.runner.set_params({"max_iter": 10_000}) if "max_iter" in col.runner.params else None
         win.run_all()
         poll()

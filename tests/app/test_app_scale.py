@@ -35,28 +35,28 @@ def test_folder_loads_in_background_and_the_data_are_held_once(make_window, qtbo
     win = make_window(methods=("pca", "pca-gm"))
     reports = []
     win.data_jobs.progress.connect(lambda done, total, what: reports.append((done, total, what)))
-    assert win.open_folder(str(folder))
-    qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=60000)
+    assert win.subspace.open_folder(str(folder))
+    qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=60000)
     # through the data job, which reported its progress over the files
     assert any(what == "reading files" and total == 1000 for _, total, what in reports)
     assert max(done for done, _, what in reports if what == "reading files") == 1000
-    data = win.data
-    assert data.X.shape == (1000, 32 * 32) and len(win.imageset) == 1000
+    data = win.subspace.data
+    assert data.X.shape == (1000, 32 * 32) and len(win.subspace.imageset) == 1000
     # one array for the loaded images and the clean data they were corrupted from
-    assert np.shares_memory(win.imageset.images, data.X_clean)
-    assert not win.imageset.images.flags.writeable
-    for col in win.columns:
+    assert np.shares_memory(win.subspace.imageset.images, data.X_clean)
+    assert not win.subspace.imageset.images.flags.writeable
+    for col in win.subspace.columns:
         assert col.runner.data is data                      # every column runs on the same data
         assert np.shares_memory(col.runner.data.X, data.X)
     win.step_all(2)
     # (PCA is solved at iteration 0 and does not count on; PCA-GM steps)
-    qtbot.waitUntil(lambda: win.columns[1].runner.iteration >= 2 and not win.busy, timeout=60000)
-    for col in win.columns:
+    qtbot.waitUntil(lambda: win.subspace.columns[1].runner.iteration >= 2 and not win.busy, timeout=60000)
+    for col in win.subspace.columns:
         for state in col.runner.states:                     # no state keeps a copy of the data
             assert _array_bytes(state) < data.X.nbytes / 10
     # corrupting again keeps the images once (the new clean data)
-    assert win.set_corruption("salt_pepper", {"fraction": 0.1})
-    assert win.data is not data and np.shares_memory(win.imageset.images, win.data.X_clean)
+    assert win.subspace.set_corruption("salt_pepper", {"fraction": 0.1})
+    assert win.subspace.data is not data and np.shares_memory(win.subspace.imageset.images, win.subspace.data.X_clean)
 
 
 def test_running_columns_get_the_policys_threads(make_window, qtbot, monkeypatch):
@@ -67,7 +67,7 @@ def test_running_columns_get_the_policys_threads(make_window, qtbot, monkeypatch
     monkeypatch.setattr(threads, "THREADED_MIN_ENTRIES", 0)
     before = threads.current_blas_threads()
     win = make_window(methods=("pca-gm", "rpca-om"), speed="1 it/s")
-    for col in win.columns:
+    for col in win.subspace.columns:
         col.runner.set_params({"tol": 1e-12, "max_iter": 1000})
     qtbot.waitUntil(lambda: not win.busy, timeout=30000)
     # (a solver's own one-thread block may briefly hold OpenBLAS when the count changes; the
@@ -78,7 +78,7 @@ def test_running_columns_get_the_policys_threads(make_window, qtbot, monkeypatch
     try:
         win.run_all()
         qtbot.waitUntil(lambda: shows(2, 2), timeout=30000)           # shared
-        win.columns[0].runner.pause()
+        win.subspace.columns[0].runner.pause()
         qtbot.waitUntil(lambda: shows(1, 4), timeout=30000)           # all cores for one
         win.pause_all()
         qtbot.waitUntil(lambda: shows(0, 1), timeout=30000)           # none running

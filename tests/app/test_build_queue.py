@@ -59,14 +59,14 @@ def test_a_job_that_ends_its_turn_runs_alone(qtbot):
 
 def test_a_column_added_to_a_shown_window_builds_its_views_later(qtbot, make_window):
     win = make_window()
-    col = win.add_column("rpca-om")
+    col = win.subspace.add_column("rpca-om")
     assert col.views_pending and col.view_list == []      # the constructor built the controls only
     qtbot.waitUntil(lambda: not col.views_pending and not win.busy and col.shown_snapshot is not None, timeout=WAIT)
     names = {type(v).__name__ for v in col.views()}
     assert {"WeightsView", "ObjectiveView", "BasisView", "ReconView"} <= names
     assert col.recon_view.show_snapshot is not None and col.shown_snapshot is not None
     # a view read before its turn is built at once, and only once
-    other = win.add_column("pca")
+    other = win.subspace.add_column("pca")
     view = other.recon_view
     assert view in other.view_list
     qtbot.waitUntil(lambda: not other.views_pending, timeout=WAIT)
@@ -75,7 +75,7 @@ def test_a_column_added_to_a_shown_window_builds_its_views_later(qtbot, make_win
 
 def test_a_removed_column_leaves_no_job_behind(qtbot, make_window):
     win = make_window()
-    col = win.add_column("pca-gm")
+    col = win.subspace.add_column("pca-gm")
     assert col.views_pending
     win.subspace.remove_column(col)
     assert win.subspace.build_queue.pending == 0
@@ -85,17 +85,17 @@ def test_a_preset_adds_its_columns_over_several_turns_and_runs_them_all(qtbot, m
     pre = presets.get("paper000-fig4")
     assert len(pre.methods) > 2
     win = make_window()
-    assert len(win.columns) == 2
+    assert len(win.subspace.columns) == 2
     assert win.apply_preset(pre.key)
     # the two columns there took the preset's first methods; the others come in later turns
-    assert len(win.columns) == 2 and win.busy
-    qtbot.waitUntil(lambda: len(win.columns) == len(pre.methods) and not win.busy, timeout=WAIT)
-    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
-    assert all(not c.views_pending for c in win.columns)
+    assert len(win.subspace.columns) == 2 and win.busy
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == len(pre.methods) and not win.busy, timeout=WAIT)
+    assert [c.runner.key for c in win.subspace.columns] == [m for m, _ in pre.methods]
+    assert all(not c.views_pending for c in win.subspace.columns)
     # the preset's Run (to each method's stopping rule) reached the columns added after it was asked
-    assert all(c.runner.finished for c in win.columns), [c.runner.iteration for c in win.columns]
-    assert all(c.runner.iteration > 0 for c in win.columns[2:]), [c.runner.iteration for c in win.columns]
-    assert [c.index for c in win.columns] == list(range(len(pre.methods)))
+    assert all(c.runner.finished for c in win.subspace.columns), [c.runner.iteration for c in win.subspace.columns]
+    assert all(c.runner.iteration > 0 for c in win.subspace.columns[2:]), [c.runner.iteration for c in win.subspace.columns]
+    assert [c.index for c in win.subspace.columns] == list(range(len(pre.methods)))
 
 
 def test_a_second_preset_replaces_the_columns_the_first_had_not_added_yet(qtbot, make_window):
@@ -103,8 +103,8 @@ def test_a_second_preset_replaces_the_columns_the_first_had_not_added_yet(qtbot,
     win.apply_preset("paper000-fig4")                 # six columns, four still to come
     win.apply_preset("default-lesson")                # two columns
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    assert [c.runner.key for c in win.columns] == [m for m, _ in presets.get("default-lesson").methods]
-    assert win.subspace.columns_layout.count() == len(win.columns)
+    assert [c.runner.key for c in win.subspace.columns] == [m for m, _ in presets.get("default-lesson").methods]
+    assert win.subspace.columns_layout.count() == len(win.subspace.columns)
 
 
 def test_a_column_removed_while_a_preset_builds_leaves_no_job_behind(qtbot, make_window):
@@ -112,14 +112,14 @@ def test_a_column_removed_while_a_preset_builds_leaves_no_job_behind(qtbot, make
     before those jobs run drops them (they ran on its deleted views: found by the random-use
     benchmark)."""
     win = make_window()                                   # its two columns were built at once
-    kept = list(win.columns)
+    kept = list(win.subspace.columns)
     win.apply_preset("paper000-fig4")
     assert win.subspace.build_queue.pending > 0
     with qtbot.capture_exceptions() as raised:
         win.subspace.remove_column(kept[1])
         qtbot.waitUntil(lambda: not win.busy and win.subspace.build_queue.pending == 0, timeout=WAIT)
     assert raised == []
-    assert kept[1] not in win.columns and len(win.columns) == len(presets.get("paper000-fig4").methods) - 1
+    assert kept[1] not in win.subspace.columns and len(win.subspace.columns) == len(presets.get("paper000-fig4").methods) - 1
 
 
 def _render(bar: ColorBar, size) -> np.ndarray:
@@ -165,7 +165,7 @@ def test_a_frame_is_drawn_in_parts_and_shown_whole(qtbot, make_window):
     from robust_subspace_lab.app.frame_clock import PART_MS
 
     win = make_window(methods=("pca-gm",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)
     win.frame_clock.stop()                    # the test plays the frame timer
     drew = []
@@ -208,7 +208,7 @@ def test_a_new_iteration_is_drawn_at_once_not_at_the_next_tick_and_the_frame_cap
     from robust_subspace_lab.app import frame_clock
 
     win = make_window(methods=("pca-gm",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)
     win.frame_clock.timer.start(60_000)             # the next tick a minute away
     win.step_all(1)
@@ -233,7 +233,7 @@ def test_a_message_shown_or_hidden_repaints_the_views_in_parts(qtbot, make_windo
     from robust_subspace_lab.app.column import VIEWS_PER_TICK
 
     win = make_window()
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     queue = win.subspace.build_queue
     qtbot.waitUntil(lambda: not win.busy and queue.pending == 0, timeout=WAIT)
     views = col.views()
@@ -261,7 +261,7 @@ def test_a_view_built_later_takes_its_kept_place_and_moves_no_other_view(qtbot, 
     from PySide6 import QtWidgets
 
     win = make_window(methods=("pca",))
-    col = win.add_column("pca-gm")
+    col = win.subspace.add_column("pca-gm")
     queue = win.subspace.build_queue
     places = {}
     moved = []
@@ -293,7 +293,7 @@ def test_columns_being_built_move_no_view_of_the_columns_there(qtbot, make_windo
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
     assert win.apply_preset("paper000-fig4")
     queue = win.subspace.build_queue
-    kept = list(win.columns)
+    kept = list(win.subspace.columns)
     assert len(kept) == 2 and queue.pending
     sizes, changed, turns = {}, [], 0
     while queue.pending:
@@ -307,7 +307,7 @@ def test_columns_being_built_move_no_view_of_the_columns_there(qtbot, make_windo
                 if view in sizes and sizes[view] != size:
                     changed.append((col.index, type(view).__name__, sizes[view], size))
                 sizes[view] = size
-    assert len(win.columns) == 6 and turns > 10 and len(sizes) >= 8
+    assert len(win.subspace.columns) == 6 and turns > 10 and len(sizes) >= 8
     assert changed == []
 
 
@@ -319,7 +319,7 @@ def test_the_status_texts_coming_or_going_move_no_view(qtbot, make_window):
 
     win = make_window()
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     before = [v.geometry().getRect() for v in col.views()]
     for text in ("", "reconstruction error: 874.9", "", "relative error: 12.00 %"):
         col.error_label.setText(text)

@@ -18,7 +18,7 @@ def _settle(win, qtbot, steps: int = 2) -> None:
     qtbot.waitUntil(lambda: not win.busy and all(
         (c.runner.iteration >= steps or c.runner.finished) and c.shown_index == len(c.runner.states) - 1
         and not c.drawing
-        and not c.views_pending for c in win.columns), timeout=20000)
+        and not c.views_pending for c in win.subspace.columns), timeout=20000)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
     win.redraw_now()
@@ -37,30 +37,30 @@ def test_1280_by_720_two_columns_no_text_clipped_and_thumbnails_of_48_px(make_wi
     _settle(win, qtbot)
     clips = clipped_texts(win)
     assert not clips, describe(clips)
-    for col in win.columns:
+    for col in win.subspace.columns:
         tile = _tile_px(col.recon_view)
         assert tile.width() >= 48 and tile.height() >= 48, tile
     # PCA-GM's objective never increases: no caption under its chart
-    assert win.columns[1].objective_view.caption_text() == ""
+    assert win.subspace.columns[1].objective_view.caption_text() == ""
 
 
 def test_1920_by_1080_four_columns_no_text_clipped(make_window, qtbot):
     win = make_window(methods=("pca", "pcp"))
-    win.add_column("tc-nmf")           # weight maps with captions, a second scalar axis
-    win.add_column("rpca-om")
+    win.subspace.add_column("tc-nmf")           # weight maps with captions, a second scalar axis
+    win.subspace.add_column("rpca-om")
     win.resize(1920, 1080)
     qtbot.waitUntil(lambda: win.width() == 1920 and win.height() == 1080, timeout=5000)
     _settle(win, qtbot)
     clips = clipped_texts(win)
     assert not clips, describe(clips)
     right = win.subspace.viewport().width()
-    for col in win.columns:              # all four beside each other, none scrolled off
+    for col in win.subspace.columns:              # all four beside each other, none scrolled off
         x = col.mapTo(win.subspace.viewport(), QtCore.QPoint(0, 0)).x()
         assert 0 <= x and x + col.width() <= right + 1
     # objectives that rise by design say so on the chart itself
-    assert "by design" in win.columns[1].objective_view.caption_text()
-    assert "by design" in win.columns[2].objective_view.caption_text()
-    assert win.columns[3].objective_view.caption_text() == ""
+    assert "by design" in win.subspace.columns[1].objective_view.caption_text()
+    assert "by design" in win.subspace.columns[2].objective_view.caption_text()
+    assert win.subspace.columns[3].objective_view.caption_text() == ""
 
 
 def test_a_clipped_title_is_reported(qtbot):
@@ -86,7 +86,7 @@ def test_a_clipped_title_is_reported(qtbot):
 def test_zoom_in_out_reset_scales_the_fonts_and_is_kept_between_runs(make_window, qtbot, _own_settings):
     win = make_window(methods=("pca",))
     base = scaling.base_font().pointSizeF()
-    combo = win.columns[0].method_combo
+    combo = win.subspace.columns[0].method_combo
     combo_pt = combo.font().pointSizeF()
     qtbot.keyClick(win, QtCore.Qt.Key_Equal, QtCore.Qt.ControlModifier)     # Ctrl+=
     qtbot.waitUntil(lambda: win.display.zoom > 1.0, timeout=3000)
@@ -94,7 +94,7 @@ def test_zoom_in_out_reset_scales_the_fonts_and_is_kept_between_runs(make_window
     assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(base * zoom)
     assert combo.font().pointSizeF() == pytest.approx(combo_pt * zoom, rel=1e-3)   # its own bold font too
     assert scaling.scale() == pytest.approx(zoom)                                 # and the charts
-    view = win.columns[0].objective_view
+    view = win.subspace.columns[0].objective_view
     assert view.transform().m11() == pytest.approx(zoom)
     assert float(QtCore.QSettings().value(ZOOM_KEY)) == pytest.approx(zoom)
     win.close()
@@ -110,7 +110,7 @@ def test_zoom_in_out_reset_scales_the_fonts_and_is_kept_between_runs(make_window
     qtbot.keyClick(again, QtCore.Qt.Key_0, QtCore.Qt.ControlModifier)           # Ctrl+0
     assert again.display.zoom == 1.0
     assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(base)
-    assert again.columns[0].method_combo.font().pointSizeF() == pytest.approx(combo_pt, rel=1e-3)
+    assert again.subspace.columns[0].method_combo.font().pointSizeF() == pytest.approx(combo_pt, rel=1e-3)
     assert float(QtCore.QSettings().value(ZOOM_KEY)) == 1.0
 
 
@@ -135,7 +135,7 @@ def test_presentation_mode_toggles_full_screen_and_font_scale_and_restores(make_
 def test_double_click_shows_a_view_large_it_keeps_drawing_and_esc_puts_it_back(make_window, qtbot):
     win = make_window(methods=("pca", "pca-gm"))
     win.resize(1280, 720)
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     _settle(win, qtbot, 1)
     view = col.weights_view
     small = view.size()

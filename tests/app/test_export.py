@@ -15,7 +15,7 @@ from robust_subspace_lab.app.export import (export_view_data, export_view_image,
 @pytest.fixture
 def column(qtbot, make_window):
     win = make_window(methods=("pca-gm",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     win.step_all(2)
     qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=20000)
     # (a refresh that draws may finish a frame begun before the steps came: wait for iteration 2's)

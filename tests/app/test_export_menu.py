@@ -36,9 +36,9 @@ def test_export_menu_is_in_the_menu_bar_and_writes_the_window_png(make_window, m
 def test_every_view_exports_png_svg_csv_or_npz(make_window, monkeypatch, tmp_path, qtbot):
     win = make_window(methods=("pca-gm",), size=(24, 24))
     win.step_all(1)
-    qtbot.waitUntil(lambda: not win.busy and win.columns[0].runner.iteration == 1, timeout=15000)
+    qtbot.waitUntil(lambda: not win.busy and win.subspace.columns[0].runner.iteration == 1, timeout=15000)
     win.redraw_now()
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     views = col.views()
     assert views
     column_menu = f"Column 1: {col.runner.info.name}"
@@ -67,7 +67,7 @@ def test_every_view_exports_png_svg_csv_or_npz(make_window, monkeypatch, tmp_pat
         _answer(monkeypatch, out)
         _menu_action(win.export_menu, column_menu, type(weights[0]).title, "Data").trigger()
         header, values = read_csv(out)
-        assert values.shape[0] == win.data.X.shape[0]
+        assert values.shape[0] == win.subspace.data.X.shape[0]
 
 
 def test_an_export_error_is_shown_not_raised(make_window, monkeypatch, tmp_path):

@@ -49,11 +49,18 @@ def step_and_draw(qtbot, win, col, iteration=1):
     return col.shown_snapshot
 
 
-@pytest.mark.parametrize("family,key", METHODS, ids=[k for _, k in METHODS])
+#: the methods the default run steps in the window: PCA (solved at iteration 0), and each kind of
+#: display (sample weights: PCA-GM, RSPCA; the outlier score and E: PCP; neither: SPCA-rSVD; the
+#: zero pattern of sparse loadings: RSPCA, SPCA-rSVD); the other eight: slow run
+FAST = ("pca", "pca-gm", "rspca", "spca-rsvd", "pcp")
+
+
+@pytest.mark.parametrize("family,key", [(f, k) if k in FAST else pytest.param(f, k, marks=pytest.mark.slow)
+                                        for f, k in METHODS], ids=[k for _, k in METHODS])
 def test_each_method_steps_and_shows_what_it_is_about(qtbot, make_window, family, key):
     need(key)
     win = make_window(methods=("pca",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     assert catalogue.get(key).family == family
     choose_method(qtbot, win, col, key)
     solved = key == "pca"                  # solved at iteration 0: Step does not count on
@@ -116,7 +123,7 @@ def test_sparse_methods_show_their_zeros(qtbot, make_window):
     """sPCA-rSVD keeps k_nonzero = 100 of the 625 pixels: the other 525 are drawn in the zero colour."""
     need("spca-rsvd")
     win = make_window(methods=("spca-rsvd",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     snap = step_and_draw(qtbot, win, col)
     assert snap.basis_zero is not None
     nz = int((~snap.basis_zero[0]).sum())
@@ -125,14 +132,15 @@ def test_sparse_methods_show_their_zeros(qtbot, make_window):
     assert f"1: {nz}" in col.basis_view.toolTip()
 
 
+@pytest.mark.slow
 def test_digits_load_and_step(qtbot, make_window):
     win = make_window(methods=("pca-gm",))
-    panel = win.data_panel
+    panel = win.subspace.data_panel
     assert [panel.source_combo.itemText(i) for i in range(panel.source_combo.count())
             if panel.source_combo.itemData(i) == "digits"] == ["MNIST digits (5,000, built-in)"]
     assert panel.select_source("digits")
-    assert win.imageset.images.shape == (5000, 28, 28) and win.data.n_samples == 5000
-    col = win.columns[0]
+    assert win.subspace.imageset.images.shape == (5000, 28, 28) and win.subspace.data.n_samples == 5000
+    col = win.subspace.columns[0]
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     snap = step_and_draw(qtbot, win, col)
     assert snap.basis.shape[1:] == (28, 28) and len(col.weights_view.drawn_weights()) == 5000
@@ -145,15 +153,15 @@ def test_the_toys_are_offered():
 
 def test_toy_2d_shows_a_scatter_and_disables_the_corruption(qtbot, make_window):
     win = make_window(methods=("pca", "pca-gm"))
-    panel = win.data_panel
+    panel = win.subspace.data_panel
     assert panel.corruption_box.isEnabled()
     assert panel.select_source((TOY, "line"))
     assert not panel.corruption_box.isEnabled() and not panel.size_combo.isEnabled()
     assert panel.toy_box.isVisible() and [c.name() for c in panel.toy_group().children()] == ["seed"]
-    qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=WAIT)
-    assert all(not c.runner.error for c in win.columns), [c.runner.error for c in win.columns]
+    qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=WAIT)
+    assert all(not c.runner.error for c in win.subspace.columns), [c.runner.error for c in win.subspace.columns]
     assert win.subspace.source == panel.source_combo.currentData() == ("toy", "line")    # one key per source
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     snap = step_and_draw(qtbot, win, col)
     assert snap.points is not None and len(snap.points) == 110
     sv = col.scatter_view
@@ -170,26 +178,26 @@ def test_toy_2d_shows_a_scatter_and_disables_the_corruption(qtbot, make_window):
         v = line[1] - line[0]
         assert abs(abs(v @ d) / np.linalg.norm(v) - 1.0) < 1e-9
     # a toy parameter rebuilds the toy
-    data = win.data
+    data = win.subspace.data
     panel.toy_group().child("seed").setValue(3)
-    qtbot.waitUntil(lambda: win.data is not data and not win.busy, timeout=WAIT)
-    assert win.toy_params["seed"] == 3
+    qtbot.waitUntil(lambda: win.subspace.data is not data and not win.busy, timeout=WAIT)
+    assert win.subspace.toy_params["seed"] == 3
     # back to the faces: corruption enabled again, images instead of the scatter
     assert panel.select_source("faces")
     assert panel.corruption_box.isEnabled() and panel.size_combo.isEnabled() and not panel.toy_box.isVisible()
-    qtbot.waitUntil(lambda: all(c.runner.states for c in win.columns) and not win.busy, timeout=WAIT)
-    assert win.data.n_samples == 100 and col.runner.params["n_components"] == 5    # the user's k again (the lesson's 5)
+    qtbot.waitUntil(lambda: all(c.runner.states for c in win.subspace.columns) and not win.busy, timeout=WAIT)
+    assert win.subspace.data.n_samples == 100 and col.runner.params["n_components"] == 5    # the user's k again (the lesson's 5)
     qtbot.waitUntil(lambda: col.shown_snapshot is not None and col.shown_snapshot.points is None, timeout=WAIT)
     assert not sv.isVisible() and col.basis_view.isVisible() and col.recon_view.isVisible()
 
 
 def test_toy_with_ten_features_shows_loadings(qtbot, make_window):
     win = make_window(methods=("pca",))
-    win.data_panel.select_source((TOY, "hastie"))
-    col = win.columns[0]
+    win.subspace.data_panel.select_source((TOY, "hastie"))
+    col = win.subspace.columns[0]
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     qtbot.waitUntil(lambda: col.shown_snapshot is not None and col.shown_snapshot.iteration == 0
-                    and col.runner.data is win.data, timeout=WAIT)
+                    and col.runner.data is win.subspace.data, timeout=WAIT)
     col.refresh(force=True)
     lv = col.loadings_view
     assert lv.isVisible() and not col.basis_view.isVisible() and not col.recon_view.isVisible()
@@ -201,7 +209,7 @@ def test_scalar_history_combo(qtbot, make_window):
     key = "pcp"
     need(key)
     win = make_window(methods=(key,))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     for it in (1, 2, 3):
         snap = step_and_draw(qtbot, win, col, it)
     sv = col.scalar_view
@@ -223,7 +231,7 @@ def test_scalar_history_combo(qtbot, make_window):
 
 def test_metrics_block_shows_the_snapshot_metrics(qtbot, make_window):
     win = make_window()
-    for col in win.columns:
+    for col in win.subspace.columns:
         col.refresh(force=True)
         snap = col.shown_snapshot
         text = col.metrics_label.text()
@@ -238,7 +246,7 @@ def test_metrics_block_shows_the_snapshot_metrics(qtbot, make_window):
 
 def test_restart_objectives_are_readable(qtbot, make_window):
     win = make_window(methods=("pca",))
-    snap = win.columns[0].runner.snapshot()
+    snap = win.subspace.columns[0].runner.snapshot()
     fake = dataclasses.replace(snap, details={"restart objectives": ((412.3, 409.8), (300.25, 299.5, 301.0))})
     text, tip = metrics_html(fake)
     assert "component 1 restarts: 412.3, 409.8" in tip and "component 2 restarts: 300.2, 299.5, 301" in tip

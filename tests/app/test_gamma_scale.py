@@ -3,13 +3,14 @@
 the user sets γ."""
 from __future__ import annotations
 
+import pytest
 from robust_subspace_lab.core.methods.convex import gamma_scale
 
 WAIT = 15000
 
 
 def _settle(qtbot, win, col):
-    qtbot.waitUntil(lambda: col.runner.data is win.data and bool(col.runner.states) and not win.busy,
+    qtbot.waitUntil(lambda: col.runner.data is win.subspace.data and bool(col.runner.states) and not win.busy,
                     timeout=WAIT)
 
 
@@ -19,19 +20,20 @@ def _shown_and_used(col) -> tuple:
             col.runner.params["gamma"], col.runner.estimator.gamma_)
 
 
+@pytest.mark.slow
 def test_gamma_control_follows_the_data_until_the_user_sets_it(qtbot, make_window):
     win = make_window(methods=("crpca-om",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     col.slider_combo.setCurrentIndex(col.slider_combo.findData("gamma"))     # the slider drives γ
     assert col._slider is not None and col._slider.spec.name == "gamma"
-    faces = gamma_scale(*win.data.X.shape)
-    assert win.data.X.shape == (100, 625) and faces == 1.5
+    faces = gamma_scale(*win.subspace.data.X.shape)
+    assert win.subspace.data.X.shape == (100, 625) and faces == 1.5
     assert _shown_and_used(col) == (1.5, "1.5", 1.5, 1.5)
 
     # more samples than features: the digits at 14 × 14 (5,000 × 196: γ = 2√(n/d) = 10.1)
     messages = []
     win.statusBar().messageChanged.connect(messages.append)
-    assert win.load_builtin("digits", size=(14, 14))
+    assert win.subspace.load_builtin("digits", size=(14, 14))
     _settle(qtbot, win, col)
     digits = gamma_scale(5000, 196)
     assert digits == 10.1
@@ -44,7 +46,7 @@ def test_gamma_control_follows_the_data_until_the_user_sets_it(qtbot, make_windo
     qtbot.waitUntil(lambda: col.runner.params["rho"] == 1.2 and bool(col.runner.states) and not win.busy,
                     timeout=WAIT)
     assert col.runner.estimator.gamma_ == digits
-    assert win.load_builtin("faces")
+    assert win.subspace.load_builtin("faces")
     _settle(qtbot, win, col)
     assert _shown_and_used(col) == (1.5, "1.5", 1.5, 1.5) and col.runner.params["rho"] == 1.2
 
@@ -55,7 +57,7 @@ def test_gamma_control_follows_the_data_until_the_user_sets_it(qtbot, make_windo
                     timeout=WAIT)
     chosen = col.runner.params["gamma"]
     assert abs(chosen - 4.0) < 0.05 and col.runner.estimator.gamma_ == chosen
-    assert win.load_builtin("digits", size=(14, 14))
+    assert win.subspace.load_builtin("digits", size=(14, 14))
     _settle(qtbot, win, col)
     assert _shown_and_used(col)[::2] == (chosen, chosen)
 
@@ -83,7 +85,7 @@ def test_gamma_back_to_default_button_gives_the_rule_again(qtbot, make_window):
     number that stands for the word, without an error (it raised ValueError: 'scale' is no
     float, found by the random-use benchmark)."""
     win = make_window(methods=("outlier-pursuit",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     gamma = col.param_group().child("gamma")
     gamma.setValue(4.0)
     col.apply_params()
@@ -96,4 +98,4 @@ def test_gamma_back_to_default_button_gives_the_rule_again(qtbot, make_window):
     assert not raised, raised
     qtbot.waitUntil(lambda: col.runner.params["gamma"] == 1.5 and bool(col.runner.states) and not win.busy,
                     timeout=WAIT)
-    assert gamma.value() == 1.5 and col.runner.estimator.gamma_ == gamma_scale(*win.data.X.shape) == 1.5
+    assert gamma.value() == 1.5 and col.runner.estimator.gamma_ == gamma_scale(*win.subspace.data.X.shape) == 1.5

@@ -4,8 +4,6 @@ from __future__ import annotations
 import threading
 import time
 
-from PySide6 import QtCore
-
 from robust_subspace_lab.app import give_way
 from robust_subspace_lab.core import interrupt
 
@@ -24,46 +22,47 @@ class _Waits:
         pass
 
 
-def test_a_worker_waits_while_the_gui_thread_is_busy_and_goes_on_when_its_loop_turns(qtbot):
-    """A worker running Python between checkpoints makes next to no progress while the GUI thread
-    runs 150 ms of Python without turning its event loop (without give_way it takes the GIL every
-    switch interval and counts thousands of times meanwhile), and goes on once the loop turns."""
+class _Entered(threading.Event):
+    """The heartbeat's turn event, noting when a worker starts waiting on it."""
+
+    def __init__(self):
+        super().__init__()
+        self.entered = threading.Event()
+
+    def wait(self, timeout=None):
+        self.entered.set()
+        return super().wait(timeout)
+
+
+def test_a_worker_waits_at_its_checkpoint_while_the_loop_is_late_and_goes_on_when_it_turns(qtbot, monkeypatch):
+    """The GUI thread has not turned its event loop for longer than LATE_S (it runs this test's
+    code): a worker's checkpoint waits on the heartbeat's turn, and returns when the loop turns.
+    WAIT_S is raised to a minute, so only the turn can end the wait within the test's timeout."""
+    monkeypatch.setattr(give_way, "WAIT_S", 60.0)
+    monkeypatch.setattr(give_way, "STALLED_S", 1e9)   # however slow the machine, the loop counts as late
     hb = give_way.Heartbeat()
     stop = threading.Event()
-    count = [0]
+    returned = threading.Event()
 
     def worker():
-        try:
-            with interrupt.cancellable(stop, give_way=hb.give_way):
-                while True:
-                    if count[0] % 10 == 0:
-                        interrupt.checkpoint()
-                    count[0] += 1
-        except interrupt.Cancelled:
-            pass
+        with interrupt.cancellable(stop, give_way=hb.give_way):
+            interrupt.checkpoint()
+        returned.set()
 
-    seen = {}
-
-    def busy_gui():
-        t_end = time.perf_counter() + 0.15
-        while time.perf_counter() < t_end:
-            if "start" not in seen and hb.late() > 2 * give_way.LATE_S:
-                seen["start"] = count[0]           # the worker has seen the loop late by now
-        seen["end"] = count[0]
-
-    t = threading.Thread(target=worker, daemon=True)
-    t.start()
     try:
-        qtbot.waitUntil(lambda: count[0] > 1000, timeout=5000)
-        QtCore.QTimer.singleShot(0, busy_gui)
-        qtbot.waitUntil(lambda: "end" in seen, timeout=5000)
-        during = seen["end"] - seen["start"]
-        assert during <= 20, during
-        after = count[0]
-        qtbot.waitUntil(lambda: count[0] > after + 1000, timeout=5000)   # going on again
+        hb.give_way(None)                               # asked for: the heartbeat beats
+        qtbot.waitUntil(lambda: hb.active, timeout=5000)
+        # From here until qtbot waits, the event loop does not turn: no tick can change the state.
+        turn = hb._turned = _Entered()
+        hb.beat = time.monotonic() - 10 * give_way.LATE_S
+        t = threading.Thread(target=worker, daemon=True)
+        t.start()
+        assert turn.entered.wait(10), "the worker did not wait for the late event loop"
+        assert not returned.is_set()
+        qtbot.waitUntil(returned.is_set, timeout=10000)  # the loop turned: the worker goes on
+        assert turn.is_set()
     finally:
         stop.set()
-        t.join(5)
         hb.stop()
 
 

@@ -33,7 +33,7 @@ def test_methods_help_lists_every_method_and_shows_its_guide_and_source(qtbot, m
     assert not box.isModal()
     assert box.keys == [m.key for m in catalogue.methods("subspace")] + \
         [m.key for m in catalogue.methods("regression")]
-    assert box.current_key == win.columns[0].runner.key          # the first column's method
+    assert box.current_key == win.subspace.columns[0].runner.key          # the first column's method
     for key in box.keys:
         item = box.list.item(box._rows[key])
         box.list.setCurrentItem(item)

@@ -41,7 +41,7 @@ def test_a_hostile_folder_session_saves_says_what_it_skipped_and_reopens(make_wi
         return real_open(path, *args, **kw)
     monkeypatch.setattr(os, "open", deny)
     win = make_window(methods=("pca",), folder=str(folder))
-    assert win.session.data.kind == "folder" and len(win.data.X) == 9       # the undecodable name loads
+    assert win.session.data.kind == "folder" and len(win.subspace.data.X) == 9       # the undecodable name loads
     path = tmp_path / "s.rsl"
     assert win.save_session(path)
     assert win.session_box.isVisible()
@@ -53,7 +53,7 @@ def test_a_hostile_folder_session_saves_says_what_it_skipped_and_reopens(make_wi
     other = make_window(methods=("pca-gm",), size=(16, 16))
     assert other.open_session(path), other.session_error
     qtbot.waitUntil(lambda: not other.busy, timeout=15000)
-    assert other.session.data.name == str(folder) and len(other.data.X) == 9
+    assert other.session.data.name == str(folder) and len(other.subspace.data.X) == 9
 
 
 def test_autosave_and_save_failures_are_shown_in_a_box(make_window, qtbot, tmp_path, monkeypatch):
@@ -76,7 +76,7 @@ def test_two_windows_never_offer_or_delete_each_others_autosave(make_window, qtb
     base = tmp_path / "state" / "autosave.rsl"
     monkeypatch.setenv("ROBUST_SUBSPACE_LAB_AUTOSAVE", str(base))
     first = make_window(methods=("pca",), size=(16, 16), autosave=True)
-    first.columns[0].runner.step(1)
+    first.subspace.columns[0].runner.step(1)
     qtbot.waitUntil(lambda: not first.busy, timeout=15000)
     assert first.autosave() and first.autosave_slot.path.is_file()
     second = make_window(methods=("pca-gm",), size=(16, 16), autosave=True)
@@ -90,7 +90,9 @@ def test_two_windows_never_offer_or_delete_each_others_autosave(make_window, qtb
 
 def _damaged(tmp_path, mutate):
     from robust_subspace_lab.core.session import Session
-    payload = {"session": Session().to_dict(), "columns": [{"method": "pca", "params": {}, "iteration": 2}]}
+    saved = Session()
+    saved.add_run("pca")
+    payload = {"session": saved.to_dict()}
     mutate(payload)
     path = tmp_path / "bad.rsl"
     with zipfile.ZipFile(path, "w") as zf:
@@ -102,23 +104,23 @@ _DAMAGES = [
     (lambda p: p.__setitem__("sweep", 5), "sweep"),
     (lambda p: p.__setitem__("sweep", "abc"), "sweep"),
     (lambda p: p.__setitem__("sweep_spec", {"data": {}, "corruption": {}, "methods": 3}), "sweep_spec"),
-    (lambda p: p["columns"][0].__setitem__("iteration", 1e300), "columns[0].iteration"),
+    (lambda p: p["session"]["runs"][0].__setitem__("iteration", 1e300), "session.runs[0].iteration"),
 ]
 
 
 def test_a_damaged_session_changes_nothing_and_names_the_field(make_window, tmp_path):
     win = make_window(methods=("pca-gm",), size=(16, 16))
-    before = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.columns], win.data)
+    before = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.subspace.columns], win.subspace.data)
     for mutate, field in _DAMAGES:
         assert not win.open_session(_damaged(tmp_path, mutate), interactive=False)
         assert field in win.session_error
-        assert (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.columns], win.data) == before
+        assert (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.subspace.columns], win.subspace.data) == before
 
 
 def test_the_command_line_names_the_field_without_a_traceback(tmp_path, capsys):
     from robust_subspace_lab.app.__main__ import main
 
-    path = _damaged(tmp_path, lambda p: p["columns"][0].__setitem__("iteration", 10 ** 400))
+    path = _damaged(tmp_path, lambda p: p["session"]["runs"][0].__setitem__("iteration", 10 ** 400))
     code = main(["--session", str(path), "--screenshot", str(tmp_path / "x.png")])
     err = capsys.readouterr().err
-    assert code != 0 and "columns[0].iteration" in err and "Traceback" not in err
+    assert code != 0 and "session.runs[0].iteration" in err and "Traceback" not in err

@@ -27,7 +27,7 @@ def test_an_idle_window_runs_no_timer_and_a_step_wakes_the_frame_clock(make_wind
     win._autosave_timer.stop()                        # (the one armed at the start)
     assert give_way.current() is not None            # installed, asleep
     assert not memory._lively.is_set()                # the trimming thread waits without a timeout
-    col = next(c for c in win.columns if c.key == "pca-gm")    # iterative: a step makes iteration 1
+    col = next(c for c in win.subspace.columns if c.key == "pca-gm")    # iterative: a step makes iteration 1
     assert col.shown_index == 0
     win.step_all(1)
     assert win.frame_clock.timer.isActive()           # woken by the run's activity

@@ -45,9 +45,9 @@ def test_three_columns_fit_beside_the_lesson_panel_at_1280_by_720(make_window, q
     assert win.data_dock.isVisible()
     with qtbot.waitSignal(win.lesson_panel.driver.evaluated, timeout=30000):
         win.open_lesson(lesson)
-    qtbot.waitUntil(lambda: not win.busy and len(win.columns) == 3 and all(
+    qtbot.waitUntil(lambda: not win.busy and len(win.subspace.columns) == 3 and all(
         c.shown_index == len(c.runner.states) - 1 and not c.drawing and not c.views_pending
-        for c in win.columns), timeout=30000)
+        for c in win.subspace.columns), timeout=30000)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
     win.redraw_now()
@@ -56,12 +56,12 @@ def test_three_columns_fit_beside_the_lesson_panel_at_1280_by_720(make_window, q
 
     assert win.lesson_panel.isVisible() and not win.data_dock.isVisible()     # the lesson sets the data
     right = win.subspace.viewport().width()
-    for col in win.columns:                    # all three in sight, none scrolled off
+    for col in win.subspace.columns:                    # all three in sight, none scrolled off
         x = col.mapTo(win.subspace.viewport(), QtCore.QPoint(0, 0)).x()
         assert 0 <= x and x + col.width() <= right + 1, (x, col.width(), right)
     clips = clipped_texts(win)
     assert not clips, describe(clips)
-    for col in win.columns:                    # each value as wide as its text, its name shortened if need be
+    for col in win.subspace.columns:                    # each value as wide as its text, its name shortened if need be
         tree = col.tree
         it = QtWidgets.QTreeWidgetItemIterator(tree)
         while it.value():

@@ -155,9 +155,9 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert "wᵢ = ‖eᵢ‖^(p−2)" in panel.text.toPlainText()
     assert "ε ~ N(0, 0.5²), outliers ε ~ N(0, 3²)" in panel.text.toPlainText()      # not struck through
     assert "line-through" not in panel.text.document().toHtml()
-    assert [c.runner.key for c in win.columns] == ["pca", "pca-gm"]
-    assert win.source[1] == "line"
-    assert win.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
+    assert [c.runner.key for c in win.subspace.columns] == ["pca", "pca-gm"]
+    assert win.subspace.source[1] == "line"
+    assert win.subspace.columns[1].runner.iteration == 3             # PCA (closed form) stops at 0
     # the claims: ✓ with its number, ✗ for the false one, the paper's non-reproducing one declared
     shown = panel.claims.toPlainText()
     ok, bad, declared = shown.split("\n")[:3]
@@ -168,14 +168,14 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     assert [r.ok for r in panel.results] == [True, False, True]
     # the view to look at is framed in every column
     from robust_subspace_lab.app.lesson_highlight import HighlightFrame
-    for col in win.columns:
+    for col in win.subspace.columns:
         framed = [v for v in col.view_list if v.findChild(HighlightFrame)]
         assert [type(v).name for v in framed] == ["weights_view"]
     # the panel stays through a data change, and checks the claims again on the new data
-    old = win.data
+    old = win.subspace.data
     with qtbot.waitSignal(panel.driver.evaluated, timeout=WAIT):   # re-checked on the new data
-        assert win.load_toy("line", {"seed": 11})
-    assert win.data is not old
+        assert win.subspace.load_toy("line", {"seed": 11})
+    assert win.subspace.data is not old
     assert panel.isVisible() and panel.lesson.key == "tiny-test" and panel.count_label.text() == "Step 1 of 3"
     assert not panel.results[0].ok        # the new data restarted the columns: not at iteration 3
     assert "✗ PCA-GM has made three iterations" in panel.claims.toPlainText()
@@ -183,7 +183,7 @@ def test_open_lesson_file_runs_step_one_checks_claims_and_stays_through_data_cha
     panel.toggleViewAction().trigger()
     assert not panel.isVisible()
     from robust_subspace_lab.app.lesson_highlight import HighlightFrame
-    assert not any(v.findChild(HighlightFrame) for c in win.columns for v in c.view_list)
+    assert not any(v.findChild(HighlightFrame) for c in win.subspace.columns for v in c.view_list)
     panel.toggleViewAction().trigger()
     assert panel.isVisible() and panel.count_label.text() == "Step 1 of 3"
     # a larger application font (View ▸ Zoom, presentation mode) enlarges the panel's text with it
@@ -204,34 +204,34 @@ def test_next_and_back_apply_each_steps_setup_and_action(qtbot, make_window, mon
     panel = _open_file(qtbot, win, monkeypatch, tiny)
     _click_and_check(qtbot, panel, panel.next_button)
     assert panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
-    assert [(c.runner.key, c.runner.params.get("p")) for c in win.columns] == \
+    assert [(c.runner.key, c.runner.params.get("p")) for c in win.subspace.columns] == \
         [("pca-gm", 0.5), ("pca-gm", 0.1), ("pca", None)]
-    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    assert [c.runner.iteration for c in win.subspace.columns][:2] == [2, 2]
     assert panel.results[0].ok and "✓ Both made two iterations" in panel.claims.toPlainText()
     # step 3 has no setup: it goes on from step 2's results to convergence
     _click_and_check(qtbot, panel, panel.next_button)
-    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
-    assert all(c.runner.finished for c in win.columns) and win.columns[0].runner.iteration > 2
+    assert [c.runner.key for c in win.subspace.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert all(c.runner.finished for c in win.subspace.columns) and win.subspace.columns[0].runner.iteration > 2
     assert panel.results[0].ok and not panel.next_button.isEnabled()
     assert panel.look_label.text() == "Look at: Loadings (not shown for these data)"     # 2-D points: a scatter
     # Back to step 2: its setup and its 2 iterations again (not step 3's converged run)
     _click_and_check(qtbot, panel, panel.back_button)
     assert panel.count_label.text() == "Step 2 of 3" and panel.next_button.isEnabled()
-    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
-    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    assert [c.runner.key for c in win.subspace.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.subspace.columns][:2] == [2, 2]
     # Again: the step from its setup once more, after the student stepped on
     win.step_all(3)
-    qtbot.waitUntil(lambda: win.columns[0].runner.iteration == 5 and not win.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: win.subspace.columns[0].runner.iteration == 5 and not win.busy, timeout=WAIT)
     _click_and_check(qtbot, panel, panel.again_button)
     assert panel.count_label.text() == "Step 2 of 3"
-    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    assert [c.runner.iteration for c in win.subspace.columns][:2] == [2, 2]
     # Back, and Next again while step 1's data are still loading: the panel ends on step 2, whole
     QtCore.QTimer.singleShot(0, panel.next_button.click)
     qtbot.mouseClick(panel.back_button, QtCore.Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.driver.settled and panel.results is not None, timeout=WAIT)
     assert panel.index == 1 and panel.count_label.text() == "Step 2 of 3" and panel.step_title.text() == "Another p"
-    assert [c.runner.key for c in win.columns] == ["pca-gm", "pca-gm", "pca"]
-    assert [c.runner.iteration for c in win.columns][:2] == [2, 2] and panel.results[0].ok
+    assert [c.runner.key for c in win.subspace.columns] == ["pca-gm", "pca-gm", "pca"]
+    assert [c.runner.iteration for c in win.subspace.columns][:2] == [2, 2] and panel.results[0].ok
 
 
 def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window, monkeypatch, tmp_path):
@@ -241,8 +241,8 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
                       encoding="utf-8")
     win.step_all(2)
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    before = (win.data, win.source, win.corruption_key, win.corruption_params,
-              [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
+    before = (win.subspace.data, win.subspace.source, win.subspace.corruption_key, win.subspace.corruption_params,
+              [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.subspace.columns])
     _choose_file(monkeypatch, broken)
     win.open_lesson_action.trigger()
     box = win.lesson_error_box
@@ -251,8 +251,8 @@ def test_a_broken_lesson_file_says_where_and_changes_nothing(qtbot, make_window,
     assert "broken.toml" in box.text() and f"line {line}: steps[2].action.kind" in box.text()
     assert not win.lesson_panel.isVisible() and win.lesson_panel.lesson is None
     assert not win.busy
-    after = (win.data, win.source, win.corruption_key, win.corruption_params,
-             [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.columns])
+    after = (win.subspace.data, win.subspace.source, win.subspace.corruption_key, win.subspace.corruption_params,
+             [(c.runner.key, dict(c.runner.params), c.runner.iteration, c.runner.version) for c in win.subspace.columns])
     assert after[0] is before[0] and after == before
 
 
@@ -265,7 +265,7 @@ def test_pause_while_a_step_is_being_set_up_stops_the_steps_action(qtbot, make_w
     qtbot.mouseClick(panel.next_button, QtCore.Qt.LeftButton)     # step 2 adds a third column
     assert win.busy and panel.driver._actions                       # built by later jobs
     win.pause_all()
-    qtbot.waitUntil(lambda: len(win.columns) == 3 and not win.busy and panel.driver.settled, timeout=WAIT)
-    assert [c.runner.iteration for c in win.columns] == [0, 0, 0]
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 3 and not win.busy and panel.driver.settled, timeout=WAIT)
+    assert [c.runner.iteration for c in win.subspace.columns] == [0, 0, 0]
     _click_and_check(qtbot, panel, panel.again_button)
-    assert [c.runner.iteration for c in win.columns][:2] == [2, 2]
+    assert [c.runner.iteration for c in win.subspace.columns][:2] == [2, 2]

@@ -56,14 +56,14 @@ def assert_views_show(col, data, index):
 def test_opens_on_builtin_faces_with_pca_and_pca_gm(make_window):
     win = make_window()
     assert win.windowTitle() == "Robust Subspace Lab"
-    assert win.data.n_samples == 100 and win.imageset.shape == (25, 25)
-    assert int(win.data.outliers.sum()) == 20               # 20 % occluded
-    assert [c.key for c in win.columns] == ["pca", "pca-gm"]
-    assert [c.method_combo.currentText() for c in win.columns] == ["PCA", "PCA-GM"]
-    for c in win.columns:
+    assert win.subspace.data.n_samples == 100 and win.subspace.imageset.shape == (25, 25)
+    assert int(win.subspace.data.outliers.sum()) == 20               # 20 % occluded
+    assert [c.key for c in win.subspace.columns] == ["pca", "pca-gm"]
+    assert [c.method_combo.currentText() for c in win.subspace.columns] == ["PCA", "PCA-GM"]
+    for c in win.subspace.columns:
         assert c.runner.iteration == 0
     # titles the user reads
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     assert col.weights_view.getPlotItem().titleLabel.text.startswith("Sample weights, log scale (red: corrupted)")
     assert "Objective" in col.objective_view.getPlotItem().titleLabel.text
     assert "Basis images" in col.basis_view.title.text
@@ -74,31 +74,31 @@ def test_three_steps_then_reset(qtbot, make_window):
     win = make_window()
     for _ in range(3):
         click(qtbot, win.step_button)
-    pca, gm = win.columns
+    pca, gm = win.subspace.columns
     qtbot.waitUntil(lambda: gm.runner.iteration == 3 and not win.busy, timeout=WAIT)
     wait_drawn(qtbot, gm, 3)
     assert [s.iteration for s in gm.runner.states] == [0, 1, 2, 3]
-    assert_views_show(gm, win.data, 3)
+    assert_views_show(gm, win.subspace.data, 3)
     assert "3 / 3 (live)" in gm.scrub_label.text()
     # PCA is solved at iteration 0 (converged): Step does not count on
     assert [s.iteration for s in pca.runner.states] == [0] and pca.runner.finished
 
     click(qtbot, win.reset_button)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 0 for c in win.columns), timeout=WAIT)
-    for col in win.columns:
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 0 for c in win.subspace.columns), timeout=WAIT)
+    for col in win.subspace.columns:
         wait_drawn(qtbot, col, 0)
-        assert_views_show(col, win.data, 0)
+        assert_views_show(col, win.subspace.data, 0)
 
 
 def test_scrubber_goes_back_and_follows_live_again(qtbot, make_window):
     win = make_window()
     win.step_all(3)
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     qtbot.waitUntil(lambda: col.runner.iteration == 3 and not win.busy, timeout=WAIT)
     wait_drawn(qtbot, col, 3)
     col.scrubber.setValue(1)                      # the user drags the scrubber back
     wait_drawn(qtbot, col, 1)
-    assert_views_show(col, win.data, 1)
+    assert_views_show(col, win.subspace.data, 1)
     assert "(past)" in col.scrub_label.text()
     click(qtbot, win.step_button)                 # stepping jumps back to the live end
     qtbot.waitUntil(lambda: col.runner.iteration == 4, timeout=WAIT)
@@ -111,7 +111,7 @@ def test_run_on_a_column_showing_its_newest_state_redraws_its_texts_not_its_view
     only redraws its texts (a whole frame took the core the first step needed); one scrubbed
     back draws the newest state."""
     win = make_window()
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     win.redraw_now()
     col.iteration_label.setText("stale")
     col.follow_live()
@@ -128,7 +128,7 @@ def test_run_on_a_column_showing_its_newest_state_redraws_its_texts_not_its_view
 
 def test_run_pause_then_run_to_convergence(qtbot, make_window):
     win = make_window(speed="10 it/s")
-    col = win.columns[1]                           # PCA-GM: iterates (PCA is done at iteration 0)
+    col = win.subspace.columns[1]                           # PCA-GM: iterates (PCA is done at iteration 0)
     # 60 iterations at 10 it/s: a loaded machine's late checks still see it running
     col.runner.set_params({"tol": 1e-12, "max_iter": 60})
     qtbot.waitUntil(lambda: col.runner.params["max_iter"] == 60 and not win.busy, timeout=WAIT)
@@ -150,12 +150,12 @@ def test_run_pause_then_run_to_convergence(qtbot, make_window):
     assert [s.iteration for s in states] == list(range(len(states)))
     assert col.runner.estimator.finished(states[-1])
     wait_drawn(qtbot, col, states[-1].iteration)
-    assert_views_show(col, win.data, states[-1].iteration)
+    assert_views_show(col, win.subspace.data, states[-1].iteration)
 
 
 def test_choose_rpca_om_in_a_column(qtbot, make_window):
     win = make_window()
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     combo = col.method_combo
     # every method of the catalogue, grouped by family under disabled header items
     keys = [combo.itemData(i) for i in range(combo.count())]
@@ -177,14 +177,14 @@ def test_choose_rpca_om_in_a_column(qtbot, make_window):
     names = [c.name() for c in col.param_group().children()]
     assert names == [s.name for s in catalogue.get("rpca-om").params]
     click(qtbot, win.step_button)
-    qtbot.waitUntil(lambda: col.runner.iteration == 1 and win.columns[1].runner.iteration == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: col.runner.iteration == 1 and win.subspace.columns[1].runner.iteration == 1, timeout=WAIT)
     wait_drawn(qtbot, col, 1)
-    assert_views_show(col, win.data, 1)
+    assert_views_show(col, win.subspace.data, 1)
 
 
 def test_parameter_change_resets_the_column(qtbot, make_window):
     win = make_window()
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     win.step_all(2)
     qtbot.waitUntil(lambda: col.runner.iteration == 2 and not win.busy, timeout=WAIT)
     col.param_group().child("p").setValue(0.5)
@@ -196,7 +196,7 @@ def test_parameter_change_resets_the_column(qtbot, make_window):
 
 def test_invalid_parameter_shows_a_message_and_keeps_the_estimator(qtbot, make_window):
     win = make_window()
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     before = list(col.runner.states)
     col.param_group().child("n_components").setValue(100)      # k >= min(n_samples, n_features)
     qtbot.waitUntil(lambda: col.message_label.isVisible(), timeout=WAIT)
@@ -221,7 +221,7 @@ def test_invalid_parameter_shows_a_message_and_keeps_the_estimator(qtbot, make_w
 
 def test_solver_error_in_worker_is_shown(qtbot, make_window):
     win = make_window()
-    col = win.columns[1]
+    col = win.subspace.columns[1]
 
     def broken_step(state):
         raise SolverError("PCA-GM", 1, "the objective is nan (not finite)")
@@ -235,32 +235,32 @@ def test_solver_error_in_worker_is_shown(qtbot, make_window):
     # the column's status line says why the run stopped
     qtbot.waitUntil(lambda: "diverged at iteration 1: the objective is nan" in col.iteration_label.text(),
                     timeout=WAIT)
-    assert not win.columns[0].runner.error            # the other column (PCA, solved at 0) unharmed
+    assert not win.subspace.columns[0].runner.error            # the other column (PCA, solved at 0) unharmed
 
 
 def test_corruption_controls(qtbot, make_window):
     win = make_window()
-    panel = win.data_panel
+    panel = win.subspace.data_panel
     combo = panel.corruption_combo
     combo.setCurrentIndex(combo.findData("salt_pepper"))
-    qtbot.waitUntil(lambda: win.corruption_key == "salt_pepper" and not win.busy, timeout=WAIT)
-    assert win.data.description.startswith("salt")
+    qtbot.waitUntil(lambda: win.subspace.corruption_key == "salt_pepper" and not win.busy, timeout=WAIT)
+    assert win.subspace.data.description.startswith("salt")
     assert [c.name() for c in panel.corruption_group().children()] == ["fraction", "density", "seed"]
-    assert all(c.runner.iteration == 0 and c.runner.data is win.data for c in win.columns)
+    assert all(c.runner.iteration == 0 and c.runner.data is win.subspace.data for c in win.subspace.columns)
 
-    data = win.data
+    data = win.subspace.data
     panel.corruption_group().child("density").setValue(0.25)
-    qtbot.waitUntil(lambda: win.corruption_params["density"] == 0.25 and not win.busy, timeout=WAIT)
-    assert win.data is not data
+    qtbot.waitUntil(lambda: win.subspace.corruption_params["density"] == 0.25 and not win.busy, timeout=WAIT)
+    assert win.subspace.data is not data
 
     # an impossible combination is refused, the data kept
     combo.setCurrentIndex(combo.findData("rectangles"))
-    qtbot.waitUntil(lambda: win.corruption_key == "rectangles", timeout=WAIT)
-    data = win.data
+    qtbot.waitUntil(lambda: win.subspace.corruption_key == "rectangles", timeout=WAIT)
+    data = win.subspace.data
     panel.corruption_group().child("size_min").setValue(0.9)
     panel.apply_corruption()
     assert "size_min" in panel.message_label.text() and panel.message_label.isVisible()
-    assert win.data is data
+    assert win.subspace.data is data
 
     # corruptions that remove entries (NaN) are only for missing-data methods, not offered here
     offered = {combo.itemData(i) for i in range(combo.count())}
@@ -283,55 +283,55 @@ def test_open_folder_reports_skipped_file(qtbot, make_window, tmp_path, monkeypa
     folder = _write_folder(tmp_path / "imgs")
     win = make_window()
     monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
-    click(qtbot, win.data_panel.open_button)         # "Open folder…" in the Data panel
-    assert win.data.n_samples == 12 and win.imageset.shape == (16, 16)
-    assert [p for p, _ in win.imageset.skipped] == ["broken.png"]
-    panel = win.data_panel
+    click(qtbot, win.subspace.data_panel.open_button)         # "Open folder…" in the Data panel
+    assert win.subspace.data.n_samples == 12 and win.subspace.imageset.shape == (16, 16)
+    assert [p for p, _ in win.subspace.imageset.skipped] == ["broken.png"]
+    panel = win.subspace.data_panel
     assert panel.skipped_label.isVisible() and "broken.png" in panel.skipped_label.text()
     assert "broken.png" in win.statusBar().currentMessage()
     box = win.subspace._skipped_box
     assert box is not None and "broken.png" in box.detailedText()
     qtbot.waitUntil(lambda: all(c.runner.states and c.runner.states[0].components.shape[1] == 256
-                                for c in win.columns) and not win.busy, timeout=WAIT)
-    assert all(c.runner.iteration == 0 for c in win.columns)
+                                for c in win.subspace.columns) and not win.busy, timeout=WAIT)
+    assert all(c.runner.iteration == 0 for c in win.subspace.columns)
     assert panel.source_combo.currentText().startswith("Folder")
 
     # a folder with nothing readable: message, previous data kept
     bad = tmp_path / "nothing"
     bad.mkdir()
     (bad / "a.png").write_bytes(b"garbage")
-    data = win.data
-    assert not win.open_folder(bad)
-    assert win.data is data
+    data = win.subspace.data
+    assert not win.subspace.open_folder(bad)
+    assert win.subspace.data is data
     assert "a.png" in panel.message_label.text() and panel.message_label.isVisible()
 
 
 def test_folder_option_and_image_size(qtbot, make_window, tmp_path):
     folder = _write_folder(tmp_path / "imgs")
     win = make_window(folder=str(folder))
-    assert win.data.n_samples == 12
-    win.set_image_size((8, 8))
+    assert win.subspace.data.n_samples == 12
+    win.subspace.set_image_size((8, 8))
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    assert win.imageset.shape == (8, 8)
-    assert win.data_panel.size_combo.currentData() == (8, 8)
+    assert win.subspace.imageset.shape == (8, 8)
+    assert win.subspace.data_panel.size_combo.currentData() == (8, 8)
     # the size offered in the panel is used as is; reopening the folder does not add entries
-    panel = win.data_panel
+    panel = win.subspace.data_panel
     n_sizes, n_sources = panel.size_combo.count(), panel.source_combo.count()
     panel.size_combo.setCurrentIndex(panel.size_combo.findText("32 × 32 px"))
     panel.size_combo.activated.emit(panel.size_combo.currentIndex())
-    assert win.imageset.shape == (32, 32) and win.source[1] == str(folder)
+    assert win.subspace.imageset.shape == (32, 32) and win.subspace.source[1] == str(folder)
     # one key for a folder: the panel's entry and the session's data say core's DataSpec kind
     assert win.subspace.source == panel.source_combo.currentData() == (FOLDER, str(folder)) == ("folder", str(folder))
-    assert win.open_folder(folder)
+    assert win.subspace.open_folder(folder)
     assert (panel.size_combo.count(), panel.source_combo.count()) == (n_sizes, n_sources)
     # back to the built-in set, keeping the size
     assert panel.select_source("faces")
-    assert win.data.n_samples == 100 and win.imageset.shape == (32, 32)
+    assert win.subspace.data.n_samples == 100 and win.subspace.imageset.shape == (32, 32)
 
 
 def test_close_while_running_stops_promptly(qtbot, make_window):
     win = make_window(speed="1 it/s")
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     col.param_group().child("tol").setValue(1e-12)       # keep iterating
     col.apply_params()
     qtbot.waitUntil(lambda: col.runner.params["tol"] == 1e-12 and not win.busy, timeout=WAIT)
@@ -345,14 +345,14 @@ def test_close_while_running_stops_promptly(qtbot, make_window):
 
 def test_add_and_remove_columns(qtbot, make_window):
     win = make_window()
-    col = win.add_column("rpca-om")
+    col = win.subspace.add_column("rpca-om")
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
-    assert len(win.columns) == 3
+    assert len(win.subspace.columns) == 3
     win.step_all()
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns[1:]), timeout=WAIT)
-    assert win.columns[0].runner.iteration == 0         # PCA: solved at iteration 0, does not count on
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.subspace.columns[1:]), timeout=WAIT)
+    assert win.subspace.columns[0].runner.iteration == 0         # PCA: solved at iteration 0, does not count on
     click(qtbot, col.close_button)
-    assert len(win.columns) == 2 and col not in win.columns
+    assert len(win.subspace.columns) == 2 and col not in win.subspace.columns
 
 
 def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
@@ -360,7 +360,7 @@ def test_slider_can_drive_any_numeric_parameter(qtbot, make_window):
     Cauchy NMF here); moving it restarts the run with the new value, and the choice is kept per
     method."""
     win = make_window(methods=("tc-nmf",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     qtbot.waitUntil(lambda: bool(col.runner.states) and not win.busy, timeout=WAIT)
     combo = col.slider_combo
     from robust_subspace_lab.app import params as P
@@ -387,7 +387,7 @@ def test_help_button_explains_what_the_column_shows(qtbot, make_window):
     """Each column's "?" shows the method's "what you are seeing" text (formula, weights, views)."""
     from robust_subspace_lab.core import guide
     win = make_window()
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     click(qtbot, col.help_button)
     box = col.help_box
     qtbot.waitUntil(box.isVisible, timeout=WAIT)
@@ -424,13 +424,13 @@ def test_opening_window_teaches_the_lesson(qtbot, make_window):
     says it is closer to the clean faces than PCA, and the occluded faces weigh least."""
     win = make_window(speed="max")
     click(qtbot, win.run_button)
-    qtbot.waitUntil(lambda: all(c.runner.finished for c in win.columns) and not win.busy, timeout=WAIT)
-    pca, gm = (c.runner.snapshot(-1) for c in win.columns)
+    qtbot.waitUntil(lambda: all(c.runner.finished for c in win.subspace.columns) and not win.busy, timeout=WAIT)
+    pca, gm = (c.runner.snapshot(-1) for c in win.subspace.columns)
     assert (pca.method, gm.method) == ("PCA", "PCA-GM")
     for name in ("eq. 14 error (000)", "Σ‖xʳ−xᵒ‖ (001)", "mean angle to clean PCA (°)"):
         assert gm.metrics[name] < pca.metrics[name], name
     assert gm.metrics["weights AUC"] == 1.0                       # every occluded face weighs less
-    qtbot.waitUntil(lambda: all("converged at iteration" in c.iteration_label.text() for c in win.columns),
+    qtbot.waitUntil(lambda: all("converged at iteration" in c.iteration_label.text() for c in win.subspace.columns),
                     timeout=WAIT)                                 # the next frame draws the status
 
 
@@ -440,33 +440,33 @@ def test_loading_runs_in_the_background_with_progress_and_the_window_keeps_its_e
     job's progress reports (so its event loop turns), the progress bar and Cancel are shown, and
     the session and columns get the new data only when it has arrived."""
     win = make_window(methods=("pca",))
-    old = win.data
+    old = win.subspace.data
     seen = []
 
     def on_progress(done, total, what):
         seen.append((done, total, what, win.data_jobs.busy, win.progress_bar.isVisible(),
-                     win.cancel_button.isVisible(), win.data is old))
+                     win.cancel_button.isVisible(), win.subspace.data is old))
 
     win.data_jobs.progress.connect(on_progress)
-    assert win.load_builtin("digits", size=(14, 14))
+    assert win.subspace.load_builtin("digits", size=(14, 14))
     assert seen and all(busy and bar and cancel and kept for _, _, _, busy, bar, cancel, kept in seen[:-1])
     assert any(what == "resizing" and total == 5000 for _, total, what, *_ in seen)
-    assert win.data.X.shape == (5000, 14 * 14) and win.session.data.name == "digits"
+    assert win.subspace.data.X.shape == (5000, 14 * 14) and win.session.data.name == "digits"
     qtbot.waitUntil(lambda: not win.progress_bar.isVisible() and not win.data_jobs.busy, timeout=WAIT)
-    qtbot.waitUntil(lambda: win.columns[0].runner.data is win.data and not win.busy, timeout=WAIT)
+    qtbot.waitUntil(lambda: win.subspace.columns[0].runner.data is win.subspace.data and not win.busy, timeout=WAIT)
 
 
 def test_cancel_keeps_the_data_and_a_newer_request_replaces_an_older_one(qtbot, make_window):
     win = make_window(methods=("pca",))
-    old, old_spec = win.data, win.session.data
+    old, old_spec = win.subspace.data, win.session.data
 
     def cancel_at_first_report(done, total, what):
         win.cancel_button.click()
 
     win.data_jobs.progress.connect(cancel_at_first_report)
-    assert not win.load_builtin("digits", size=(14, 14))
+    assert not win.subspace.load_builtin("digits", size=(14, 14))
     win.data_jobs.progress.disconnect(cancel_at_first_report)
-    assert win.data is old and win.session.data == old_spec
+    assert win.subspace.data is old and win.session.data == old_spec
     assert "cancelled" in win.last_error and "kept" in win.last_error
 
     results = []
@@ -474,20 +474,20 @@ def test_cancel_keeps_the_data_and_a_newer_request_replaces_an_older_one(qtbot, 
     def newer_request(done, total, what):
         if not results:
             results.append("asked")
-            results.append(win.load_builtin("faces", size=(10, 10)))
+            results.append(win.subspace.load_builtin("faces", size=(10, 10)))
 
     win.data_jobs.progress.connect(newer_request)
-    first = win.load_builtin("digits", size=(14, 14))
+    first = win.subspace.load_builtin("digits", size=(14, 14))
     win.data_jobs.progress.disconnect(newer_request)
     assert results == ["asked", True] and first is False
-    assert win.data.X.shape == (100, 100) and win.session.data.name == "faces"
-    qtbot.waitUntil(lambda: win.columns[0].runner.data is win.data and not win.busy, timeout=WAIT)
+    assert win.subspace.data.X.shape == (100, 100) and win.session.data.name == "faces"
+    qtbot.waitUntil(lambda: win.subspace.columns[0].runner.data is win.subspace.data and not win.busy, timeout=WAIT)
     # the window's session is the plain-data description of what it shows
     from robust_subspace_lab.core.session import Session
     back = Session.from_json(win.session.to_json())
-    assert back.data.size == (10, 10) and back.corruption.key == win.corruption_key
-    np.testing.assert_array_equal(back.build().X, win.data.X)
-    assert [r.method for r in back.runs if r.task == "subspace"] == [c.key for c in win.columns]
+    assert back.data.size == (10, 10) and back.corruption.key == win.subspace.corruption_key
+    np.testing.assert_array_equal(back.build().X, win.subspace.data.X)
+    assert [r.method for r in back.runs if r.task == "subspace"] == [c.key for c in win.subspace.columns]
 
 
 def test_the_window_holds_no_branch_on_the_task_and_shows_workspaces_from_a_list():

@@ -119,7 +119,7 @@ def test_the_column_greys_the_last_numbers_while_measuring(qtbot, make_window, a
     """While a step is measured the column keeps the numbers of the iteration before, greyed, and
     says so in the tooltip; then it shows the new ones. A new run never shows the old run's."""
     win = make_window(methods=("pca-gm",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     col.runner.set_params({"tol": 0.0, "max_iter": 100})
     # (the frame comes after the job's end when a frame was drawn less than a frame period before)
     qtbot.waitUntil(lambda: not win.busy and col.shown_snapshot is not None and not col.drawing, timeout=WAIT)

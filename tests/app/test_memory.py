@@ -1,12 +1,9 @@
 """app.memory: freed heap memory is given back to the system by one trimming thread per process."""
-import sys
 import threading
 
-import numpy as np
 import pytest
 
 from robust_subspace_lab.app import memory
-from robust_subspace_lab.app.monkey import resident_mb
 
 glibc = pytest.mark.skipif(memory._TRIM is None, reason="needs glibc's malloc_trim (Linux)")
 
@@ -19,20 +16,24 @@ def test_one_trimming_thread_per_process_started_by_the_window(make_window):
     assert len(threads) == 1 and threads[0].daemon
 
 
-@glibc
-def test_trim_returns_freed_heap_memory(monkeypatch):
-    """Arrays of 1 MB freed out of order leave the heap full of holes: glibc keeps them (the
-    mmap threshold has risen to 8 MB after the first 8 MB array was freed), and the trim gives
-    them back."""
-    if not sys.platform.startswith("linux"):
-        pytest.skip("resident memory is read from /proc")
-    big = np.ones(2 ** 20)                   # 8 MB through mmap; freeing it raises the threshold
-    del big
-    blocks = [np.ones(2 ** 17) for _ in range(600)]      # 600 × 1 MB, now from the heap
-    keep = blocks[::50]
-    del blocks
-    before = resident_mb()
-    assert memory.release_free_memory()
-    after = resident_mb()
-    assert before - after > 200, (before, after)
-    del keep
+def test_the_trimming_thread_trims_while_the_app_is_lively(monkeypatch):
+    """While the app is lively (``set_lively(True)``, from the frame clock), the process's
+    trimming thread calls ``malloc_trim(0)`` every TRIM_SECONDS; whether glibc then gives pages
+    back is glibc's business (the module docstring has the figures measured on the app)."""
+    trims = []
+    trimmed = threading.Event()
+
+    def trim(pad):
+        trims.append(pad)
+        trimmed.set()
+        return 1
+
+    monkeypatch.setattr(memory, "_TRIM", trim)
+    monkeypatch.setattr(memory, "TRIM_SECONDS", 0.01)
+    assert memory.start_trimming() and memory.trimming()
+    memory.set_lively(True)
+    try:
+        assert trimmed.wait(30), "the trimming thread did not trim while the app was lively"
+    finally:
+        memory.set_lively(False)
+    assert trims[0] == 0

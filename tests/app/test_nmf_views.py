@@ -21,14 +21,14 @@ def choose_corruption(qtbot, win, key, **values):
     """Pick ``key`` in the corruption combo, then edit its parameters in the tree."""
     if key not in corruption.CORRUPTIONS:
         pytest.skip(f"corruption {key!r} is not in core.corruption")
-    panel = win.data_panel
+    panel = win.subspace.data_panel
     panel.corruption_combo.setCurrentIndex(panel.corruption_combo.findData(key))
     for name, value in values.items():
         panel.corruption_group().child(name).setValue(value)
     panel.apply_corruption()
-    qtbot.waitUntil(lambda: win.corruption_key == key
-                    and all(win.corruption_params[n] == v for n, v in values.items())
-                    and all(c.runner.states and c.runner.data is win.data for c in win.columns)
+    qtbot.waitUntil(lambda: win.subspace.corruption_key == key
+                    and all(win.subspace.corruption_params[n] == v for n, v in values.items())
+                    and all(c.runner.states and c.runner.data is win.subspace.data for c in win.subspace.columns)
                     and not win.busy, timeout=WAIT)
 
 
@@ -61,8 +61,8 @@ def tc_column(qtbot, make_window):
     running Truncated Cauchy NMF (k = 10), stepped three times."""
     win = make_window(methods=("pca",), method_params={"pca": {"n_components": 10}})
     choose_corruption(qtbot, win, "value_block", fraction=0.3)
-    assert 0 < win.data.outliers.sum() < win.data.n_samples
-    col = win.columns[0]
+    assert 0 < win.subspace.data.outliers.sum() < win.subspace.data.n_samples
+    col = win.subspace.columns[0]
     choose_method(qtbot, win, col, "tc-nmf")
     step(qtbot, win, col, 3)
     return win, col
@@ -88,7 +88,7 @@ def test_tc_nmf_shows_per_pixel_weight_maps(tc_column):
     win, col = tc_column
     state = col.runner.states[-1]
     snap = col.shown_snapshot
-    data = win.data
+    data = win.subspace.data
     wm = col.weightmap_view
     assert wm.isVisible()
     assert col.weightmap_view in col.views()
@@ -118,7 +118,7 @@ def test_tc_nmf_parts_bars_curves_and_reconstructions(tc_column):
     win, col = tc_column
     state = col.runner.states[-1]
     snap = col.shown_snapshot
-    data = win.data
+    data = win.subspace.data
     h, w = data.shape
 
     # parts: non-negative, each on a sequential scale from 0
@@ -212,7 +212,7 @@ def test_methods_without_entry_weights_hide_the_weight_maps(qtbot, tc_column):
 def test_cauchy_nmf_maps_have_no_truncation(qtbot, make_window):
     """Cauchy NMF (no truncation) has weight maps but never a zero weight (paper 003 claim 1)."""
     win = make_window(methods=("cauchy-nmf",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     snap = step(qtbot, win, col, 2)
     wm = col.weightmap_view
     assert wm.isVisible()
@@ -227,12 +227,12 @@ def test_side_by_side_columns_stay_aligned(qtbot, make_window):
     """TC-NMF next to plain NMF: the weight maps share the top row with the bars, so the parts
     and reconstructions of both columns start at the same height."""
     win = make_window(methods=("tc-nmf", "nmf"))
-    step(qtbot, win, win.columns[0])
-    for c in win.columns:
+    step(qtbot, win, win.subspace.columns[0])
+    for c in win.subspace.columns:
         c.refresh(force=True)
-    tc, plain = win.columns
+    tc, plain = win.subspace.columns
     assert tc.weightmap_view.isVisible() and not plain.weightmap_view.isVisible()
-    y = [c.recon_view.mapTo(win, QtCore.QPoint(0, 0)).y() for c in win.columns]
+    y = [c.recon_view.mapTo(win, QtCore.QPoint(0, 0)).y() for c in win.subspace.columns]
     assert y[0] == y[1]
 
 
@@ -242,8 +242,8 @@ def test_thinned_states_still_rewind_the_weight_maps(qtbot, make_window, monkeyp
     from robust_subspace_lab.app import runner as runner_mod
 
     win = make_window(methods=("tc-nmf",))
-    col = win.columns[0]
-    n, d = win.data.X.shape
+    col = win.subspace.columns[0]
+    n, d = win.subspace.data.X.shape
     monkeypatch.setattr(runner_mod, "STATE_BYTES_BUDGET", 4 * n * d * 8)
     expected = {}
     for it in range(1, 6):
@@ -273,7 +273,7 @@ def test_every_nmf_method_steps_in_a_column(qtbot, make_window, key):
     shown exactly when the method has entry weights, and the reconstruction column is its WH."""
     win = make_window(methods=("pca",), method_params={"pca": {"n_components": 10}})
     choose_corruption(qtbot, win, "value_block", fraction=0.3)
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     choose_method(qtbot, win, col, key)
     snap = step(qtbot, win, col, 2)
     state = col.runner.states[-1]
@@ -283,6 +283,6 @@ def test_every_nmf_method_steps_in_a_column(qtbot, make_window, key):
     for i, b in enumerate(snap.basis[:10]):
         np.testing.assert_allclose(col.basis_view.items[i].image, b)
     assert col.weightmap_view.isVisible() == (state.entry_weights is not None)
-    h, w = win.data.shape
+    h, w = win.subspace.data.shape
     for r, i in enumerate(snap.samples):
         np.testing.assert_allclose(col.recon_view.item(r, 2).image, state.fitted[i].reshape(h, w))

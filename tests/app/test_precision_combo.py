@@ -21,48 +21,48 @@ def _choose(qtbot, combo, value) -> None:
 
 
 def _restarted(win, dtype) -> bool:
-    return (win.data is not None and win.data.X.dtype == dtype and not win.busy
-            and all(c.runner.data is win.data and c.runner.iteration == 0 for c in win.columns))
+    return (win.subspace.data is not None and win.subspace.data.X.dtype == dtype and not win.busy
+            and all(c.runner.data is win.subspace.data and c.runner.iteration == 0 for c in win.subspace.columns))
 
 
 def _one_shared_array(win) -> None:
-    data = win.data
-    assert data.X.dtype == data.X_clean.dtype == win.imageset.images.dtype
-    assert np.shares_memory(win.imageset.images, data.X_clean)        # the images kept once
-    for col in win.columns:
+    data = win.subspace.data
+    assert data.X.dtype == data.X_clean.dtype == win.subspace.imageset.images.dtype
+    assert np.shares_memory(win.subspace.imageset.images, data.X_clean)        # the images kept once
+    for col in win.subspace.columns:
         assert col.runner.data is data and np.shares_memory(col.runner.data.X, data.X)
 
 
 def test_single_precision_in_the_combo_restarts_every_column_on_one_float32_array(make_window, qtbot):
     win = make_window(methods=("pca-gm", "tc-nmf"), size=(24, 24))
     combo = win.subspace.data_panel.precision_combo
-    assert combo.currentData() == "auto" and win.data.X.dtype == np.float64
+    assert combo.currentData() == "auto" and win.subspace.data.X.dtype == np.float64
     assert combo.currentText() == "auto: double (float64)"
     assert combo.toolTip() == PRECISION_TIP and "half the memory" in combo.itemText(combo.findData("single"))
-    X64 = np.array(win.data.X)
+    X64 = np.array(win.subspace.data.X)
     win.step_all(2)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 2 for c in win.columns) and not win.busy, timeout=30000)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 2 for c in win.subspace.columns) and not win.busy, timeout=30000)
 
     _choose(qtbot, combo, "single")
     qtbot.waitUntil(lambda: _restarted(win, np.float32), timeout=30000)
     assert win.session.data.precision == "single" and combo.currentData() == "single"
     _one_shared_array(win)
-    np.testing.assert_allclose(win.data.X, X64, rtol=2 ** -23)     # the same data, rounded
+    np.testing.assert_allclose(win.subspace.data.X, X64, rtol=2 ** -23)     # the same data, rounded
     win.step_all(2)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 2 for c in win.columns) and not win.busy, timeout=30000)
-    for col in win.columns:
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 2 for c in win.subspace.columns) and not win.busy, timeout=30000)
+    for col in win.subspace.columns:
         assert not col.runner.error and np.isfinite(col.runner.states[-1].objective)
 
     # a size change keeps the precision; undo goes back through the sizes, then to double
-    assert win.set_image_size((20, 20))
-    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.data.shape == (20, 20), timeout=30000)
+    assert win.subspace.set_image_size((20, 20))
+    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.subspace.data.shape == (20, 20), timeout=30000)
     _one_shared_array(win)
     win.undo_stack.undo()
-    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.data.shape == (24, 24), timeout=30000)
+    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.subspace.data.shape == (24, 24), timeout=30000)
     assert win.undo_stack.undoText().endswith("precision single")
     win.undo_stack.undo()
     qtbot.waitUntil(lambda: _restarted(win, np.float64), timeout=30000)
-    assert combo.currentData() == "double" and np.array_equal(win.data.X, X64)   # the keys passed it
+    assert combo.currentData() == "double" and np.array_equal(win.subspace.data.X, X64)   # the keys passed it
     _one_shared_array(win)
 
 
@@ -73,24 +73,24 @@ def test_auto_precision_is_single_for_large_images_and_double_for_small(make_win
     win = make_window(methods=("pca-gm", "tc-nmf"), size=(20, 20))
     panel = win.subspace.data_panel
     combo = panel.precision_combo
-    assert win.session.data.precision == "auto" and win.data.X.dtype == np.float64
+    assert win.session.data.precision == "auto" and win.subspace.data.X.dtype == np.float64
     assert combo.currentText() == "auto: double (float64)" and "Auto (the default)" in combo.toolTip()
 
     _choose(qtbot, panel.size_combo, (96, 96))           # each key press loads the size it reaches
-    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.data.shape == (96, 96), timeout=30000)
+    qtbot.waitUntil(lambda: _restarted(win, np.float32) and win.subspace.data.shape == (96, 96), timeout=30000)
     assert win.session.data.precision == "auto" and combo.currentText() == "auto: single (float32)"
     _one_shared_array(win)
     win.step_all(1)
-    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.columns) and not win.busy, timeout=30000)
-    assert all(not c.runner.error for c in win.columns)
+    qtbot.waitUntil(lambda: all(c.runner.iteration == 1 for c in win.subspace.columns) and not win.busy, timeout=30000)
+    assert all(not c.runner.error for c in win.subspace.columns)
     path = tmp_path / "auto.rsl"
     assert win.save_session(path)
 
     _choose(qtbot, panel.size_combo, (20, 20))           # back to 20 × 20: double again
-    qtbot.waitUntil(lambda: _restarted(win, np.float64) and win.data.shape == (20, 20), timeout=30000)
+    qtbot.waitUntil(lambda: _restarted(win, np.float64) and win.subspace.data.shape == (20, 20), timeout=30000)
     assert combo.currentText() == "auto: double (float64)"
     assert win.open_session(path, interactive=False), win.session_error
-    qtbot.waitUntil(lambda: win.data.X.dtype == np.float32 and not win.busy, timeout=30000)
+    qtbot.waitUntil(lambda: win.subspace.data.X.dtype == np.float32 and not win.busy, timeout=30000)
     assert win.session.data.precision == "auto" and combo.currentData() == "auto"
 
 
@@ -98,7 +98,7 @@ def test_a_corruption_change_in_single_precision_stays_float32(make_window, qtbo
     win = make_window(methods=("pca",), size=(24, 24))
     _choose(qtbot, win.subspace.data_panel.precision_combo, "single")
     qtbot.waitUntil(lambda: _restarted(win, np.float32), timeout=30000)
-    assert win.set_corruption("salt_pepper", {"fraction": 0.2})
+    assert win.subspace.set_corruption("salt_pepper", {"fraction": 0.2})
     qtbot.waitUntil(lambda: _restarted(win, np.float32), timeout=30000)
     _one_shared_array(win)
     # a toy follows the choice too
@@ -112,17 +112,17 @@ def test_a_session_file_keeps_single_precision(make_window, qtbot, tmp_path):
     _choose(qtbot, win.subspace.data_panel.precision_combo, "single")
     qtbot.waitUntil(lambda: _restarted(win, np.float32), timeout=30000)
     win.step_all(2)
-    qtbot.waitUntil(lambda: win.columns[0].runner.iteration == 2 and not win.busy, timeout=30000)
+    qtbot.waitUntil(lambda: win.subspace.columns[0].runner.iteration == 2 and not win.busy, timeout=30000)
     path = tmp_path / "single.rsl"
     assert win.save_session(path)
 
     other = make_window(methods=("pca",))
-    assert other.data.X.dtype == np.float64
+    assert other.subspace.data.X.dtype == np.float64
     assert other.open_session(path, interactive=False), other.session_error
     assert other.session.data.precision == "single"
     assert other.subspace.data_panel.precision_combo.currentData() == "single"
-    assert other.columns[0].runner.iteration == 2
+    assert other.subspace.columns[0].runner.iteration == 2
     _one_shared_array(other)
-    assert np.array_equal(other.data.X, win.data.X)
-    a, b = win.columns[0].runner.snapshot().metrics, other.columns[0].runner.snapshot().metrics
+    assert np.array_equal(other.subspace.data.X, win.subspace.data.X)
+    a, b = win.subspace.columns[0].runner.snapshot().metrics, other.subspace.columns[0].runner.snapshot().metrics
     assert a.keys() == b.keys() and all(np.isclose(float(a[k]), float(b[k])) for k in a)

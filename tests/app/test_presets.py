@@ -24,7 +24,17 @@ def test_every_preset_is_in_the_menu(make_window):
     assert keys == {p.key for p in presets.PRESETS}
 
 
-@pytest.mark.parametrize("key", [p.key for p in presets.PRESETS])
+#: the presets the default run opens: the opening lesson (built-in faces) and one per paper (toys
+#: and the regression tab); every other preset runs under the slow marker
+FAST = ("default-lesson", "paper000-fig1", "paper001-l2p", "paper002-table1", "paper003-fig4", "paper004-table1-rr")
+
+
+def test_the_default_runs_presets_exist():
+    assert set(FAST) <= {p.key for p in presets.PRESETS}
+
+
+@pytest.mark.parametrize("key", [p.key if p.key in FAST else pytest.param(p.key, marks=pytest.mark.slow)
+                                 for p in presets.PRESETS])
 def test_preset_sets_up_and_runs(qtbot, make_window, key):
     pre = presets.get(key)
     win = make_window()
@@ -41,21 +51,21 @@ def test_preset_sets_up_and_runs(qtbot, make_window, key):
         for name, value in pre.methods[0][1].items():
             assert ws.runner.params[name] == value
         return
-    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.columns), timeout=WAIT)
+    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.subspace.columns), timeout=WAIT)
     win.pause_all()
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
-    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
-    for col, (_, params) in zip(win.columns, pre.methods):
+    assert [c.runner.key for c in win.subspace.columns] == [m for m, _ in pre.methods]
+    for col, (_, params) in zip(win.subspace.columns, pre.methods):
         assert not col.runner.error, col.runner.error
         for name, value in params.items():
             assert col.runner.params[name] == value
     kind, name = pre.data
     if kind == "builtin":
-        assert win.source == ("builtin", name) and win.corruption_key == pre.corruption
+        assert win.subspace.source == ("builtin", name) and win.subspace.corruption_key == pre.corruption
         for pname, value in pre.corruption_params.items():
-            assert win.corruption_params[pname] == value
+            assert win.subspace.corruption_params[pname] == value
     else:
-        assert win.source[1] == name
+        assert win.subspace.source[1] == name
 
 
 def test_a_preset_starts_no_old_method_on_its_data(qtbot, make_window, monkeypatch):
@@ -77,12 +87,12 @@ def test_a_preset_starts_no_old_method_on_its_data(qtbot, make_window, monkeypat
     before = win.subspace.data
     pre = presets.get("paper001-table1-digits")
     assert win.apply_preset(pre.key)
-    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.columns), timeout=WAIT)
+    qtbot.waitUntil(lambda: all(c.runner.states or c.runner.error for c in win.subspace.columns), timeout=WAIT)
     win.pause_all()
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
     on_new = [name for name, d in started if d is not before]     # the preset's data (and steps to it)
     assert on_new and not {"NMF", "CauchyNMF"} & set(on_new), on_new
-    assert [c.runner.key for c in win.columns] == [m for m, _ in pre.methods]
+    assert [c.runner.key for c in win.subspace.columns] == [m for m, _ in pre.methods]
 
 
 def test_a_preset_gives_its_methods_their_own_defaults(qtbot, make_window):
@@ -94,7 +104,7 @@ def test_a_preset_gives_its_methods_their_own_defaults(qtbot, make_window):
     from robust_subspace_lab.core import catalogue
 
     win = make_window(methods=("pca-gm",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     assert col.runner.set_params({"max_iter": 7, "n_components": 2})
     base = presets.get("default-lesson")
     pre = replace(base, methods=(("cauchy-nmf", {"n_components": 3}),))

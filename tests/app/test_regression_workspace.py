@@ -387,21 +387,21 @@ def test_toolbar_acts_on_the_visible_tab_and_subspace_tab_is_unaffected(qtbot, m
     open_tab(qtbot, win, "Regression")
     ws = win.regression
     settle(qtbot, ws, 0)
-    assert not win.data_dock.isVisible() and not win.add_column_button.isVisible()
+    assert not win.data_dock.isVisible() and not win.subspace.add_column_button.isVisible()
     click(qtbot, win.step_button)
     settle(qtbot, ws, 1)
-    assert all(c.runner.iteration == 0 for c in win.columns)
+    assert all(c.runner.iteration == 0 for c in win.subspace.columns)
     open_tab(qtbot, win, "Subspace methods")
-    qtbot.waitUntil(lambda: win.data_dock.isVisible() and win.add_column_button.isVisible(), timeout=WAIT)
+    qtbot.waitUntil(lambda: win.data_dock.isVisible() and win.subspace.add_column_button.isVisible(), timeout=WAIT)
     click(qtbot, win.step_button)
     click(qtbot, win.step_button)
     # (the PCA column is solved at iteration 0 and does not count on: the PCA-GM column steps)
-    qtbot.waitUntil(lambda: win.columns[1].runner.iteration == 2 and not win.busy, timeout=WAIT)
-    assert ws.runner.iteration == 1 and win.columns[0].runner.iteration == 0
+    qtbot.waitUntil(lambda: win.subspace.columns[1].runner.iteration == 2 and not win.busy, timeout=WAIT)
+    assert ws.runner.iteration == 1 and win.subspace.columns[0].runner.iteration == 0
     open_tab(qtbot, win, "Regression")
     click(qtbot, win.reset_button)
     settle(qtbot, ws, 0)
-    assert [c.runner.iteration for c in win.columns] == [0, 2]
+    assert [c.runner.iteration for c in win.subspace.columns] == [0, 2]
 
 
 def test_closing_while_running_stops_promptly(qtbot, make_window):

@@ -45,24 +45,24 @@ def test_cli_round_trip_restores_data_corruption_methods_and_iteration(tmp_path)
 
 def test_open_restores_changed_parameters_and_corruption_in_process(make_window, qtbot, tmp_path):
     win = make_window(methods=("pca-gm",), size=(24, 24))
-    assert win.set_corruption("salt_pepper", {"fraction": 0.2, "seed": 7})
-    win.columns[0].runner.set_params({"p": 0.7})
-    qtbot.waitUntil(lambda: not win.busy and bool(win.columns[0].runner.states), timeout=15000)
+    assert win.subspace.set_corruption("salt_pepper", {"fraction": 0.2, "seed": 7})
+    win.subspace.columns[0].runner.set_params({"p": 0.7})
+    qtbot.waitUntil(lambda: not win.busy and bool(win.subspace.columns[0].runner.states), timeout=15000)
     win.step_all(2)
-    qtbot.waitUntil(lambda: not win.busy and win.columns[0].runner.iteration == 2, timeout=15000)
-    saved_X = np.array(win.data.X)
+    qtbot.waitUntil(lambda: not win.busy and win.subspace.columns[0].runner.iteration == 2, timeout=15000)
+    saved_X = np.array(win.subspace.data.X)
     path = tmp_path / "s.rsl"
     assert win.save_session(path)
     assert [p.name for p in tmp_path.iterdir()] == ["s.rsl"]        # atomic: no temporary file left
 
     other = make_window(methods=("pca", "rpca-om"))
     assert other.open_session(path, interactive=False), other.session_error
-    assert [c.key for c in other.columns] == ["pca-gm"]
-    col = other.columns[0]
+    assert [c.key for c in other.subspace.columns] == ["pca-gm"]
+    col = other.subspace.columns[0]
     assert col.runner.params["p"] == 0.7 and col.runner.iteration == 2
-    assert other.corruption_key == "salt_pepper" and other.corruption_params["seed"] == 7
-    assert np.array_equal(other.data.X, saved_X)
-    a = win.columns[0].runner.snapshot().metrics
+    assert other.subspace.corruption_key == "salt_pepper" and other.subspace.corruption_params["seed"] == 7
+    assert np.array_equal(other.subspace.data.X, saved_X)
+    a = win.subspace.columns[0].runner.snapshot().metrics
     b = col.runner.snapshot().metrics
     assert a.keys() == b.keys() and all(np.isclose(float(a[k]), float(b[k])) for k in a)
 
@@ -88,20 +88,21 @@ def test_a_broken_or_newer_session_file_is_refused_and_nothing_changes(make_wind
             path.write_bytes(path.read_bytes()[:40])
         else:
             payload, _ = storage.read_session_file(path)
+            column = next(r for r in payload["session"]["runs"] if r["task"] == "subspace")
             if kind == "bad-method":
-                payload["columns"][0]["method"] = "no-such-method"
+                column["method"] = "no-such-method"
             else:
-                payload["columns"][0]["params"]["n_components"] = -3
+                column["params"]["n_components"] = -3
             storage.write_session_file(path, payload)
-    before = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.columns],
-              win.columns[0].runner.iteration, win.data)
+    before = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.subspace.columns],
+              win.subspace.columns[0].runner.iteration, win.subspace.data)
     assert not win.open_session(path)
     assert win.session_error
     if kind == "newer":
         assert "newer version" in win.session_error
     assert win.session_box.isVisible() and win.session_box.text() == win.session_error
-    after = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.columns],
-             win.columns[0].runner.iteration, win.data)
+    after = (json.dumps(win.session.to_dict(), sort_keys=True), [c.key for c in win.subspace.columns],
+             win.subspace.columns[0].runner.iteration, win.subspace.data)
     assert after == before
 
 
@@ -110,8 +111,8 @@ def test_autosave_is_written_recovered_and_removed_on_a_clean_exit(make_window, 
     monkeypatch.setenv("ROBUST_SUBSPACE_LAB_AUTOSAVE", str(target))
     win = make_window(methods=("pca-gm",), size=(24, 24), autosave=True)
     assert win.recover_box is None                     # nothing to recover
-    win.columns[0].runner.set_params({"p": 0.6})
-    qtbot.waitUntil(lambda: not win.busy and bool(win.columns[0].runner.states), timeout=15000)
+    win.subspace.columns[0].runner.set_params({"p": 0.6})
+    qtbot.waitUntil(lambda: not win.busy and bool(win.subspace.columns[0].runner.states), timeout=15000)
     assert win.autosave() and target.is_file()
     assert not win.autosave()                          # unchanged: not written again
     crashed = target.read_bytes()
@@ -123,8 +124,8 @@ def test_autosave_is_written_recovered_and_removed_on_a_clean_exit(make_window, 
     new = make_window(methods=("pca",), autosave=True)
     assert new.recover_box is not None and new.recover_box.isVisible()
     new.recover_button.click()
-    qtbot.waitUntil(lambda: not new.busy and [c.key for c in new.columns] == ["pca-gm"], timeout=15000)
-    assert new.columns[0].runner.params["p"] == 0.6
+    qtbot.waitUntil(lambda: not new.busy and [c.key for c in new.subspace.columns] == ["pca-gm"], timeout=15000)
+    assert new.subspace.columns[0].runner.params["p"] == 0.6
 
 
 def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_column(make_window, qtbot, tmp_path):
@@ -159,17 +160,17 @@ def test_tools_sweep_cancelled_halfway_saves_its_rows_and_opens_a_run_as_a_colum
     assert dlg2.browser.sweep.task_for(dlg2.browser.model.row(1)) == dlg.browser.sweep.task_for(dlg.browser.model.row(1))
 
     row = dlg.browser.model.row(1)
-    before = win.data
+    before = win.subspace.data
     dlg.browser.open_run_requested.emit(row)
-    qtbot.waitUntil(lambda: len(win.columns) == 2 and not win.busy, timeout=30000)
-    qtbot.waitUntil(lambda: win.columns[1].runner.iteration == int(row["n_iter"]) and not win.busy,
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 2 and not win.busy, timeout=30000)
+    qtbot.waitUntil(lambda: win.subspace.columns[1].runner.iteration == int(row["n_iter"]) and not win.busy,
                     timeout=30000)
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     task = dlg.browser.sweep.task_for(row)
     assert col.key == "pca-gm" and col.runner.params["p"] == pytest.approx(row["p"])
     data, states = core_sweep.replay(task)
     assert np.array_equal(col.runner.data.X, data.X)          # the run's own corruption seed
-    assert win.data is before and win.columns[0].runner.data is before   # the window's stays
+    assert win.subspace.data is before and win.subspace.columns[0].runner.data is before   # the window's stays
     assert col.runner.states[-1].objective == pytest.approx(states[-1].objective, rel=1e-9)
 
 
@@ -197,3 +198,55 @@ def test_a_folder_session_is_checked_by_content_hash(make_window, qtbot, tmp_pat
     imsave(folder / "img00.png", np.zeros((16, 16), dtype=np.uint8), check_contrast=False)
     assert other.open_session(path)
     assert other.session_box.isVisible() and "changed" in other.session_box.text()
+
+
+def _open_tab(qtbot, win, title: str) -> None:
+    """Click the tab titled ``title``, as a person does."""
+    from PySide6 import QtCore
+
+    bar = win.tabs.tabBar()
+    i = next(i for i in range(bar.count()) if bar.tabText(i) == title)
+    qtbot.mouseClick(bar, QtCore.Qt.LeftButton, pos=bar.tabRect(i).center())
+    assert win.tabs.currentIndex() == i
+
+
+def _settled(ws, iteration: int) -> bool:
+    """The regression solver is idle at ``iteration`` and the tab shows that state."""
+    return (not ws.busy and ws.runner.iteration == iteration and ws.shown_snapshot is not None
+            and ws.shown_snapshot.iteration == iteration)
+
+
+def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbot, tmp_path):
+    """Issue 31's "done when": the Regression tab's data choice, method, parameters and run are
+    saved with the session and come back in a new window (read by Session.from_dict), the same
+    result shown; the subspace columns come back beside it."""
+    from PySide6 import QtCore
+
+    win = make_window(methods=("pca",), size=(16, 16))
+    _open_tab(qtbot, win, "Regression")
+    ws = win.regression
+    qtbot.waitUntil(lambda: _settled(ws, 0), timeout=20000)
+    ws.options_group().child("noise").setValue(0.5)            # the data option, as typed in its tree
+    qtbot.waitUntil(lambda: ws.choice.values()["noise"] == 0.5 and _settled(ws, 0), timeout=20000)
+    ws.method_group().child("lam_scale").setValue(0.3)               # and a parameter of RR
+    qtbot.waitUntil(lambda: ws.runner.params["lam_scale"] == 0.3 and _settled(ws, 0), timeout=20000)
+    for _ in range(4):
+        qtbot.mouseClick(win.step_button, QtCore.Qt.LeftButton)
+    qtbot.waitUntil(lambda: _settled(ws, 4), timeout=20000)
+    shown = (ws.iteration_label.text(), ws.test_metrics.text())
+    metrics = dict(ws.shown_snapshot.metrics)
+    path = tmp_path / "s.rsl"
+    assert win.save_session(path)
+
+    other = make_window(methods=("pca-gm", "pca"), size=(24, 24))
+    assert other.open_session(path, interactive=False), other.session_error
+    assert [c.key for c in other.subspace.columns] == ["pca"] and other.session.data.size == (16, 16)
+    _open_tab(qtbot, other, "Regression")
+    again = other.regression
+    qtbot.waitUntil(lambda: _settled(again, 4), timeout=20000)
+    assert again.choice == ws.choice and again.method_info.key == "rr"
+    assert again.runner.params == ws.runner.params and again.method_group().child("lam_scale").value() == 0.3
+    assert (again.iteration_label.text(), again.test_metrics.text()) == shown and "iteration 4" in shown[0]
+    assert again.shown_snapshot.metrics.keys() == metrics.keys() and metrics
+    for k, v in metrics.items():
+        assert again.shown_snapshot.metrics[k] == pytest.approx(v, rel=1e-9), k

@@ -124,7 +124,7 @@ def test_tools_sweep_opens_the_dialog_with_the_windows_data_and_methods(make_win
     """Tools ▸ Sweep… opens the sweep dialog filled in with the data, corruption and methods of
     that moment (changed since the window opened), and the sweep it builds is on them."""
     win = make_window(methods=("pca",), size=(20, 20))
-    assert win.set_corruption("salt_pepper")
+    assert win.subspace.set_corruption("salt_pepper")
     win.subspace.add_column("hq-pca")
     qtbot.waitUntil(lambda: not win.busy, timeout=30000)
     dlg = win.open_sweep()

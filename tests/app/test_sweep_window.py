@@ -16,7 +16,7 @@ WAIT = 30000
 
 def test_sweep_dialog_starts_from_the_window_and_a_run_opens_beside_the_columns(make_window, qtbot):
     win = make_window(size=(20, 20))                  # PCA and PCA-GM with k = 5, p = 0.3
-    gm = win.columns[1]
+    gm = win.subspace.columns[1]
     win.step_all(2)
     qtbot.waitUntil(lambda: gm.runner.iteration == 2 and not win.busy, timeout=WAIT)
     dlg = win.open_sweep()
@@ -25,7 +25,7 @@ def test_sweep_dialog_starts_from_the_window_and_a_run_opens_beside_the_columns(
     sweep = dlg.build_sweep()
     assert sweep.data == win.session.data and sweep.corruption == win.session.corruption
     for task in sweep.tasks():                        # every run has the window's parameters
-        col = next(c for c in win.columns if c.key == task.method)
+        col = next(c for c in win.subspace.columns if c.key == task.method)
         built = {**catalogue.get(task.method).defaults(), **task.params}     # as the run builds it
         assert {k: built[k] for k in col.runner.params} == col.runner.params
 
@@ -35,11 +35,11 @@ def test_sweep_dialog_starts_from_the_window_and_a_run_opens_beside_the_columns(
     assert dlg.start()
     qtbot.waitUntil(lambda: not dlg.running and dlg.browser.model.rowCount() == 1, timeout=WAIT)
     row = dlg.browser.model.row(0)
-    before = [(c.runner.data, c.runner.iteration, len(c.runner.states)) for c in win.columns]
+    before = [(c.runner.data, c.runner.iteration, len(c.runner.states)) for c in win.subspace.columns]
     dlg.browser.open_run_requested.emit(row)
-    qtbot.waitUntil(lambda: len(win.columns) == 3 and not win.busy, timeout=WAIT)
-    assert [(c.runner.data, c.runner.iteration, len(c.runner.states)) for c in win.columns[:2]] == before
-    new = win.columns[2]
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 3 and not win.busy, timeout=WAIT)
+    assert [(c.runner.data, c.runner.iteration, len(c.runner.states)) for c in win.subspace.columns[:2]] == before
+    new = win.subspace.columns[2]
     qtbot.waitUntil(lambda: new.runner.iteration == int(row["n_iter"]) and not win.busy, timeout=WAIT)
     data, corr = dlg.browser.sweep.task_for(row).data_for_seed()
     assert np.array_equal(new.runner.data.X, prepare(data, corr).X)     # the run's own seed

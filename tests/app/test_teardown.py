@@ -14,7 +14,7 @@ from PySide6 import QtCore
 
 
 def _idle(win, qtbot):
-    qtbot.waitUntil(lambda: not win.busy and all(c.runner.states for c in win.columns), timeout=20000)
+    qtbot.waitUntil(lambda: not win.busy and all(c.runner.states for c in win.subspace.columns), timeout=20000)
 
 
 def _collect() -> None:
@@ -36,7 +36,7 @@ def test_removed_columns_their_runs_and_data_are_freed(make_window, qtbot):
     win = make_window(methods=("pca",), size=(24, 24))
     columns, runners, states = [], [], []
     for _ in range(3):
-        added = [win.add_column("pca"), win.add_column("pca-l1")]
+        added = [win.subspace.add_column("pca"), win.subspace.add_column("pca-l1")]
         for col in added:
             col.set_method("pca-gm")                   # as the method combo does
         _idle(win, qtbot)
@@ -46,11 +46,11 @@ def test_removed_columns_their_runs_and_data_are_freed(make_window, qtbot):
             columns.append(weakref.ref(col))
             runners.append(weakref.ref(col.runner))
             states.append(weakref.ref(col.runner.states[-1]))
-            win.remove_column(col)
+            win.subspace.remove_column(col)
         del added, col
         _collect()
     assert win.undo_action.isEnabled()                  # the commands are still there
-    assert len(win.columns) == 1
+    assert len(win.subspace.columns) == 1
     assert (_alive(columns), _alive(runners), _alive(states)) == (0, 0, 0)
 
 
@@ -58,7 +58,7 @@ def test_method_changes_leave_one_parameter_group(make_window, qtbot):
     """Each method change builds a new parameter group and tree rows; the replaced ones are
     freed (pyqtgraph's tree kept every taken row, with its group and editors, alive)."""
     win = make_window(methods=("pca",), size=(24, 24))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     groups, editors = [], []
     for key in ("pca-gm", "pca-l1", "r1-pca", "pca-gm", "pca"):
         col.set_method(key)
@@ -76,7 +76,7 @@ def test_a_finished_job_drops_its_data_estimator_and_start_state(make_window, qt
     from robust_subspace_lab.app.worker import Relay, SolverJob
 
     win = make_window(methods=("pca",), size=(24, 24))
-    runner = win.columns[0].runner
+    runner = win.subspace.columns[0].runner
     relay = Relay()
     done = []
     relay.done.connect(lambda *a: done.append(a), QtCore.Qt.QueuedConnection)
@@ -121,12 +121,12 @@ def test_a_removed_column_lets_go_of_its_data_and_states_at_once(make_window, qt
     win = make_window(methods=("pca", "pca-gm"), size=(24, 24))
     win.step_all(2)
     _idle(win, qtbot)
-    col = win.columns[1]
+    col = win.subspace.columns[1]
     runner = col.runner
     assert runner.data is win.subspace.data and len(runner.states) == 3
-    win.remove_column(col)
+    win.subspace.remove_column(col)
     assert runner.data is None and runner.states == [] and runner.model.history.data is None
-    assert win.columns[0].runner.data is win.subspace.data                  # the others keep it
+    assert win.subspace.columns[0].runner.data is win.subspace.data                  # the others keep it
 
 
 def test_a_superseded_data_job_result_is_not_kept_while_newer_calls_wait(qtbot):

@@ -6,6 +6,7 @@ and cut its legend). Measured with :func:`app.text_fit.clipped_texts`, as
 ``benchmarks/screenshots.py`` does for every lesson."""
 from __future__ import annotations
 
+import pytest
 from PySide6 import QtWidgets
 
 from robust_subspace_lab.app.text_fit import clipped_texts, describe
@@ -38,6 +39,7 @@ def _drawn(qtbot, ws) -> None:
         QtWidgets.QApplication.processEvents()
 
 
+@pytest.mark.slow
 def test_regression_tab_after_rr_and_rlda_runs_fits_1280_by_720(make_window, qtbot):
     win = _open_at_1280(make_window, qtbot, "paper004-table1-rr")      # RR on the 3-D example
     ws = win.regression
@@ -69,6 +71,7 @@ def test_regression_tab_after_rr_and_rlda_runs_fits_1280_by_720(make_window, qtb
     assert win.width() <= 1280 and win.minimumSizeHint().width() <= 1280, win.minimumSizeHint()
 
 
+@pytest.mark.slow
 def test_playground_after_the_huber_and_gaussian_steps_fits_1280_by_720(make_window, qtbot):
     win = _open_at_1280(make_window, qtbot, "weights-what-is-a-weight")
     panel = win.lesson_panel

@@ -41,11 +41,11 @@ def test_a_presets_new_columns_take_their_views_from_the_pool(qtbot, make_window
     spares = {id(v) for views in pool._spares.values() for v in views}
     assert win.apply_preset("paper000-fig4")
     queue = win.subspace.build_queue
-    qtbot.waitUntil(lambda: len(win.columns) == 6 and not queue.pending, timeout=WAIT)
-    new = [v for col in win.columns[2:] for v in col.view_list if type(v) in pool.spares]
+    qtbot.waitUntil(lambda: len(win.subspace.columns) == 6 and not queue.pending, timeout=WAIT)
+    new = [v for col in win.subspace.columns[2:] for v in col.view_list if type(v) in pool.spares]
     assert len(new) == 4 * len(pool.spares)
     assert all(id(v) in spares for v in new)             # none built during the preset
-    assert all(v.isVisible() for col in win.columns[2:] for v in col.views())
+    assert all(v.isVisible() for col in win.subspace.columns[2:] for v in col.views())
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
     qtbot.waitUntil(lambda: all(n == pool.per_class for n in pool.spares.values()), timeout=WAIT)
 

@@ -117,10 +117,10 @@ class _CountView(pg.PlotWidget, View):
 def test_a_view_added_to_the_registry_appears_in_a_column(qtbot, make_window, monkeypatch):
     monkeypatch.setattr(views, "VIEWS", VIEWS + [_CountView])
     win = make_window(methods=("pca",))
-    col = win.columns[0]
+    col = win.subspace.columns[0]
     assert isinstance(col.count_view, _CountView) and col.count_view in col.views()
     col.refresh(force=True)
-    qtbot.waitUntil(lambda: col.count_view.drawn == win.data.n_samples, timeout=10000)
+    qtbot.waitUntil(lambda: col.count_view.drawn == win.subspace.data.n_samples, timeout=10000)
     assert col.count_view.isVisible()
 
 
@@ -130,11 +130,11 @@ def test_three_columns_fit_1366_by_768(qtbot, make_window, monkeypatch):
     win = make_window(methods=("pca", "pca-gm", "rpca-om"))
     win.resize(1366, 768)
     qtbot.waitUntil(lambda: win.width() == 1366, timeout=5000)
-    for col in win.columns:
+    for col in win.subspace.columns:
         col.refresh(force=True)
     QtWidgets.QApplication.processEvents()
     right = win.centralWidget().mapTo(win, win.centralWidget().rect().topRight()).x()
-    for col in win.columns:
+    for col in win.subspace.columns:
         assert col.isVisible() and col.width() >= 330
         for view in col.views():
             top_left = view.mapTo(win, view.rect().topLeft())
@@ -164,7 +164,7 @@ def test_plot_axes_widen_but_never_narrow(qtbot):
     axis = view.getPlotItem().getAxis("left")
     widths = []
     for values in ([123456.0, 98765.0, 91234.0], [2.5, 1.25, 1.0], [0.0125, 0.011, 0.0105]):
-        view.show_snapshot(SimpleNamespace(objective_history=tuple(values), iteration=2))
+        view.show_snapshot(SimpleNamespace(objective_history=tuple(values), iteration=2, method="PCA"))
         view.grab()                                   # paints: the labels are measured
         QtWidgets.QApplication.processEvents()        # the relayout, if any
         widths.append(axis.width())
@@ -178,7 +178,7 @@ def test_the_views_scenes_stay_active_when_a_dialog_takes_the_focus(make_window,
     win = make_window(methods=("pca", "pca-gm"), size=(20, 20))
     win.activateWindow()
     qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is win, timeout=15000)
-    scenes = [v.scene() for c in win.columns for view in c.views()
+    scenes = [v.scene() for c in win.subspace.columns for view in c.views()
               for v in view.findChildren(pg.GraphicsView) + ([view] if isinstance(view, pg.GraphicsView) else [])]
     assert scenes and all(s.isActive() for s in scenes)
     box = QtWidgets.QDialog(win)

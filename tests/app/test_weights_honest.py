@@ -12,25 +12,25 @@ WAIT = 30000  # ms; an upper bound, the waits usually end in well under a second
 def _run_to_the_end(qtbot, win):
     win.run_all()
     qtbot.waitUntil(lambda: win.subspace.finished and not win.busy, timeout=WAIT)
-    for col in win.columns:
+    for col in win.subspace.columns:
         col.refresh(force=True)
 
 
 def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbot, make_window):
     win = make_window()                               # the opening window: PCA, PCA-GM (k = 5, p = 0.3)
     _run_to_the_end(qtbot, win)
-    gm = win.columns[1]
+    gm = win.subspace.columns[1]
     # Step after convergence does not count on, and says so
-    ended = [c.runner.states[-1].iteration for c in win.columns]
+    ended = [c.runner.states[-1].iteration for c in win.subspace.columns]
     win.step_all()
     assert not win.busy                               # nothing queued
-    assert [c.runner.states[-1].iteration for c in win.columns] == ended
+    assert [c.runner.states[-1].iteration for c in win.subspace.columns] == ended
     assert "does not count on" in win.statusBar().currentMessage()
     assert gm.iteration_label.text().startswith(f"iteration {ended[1]} ") and "converged at" in gm.iteration_label.text()
     assert gm.runner.key == "pca-gm"
     assert "effective n = " in gm.scalars_label.text()
     assert gm.collapse_note.isHidden()
-    assert "effective n" not in win.columns[0].scalars_label.text()      # PCA does not reweight
+    assert "effective n" not in win.subspace.columns[0].scalars_label.text()      # PCA does not reweight
     # "+ Column" adds the next method with the window's k = 5, not the catalogue's 10 (which
     # collapses ℓ2,p-PCA-OM and PCA-GM on these 100 faces)
     added = win.subspace.request_column()
@@ -54,7 +54,7 @@ def test_collapse_line_shows_on_a_collapsing_setting_and_not_on_the_default(qtbo
 
 def test_f1_opens_the_focused_columns_help(qtbot, make_window):
     win = make_window()
-    second = win.columns[1]
+    second = win.subspace.columns[1]
     second.runner.step(500)                           # more steps than it needs: ends at the stopping rule
     qtbot.waitUntil(lambda: not win.busy, timeout=WAIT)
     assert second.runner.states[-1].converged and second.runner.states[-1].iteration < 500
@@ -66,9 +66,9 @@ def test_f1_opens_the_focused_columns_help(qtbot, make_window):
     qtbot.keyClick(second.method_combo, QtCore.Qt.Key_F1)
     qtbot.waitUntil(lambda: second.help_box is not None and second.help_box.isVisible(), timeout=WAIT)
     assert guide.text(second.runner.key) in second.help_box.informativeText()
-    assert win.columns[0].help_box is None or not win.columns[0].help_box.isVisible()
+    assert win.subspace.columns[0].help_box is None or not win.subspace.columns[0].help_box.isVisible()
     second.help_box.close()
-    first = win.columns[0]                            # Help ▸ What you are seeing: the focused one too
+    first = win.subspace.columns[0]                            # Help ▸ What you are seeing: the focused one too
     first.method_combo.setFocus(QtCore.Qt.OtherFocusReason)
     qtbot.waitUntil(first.method_combo.hasFocus, timeout=WAIT)
     shortcut[0].trigger()

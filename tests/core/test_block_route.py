@@ -55,7 +55,8 @@ def block_calls(monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("data,cls,k,steps", [("digits", PCAGM, 10, 4), ("digits", RPCAOM, 5, 4),
+@pytest.mark.parametrize("data,cls,k,steps", [pytest.param("digits", PCAGM, 10, 4, marks=pytest.mark.slow),
+                                              pytest.param("digits", RPCAOM, 5, 4, marks=pytest.mark.slow),
                                               ("faces", HQPCA, 10, 4), ("synthetic", PCAGM, 20, 7)])
 def test_every_step_is_within_tol_of_the_exact_step(data, cls, k, steps, dtype, faces, monkeypatch):
     """Each weighted step of a method run on the block route (PCA start cold, then warm-started

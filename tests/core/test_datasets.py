@@ -372,6 +372,7 @@ def test_builtin_sets_load_in_single_precision_without_a_double_set_first():
     np.testing.assert_array_equal(native.images, datasets.lfw_faces().images.astype(np.float32))
 
 
+@pytest.mark.slow
 def test_regression_digits_resize_only_the_images_kept():
     import tracemalloc
     from robust_subspace_lab.core.regression import data as rdata

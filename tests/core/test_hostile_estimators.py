@@ -58,7 +58,7 @@ _SCALES = st.sampled_from([1.0, 255.0, 1e-300, 1e150, -255.0])
 
 
 @pytest.mark.parametrize("key", METHODS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(3, settings.default.max_examples // 4), suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_drawn_data_and_parameters_give_a_result_or_our_error(key, data):
     info = catalogue.get(key)

@@ -321,3 +321,21 @@ def test_parameter_labels_are_unique_per_method():
     for info in catalogue.methods(None):
         symbols = [s.symbol for s in info.params]
         assert len(symbols) == len(set(symbols)), (info.key, symbols)
+
+
+@pytest.mark.parametrize("info", catalogue.methods("subspace"), ids=lambda m: m.key)
+def test_start_and_step_leave_the_estimator_unchanged(info):
+    """scikit-learn's rule: ``start`` and ``step`` leave the parameters and every other attribute
+    as they were (the run's seed travels with its states: start kept it as ``_run_seed``), and only
+    add learned attributes, whose names end in ``_`` (``n_features_in_``; the convex methods'
+    resolved ``gamma_``)."""
+    X = np.random.default_rng(0).random((30, 120)) * 255
+    est = info.estimator()
+    est.set_params(**{k: v for k, v in (("n_components", 2), ("max_iter", 3)) if k in est.get_params()})
+    params, attrs = est.get_params(), dict(vars(est))
+    state = est.start(X)
+    if not est.finished(state):
+        est.step(state)
+    added = vars(est).keys() - attrs.keys()
+    assert all(name.endswith("_") for name in added), sorted(added)
+    assert est.get_params() == params and all(vars(est)[k] is v for k, v in attrs.items())

@@ -307,6 +307,7 @@ def test_value_blocks_tc_beats_cauchy_and_frobenius(blocks12, tc_blocks, capsys)
     assert 0.2 < cut_clean < 0.5                      # recorded: 0.34
 
 
+@pytest.mark.slow
 def test_small_blocks_cauchy_beats_tc_recorded_finding(faces):
     """Recorded finding (claims 6–8): with smaller blocks (8 × 8 of 550, 10 % of the pixels)
     Cauchy NMF reconstructs the clean faces better than TC-NMF (relative error 0.253 vs 0.371;

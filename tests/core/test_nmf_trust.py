@@ -64,7 +64,8 @@ def test_divergence_guard_names_method_iteration_and_cause(faces, monkeypatch):
         est.fit(c.X)
 
 
-@pytest.mark.parametrize("key", ROBUST)
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k in ("l1-nmf", "cim-nmf") else k
+                                 for k in ROBUST])                  # the two slowest fits: slow run
 def test_transform_solves_the_weighted_problem(faces, key):
     """Defect 3: transform returned unweighted NNLS coefficients, 61 % away from TC-NMF's fitted
     ones on its training data. Now transform solves the method's own weighted problem: its

@@ -194,6 +194,7 @@ def test_test_time_cleaning_removes_out_of_plane_noise(synth):
 
 
 # ---------------------------------------------------------------- claim 6: RLDA vs LDA on occluded digits
+@pytest.mark.slow
 def test_rlda_vs_lda_on_digits_with_black_squares_finding():
     """Claim 6 (paper 004 §5.3, AR robustness, transposed to the built-in digits): with black
     squares on 20 % of the pixels of training and test images, RLDA's accuracy >= LDA's on the

@@ -348,6 +348,7 @@ def sixes_with_dummies():
     return corruption.add_dot_images(sixes, fraction=3000 / 7000, seed=0)
 
 
+@pytest.mark.slow
 def test_mnist_sixes_with_dummies_rspca_beats_pca(sixes_with_dummies):
     """002 claim 8 (outlier case, Fig. 5b / Table 4): on digit 6 with random-dot dummy images
     (3000 per 7000 sixes, here 214 per the 500 built-in sixes), RSPCA p = 0 and p = 1/2 with
