@@ -33,7 +33,13 @@ difference of the weighted objective ``Σ w_i ‖(I − WᵀW)(x_i − c)‖²``
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py --size full \\
         [--data synthetic|mnist] [--methods pca,pca-gm,...] [--cap 120] [--iters 2] [--threads 1]
-        [--dtype float64] [--accuracy]
+        [--dtype float64] [--accuracy] [--repeat 2] [--stat min|median] [--clock wall|cpu]
+        [--sweep [--sweep-n 10000,40000] [--no-tables]]
+
+A method key ``<key>+exact`` (e.g. ``pca-gm+exact``) runs with ``exact_start=True``; with ``--fit`` the table
+then prints the relative difference of the converged objectives (the good-enough start against the exact one).
+``--clock cpu`` times the process's CPU time (one BLAS thread: on a quiet machine the wall time; on a loaded one
+without the waits for a core). Each run prints one progress line on stderr as it ends.
 
 Target (issue 12): at full size, k = 20, one thread, every PCA-family method's start and
 iteration <= 1 × the scikit-learn fit.

@@ -54,15 +54,18 @@ class GeneralizedMean(KeepsFloat32, SteppableEstimator):
         return {"p": P_GM.validate(self.p), "max_iter": MAX_ITER.validate(self.max_iter),
                 "tol": TOL.validate(self.tol)}
 
-    def _weights_and_objective(self, X, m, delta):
-        sq = sq_distances(X, m).astype(float) + delta
+    def _weights_and_objective(self, X, m, delta, sq=None):
+        """(α, J) at the mean m; ``sq``: the squared distances ``‖x_i − m‖²`` when the caller has
+        them (else one pass over X)."""
+        sq = (sq_distances(X, m) if sq is None else sq).astype(float) + delta
         p = float(self.p)
         return sq ** (p - 1.0), float(np.sum(sq ** p))
 
     def _start(self, X: np.ndarray) -> State:
         m = X.mean(axis=0)
-        delta = positive_floor(sq_distances(X, m).astype(float))
-        alpha, J = self._weights_and_objective(X, m, delta)
+        sq = sq_distances(X, m)                 # (one pass over X for δ and the weights)
+        delta = positive_floor(sq.astype(float))
+        alpha, J = self._weights_and_objective(X, m, delta, sq)
         return State(method="generalized mean", iteration=0, objective=J, objective_history=(J,),
                      components=np.empty((0, X.shape[1])), mean=m,
                      sample_weights=normalised(alpha), scalars={"δ_m": delta}, _ctx=ReweightRun(X=X))
