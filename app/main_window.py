@@ -375,8 +375,14 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.frame_clock.wake(shown)          # the tab shown catches up
 
     def _on_workspace_status(self, text: str) -> None:
-        self.statusBar().showMessage(text, 10000)
         self._show_data_status()
+        # the message ends with "…" where the permanent texts on the right begin (a long one,
+        # "Corruption: 30 outlier images … added to 100 ima", ran under the data line)
+        bar = self.statusBar()
+        right = sum(w.sizeHint().width() + 8 for w in (self.progress_bar, self.cancel_button, self.data_status)
+                    if not w.isHidden())
+        room = max(bar.width() - right - 24, 80)
+        bar.showMessage(bar.fontMetrics().elidedText(text, QtCore.Qt.ElideRight, room), 10000)
 
     def apply_preset(self, key, run: bool = True) -> bool:
         """Set the data, corruption, methods and parameters of the preset ``key`` (a key of

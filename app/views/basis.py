@@ -89,7 +89,14 @@ class BasisView(Mosaic, View):
         font = fitting_font(texts, width, height)
         if font is None:
             texts = [str(nz) for nz in self.nonzeros]
-            font = fitting_font(texts, width, height) or fitting_font(texts, 1e9, 1e9, (6.0,))
+            font = fitting_font(texts, width, height)
+        # tiles too small for even 6 pt counts under them (ten basis images in a 90 px view):
+        # none written, rather than counts over the next row or past the view's edge (the
+        # yellow of the exact zeros still shows them)
+        for i, t in enumerate(self.count_labels):
+            t.setVisible(font is not None and i < len(self.nonzeros))
+        if font is None:
+            return
         for t, text in zip(self.count_labels, texts):
             if t.textItem.toPlainText() != text or t.textItem.font().pointSizeF() != font.pointSizeF():
                 t.setFont(font)

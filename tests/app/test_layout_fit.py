@@ -153,3 +153,27 @@ def test_columns_that_do_not_fit_side_by_side_say_which_are_in_view(make_window,
     assert not [c for c in clipped_texts(win) if "columnsCue" in c.where], describe(clipped_texts(win))
     win.resize(2600, 720)                                       # all in view: no cue
     qtbot.waitUntil(lambda: not cue.isVisible(), timeout=5000)
+
+
+def test_numbers_along_a_narrow_axis_are_spread_not_written_into_each_other(qtbot):
+    import pyqtgraph as pg
+
+    from robust_subspace_lab.app.views.common import style_plot
+
+    def chart(styled: bool):
+        view = pg.PlotWidget()
+        if styled:
+            style_plot(view.getPlotItem(), "", "iteration", "")
+        view.getPlotItem().setXRange(0, 90, padding=0)
+        view.getPlotItem().setYRange(590, 720, padding=0)
+        return view
+
+    raw = chart(False)
+    host = _host(qtbot, raw, width=110, height=160)           # pyqtgraph's own ticks: 20 40 60 80
+    assert "overlapping tick labels" in {c.kind for c in clipped_texts(host)}, describe(clipped_texts(host))
+    styled = chart(True)
+    host = _host(qtbot, styled, width=110, height=160)
+    assert not [c for c in clipped_texts(host) if "tick" in c.kind], describe(clipped_texts(host))
+    from robust_subspace_lab.app.text_fit import _tick_texts
+
+    assert _tick_texts(styled.getPlotItem().getAxis("bottom"))[0], "still a number along it"
