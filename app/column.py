@@ -33,7 +33,7 @@ VIEW_MIN_HEIGHT = {"side": 150, "curves": 150, "bottom": 280}
 #: beside the basis images stacks its bottom views (:meth:`MethodColumn.place_bottom`)
 MIN_THUMBNAIL = 48
 #: the least width (px, unzoomed) of a bottom view beside the reconstructions (basis images)
-BOTTOM_MIN_WIDTH = 90
+BOTTOM_MIN_WIDTH = 100
 
 
 def view_classes() -> list:

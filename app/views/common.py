@@ -105,8 +105,8 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
         # pyqtgraph centres an axis label only in the axis's resizeEvent: a label whose text or
         # font changes, or an axis resized without one, kept an old place (a column's "sample
         # index" 24 px left of its axis)
-        ax.geometryChanged.connect(lambda ax=ax: ax.resizeEvent(None))
-        ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: ax.resizeEvent(None))
+        ax.geometryChanged.connect(lambda ax=ax: _place_axis_label(ax))
+        ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: _place_axis_label(ax))
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
     for name in ("bottom", "top"):
         spread_ticks(plot.getAxis(name))
@@ -133,6 +133,14 @@ def no_crowded_ticks(axis: pg.AxisItem) -> None:
         return axis_spec, tick_specs, kept
 
     axis.generateDrawSpecs = draw_specs
+
+
+def _place_axis_label(axis: pg.AxisItem) -> None:
+    """Centre ``axis``'s label again (pyqtgraph does it in its resizeEvent); nothing once the
+    axis or its label is being deleted (a plot's scene is deleted item by item, and the items
+    left still change size: the label was read after Qt had deleted it)."""
+    if shiboken6.isValid(axis) and shiboken6.isValid(axis.label):
+        axis.resizeEvent(None)
 
 
 #: px kept between two tick labels along a horizontal axis
