@@ -184,14 +184,27 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
 
     # Hyperparameters the shared loop reads. A method's constructor sets those it takes (stored
     # unchanged, scikit-learn's rule); a method without one keeps the class default here.
-    #: the iteration cap (None: a method without one, finished after its first step)
-    max_iter: int | None = None
+    #: the iteration cap of an iterative method (its constructor sets it). Declared, not given a
+    #: class default: scikit-learn reads ``hasattr(est, "max_iter")`` as "iterative" and then
+    #: requires ``n_iter_ >= 1`` (check_transformer_n_iter), which a closed-form fit (PlainPCA,
+    #: finished at its start) does not have; :meth:`_iteration_cap` reads it.
+    max_iter: int | None
     #: the relative-decrease tolerance of :meth:`_next_state` (0: only an unchanged objective)
     tol: float = 0.0
     #: the number of components k (None: a method without a fixed k)
     n_components: Any = None
     #: the seed of a method's random draws (0 for a method that draws none)
     random_state: Any = 0
+
+    def iteration_cap(self) -> int | None:
+        """``max_iter``, or None for a method without one (closed form, finished after its
+        first step; see the declaration above)."""
+        return getattr(self, "max_iter", None)      # (absent on closed-form methods: by design)
+
+    def _iteration_cap(self) -> int:
+        """``max_iter``, or 1 for a method without one."""
+        cap = self.iteration_cap()
+        return 1 if cap is None else int(cap)
 
     #: float32 input is computed in float32 end to end (half the memory and time of float64);
     #: a method sets this once its updates are checked in single precision
@@ -311,7 +324,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
     def status(self, state: State) -> str:
         """``"converged"`` (the method's stopping rule is met), ``"max_iter"`` (stopped unconverged)
         or ``"running"``; see :mod:`core.convergence`. (A diverged run raised :class:`SolverError`.)"""
-        return convergence.status(state.converged, state.iteration, 1 if self.max_iter is None else self.max_iter)
+        return convergence.status(state.converged, state.iteration, self._iteration_cap())
 
     def iterate(self, X: Any) -> Iterator[State]:
         """Yield the state of every iteration, from ``start(X)`` until :meth:`finished`."""
@@ -351,7 +364,7 @@ class SteppableEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Esti
             pass
         self.converged_ = bool(state.converged)
         if not self.converged_:
-            convergence.warn_unconverged(self.name, int(state.iteration if self.max_iter is None else self.max_iter))
+            convergence.warn_unconverged(self.name, int(state.iteration if self.iteration_cap() is None else self._iteration_cap()))
         dtype = float_dtype(X)
         self._set_fitted(state, dtype)
         self.state_ = state.detached(_n_rows(X))

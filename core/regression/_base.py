@@ -384,6 +384,10 @@ class RegressionEstimator(EstimatorParams):
         """The stopping rule: converged, or ``max_iter`` iterations done."""
         return self.status(state) != convergence.RUNNING
 
+    def iteration_cap(self) -> int | None:
+        """``max_iter`` (None: a one-step method), as :meth:`core.base.SteppableEstimator.iteration_cap`."""
+        return self.max_iter
+
     def status(self, state: RegressionState) -> str:
         """``"converged"``, ``"max_iter"`` or ``"running"`` (see :mod:`core.convergence`)."""
         return convergence.status(state.converged, state.iteration, self.max_iter or 0)

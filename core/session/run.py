@@ -326,7 +326,7 @@ class Run:
         kind = est.status(last)
         at = next((s.iteration for s in self.history.states if s.converged), last.iteration) \
             if kind == convergence.CONVERGED else last.iteration
-        text = convergence.describe(kind, at, est.max_iter)
+        text = convergence.describe(kind, at, est.iteration_cap())
         note = est.note(last) if hasattr(est, "note") else ""
         return kind, f"{text}; {note}" if note else text
 

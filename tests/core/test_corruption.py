@@ -324,13 +324,13 @@ def test_the_docs_example_corruption_in_a_session_and_the_sweep_command(example_
     reopens (the payload checks it by the entry), and the sweep command lists it, parses its values
     and runs with it (one job: this process, where it is registered)."""
     from robust_subspace_lab.core import sweep_io
-    from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Session, payload
+    from robust_subspace_lab.core.session import CorruptionSpec, DataSpec, Run, Session, payload
 
     chosen = CorruptionSpec("white_stripe", {"width": 3, "seed": 2})
-    session = Session(DataSpec(size=(16, 16)), chosen)
-    saved = {"session": session.to_dict(), "columns": [{"method": "pca", "params": {}, "iteration": 0}]}
+    session = Session(DataSpec(size=(16, 16)), chosen, runs=[Run("pca", {})])
+    saved = {"session": session.to_dict()}
     opened = payload.check_payload(saved, "stripes.rsl")
-    assert opened.corruption == chosen and Session.from_dict(session.to_dict()).corruption == chosen
+    assert opened.session.corruption == chosen and Session.from_dict(session.to_dict()).corruption == chosen
     assert "white_stripe" in sweep_io.build_parser().format_help()
     assert sweep_io.parse_corruption("white_stripe:width=4") == CorruptionSpec("white_stripe", {"width": 4})
     out = tmp_path / "stripes.csv"

@@ -50,8 +50,10 @@ def _seeded_draws(cls: type) -> list[str]:
 
 def test_the_seed_detector_sees_both_kinds_of_call():
     """Sanity check of the detector the next test relies on: RSPCA draws seeded restarts, PCA does not."""
-    # (the run's int seed, self._seed, is drawn from random_state: core.base.SteppableEstimator.start)
-    assert any("random_state" in call or "self._seed" in call for call in _seeded_draws(RSPCA))
+    # (the run's int seed, run.seed, is drawn from random_state while the run starts:
+    # core.base.SteppableEstimator.start)
+    assert any("random_state" in call or "run.seed" in call or "seed=" in call or "[seed" in call
+               for call in _seeded_draws(RSPCA))
     assert _seeded_draws(catalogue.get("pca").estimator) == []
 
 
