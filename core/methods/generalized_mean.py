@@ -131,8 +131,10 @@ class PCAGM(ReweightedPCA):
         :data:`core.linalg.START_TOL` in angle or :data:`core.linalg.START_RESIDUAL_TOL` in the
         residuals (what the first reweighted step needs: its weights come from
         residual norms, and its own subspace is converged to 1e-5 again); True: to 1e-5, as the
-        steps (same converged fit, measured: :func:`core.linalg.start_tol`). The exact routes are
-        exact either way.
+        steps (same converged fit, measured: :func:`core.linalg.start_tol`). Unless ``exact_start`` the
+        steps too stop once the residuals settle to a hundredth of the objective's last relative
+        change (:func:`core.linalg.step_residual_tol`; the same converged fit within 1e-6,
+        tests/core/test_start_tol.py). The exact routes are exact either way.
 
     X is (n_samples, n_features) with grey levels on the 0–255 scale (δ and the errors are then in
     the paper's units).

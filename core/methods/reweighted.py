@@ -30,7 +30,7 @@ import numpy as np
 from .. import interrupt
 from ..base import State, SteppableEstimator
 from ..linalg import (Eigenspace, WarmStart, pca_eigenspace, residual_sq, sq_distances, start_tol,
-                      subspace_route, thin_product_threads, weighted_top_eigenspace)
+                      step_residual_tol, subspace_route, thin_product_threads, weighted_top_eigenspace)
 from .pca import KeepsFloat32
 
 __all__ = ["ReweightedPCA", "ReweightRun", "Loss", "normalised", "registered"]
@@ -87,7 +87,10 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
       (Nie et al. 2014 eq. 15, He et al. 2011), then W = the top-k eigenvectors of
       ``Σ_i w_i (x_i − m)(x_i − m)ᵀ`` (:func:`core.linalg.weighted_top_eigenspace`, warm-started
       from the previous step's Ritz block on the block route, its Gram matrix kept for the run on
-      the Gram route), the new squared residuals a_i (:func:`core.linalg.residual_sq`: round-off
+      the Gram route; unless ``exact_start``, stopped as soon as the residuals settle to
+      :func:`core.linalg.step_residual_tol`: a hundredth of the objective's last relative change, so
+      loose while the weights still move and as accurate as the angle rule near convergence; a step
+      looser than ``tol`` never ends the run), the new squared residuals a_i (:func:`core.linalg.residual_sq`: round-off
       counts as 0), the re-estimated constants (:meth:`_scale`), the objective ``Σ φ(a_i)`` and the
       next weights.
     * stopping rule: the objective's relative change ``|J_t − J_{t+1}| <= tol·|J_t|``, or
@@ -206,18 +209,24 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
         assert w is not None                          # every reweighted state carries its weights
         # warm start: the previous block route's Ritz block (k + oversampling rows) and its products, else W
         init = state.components if run.warm is None else run.warm
+        # while the weights still move, the block route stops as soon as the residuals settle (step_residual_tol)
+        rtol = None if self.exact_start else step_residual_tol(state.objective_history)
         if self.moving_mean:
-            out, m, sq = self._weighted_fit(run, w, init)
+            out, m, sq = self._weighted_fit(run, w, init, stop=None if rtol is None else {"residual_tol": rtol})
         else:
             assert run.sq is not None
             m, sq = state.mean, run.sq
             out = weighted_top_eigenspace(run.X, w, int(self.n_components), m, gram=run.gram, init=init,
-                                          checkpoint=interrupt.checkpoint)
+                                          checkpoint=interrupt.checkpoint, residual_tol=rtol,
+                                          sq=None if rtol is None else sq)
         a = residual_sq(sq, out.projections).astype(float)
         s = {**state.scalars, **self._scale(a)}
         J = float(np.sum(self.phi(a, s)))
-        return self._next_state(state, objective=J, components=out.components, mean=m,
-                                sample_weights=self.weight_rule(a, s), scalars=s, _ctx=replace(run, warm=out.warm))
+        nxt = self._next_state(state, objective=J, components=out.components, mean=m,
+                               sample_weights=self.weight_rule(a, s), scalars=s, _ctx=replace(run, warm=out.warm))
+        if nxt.converged and out.route == "block" and rtol is not None and rtol > float(self.tol):
+            nxt = replace(nxt, converged=False)       # a loose step never ends the run: one more, accurate
+        return nxt
 
 
 def registered() -> list[type[ReweightedPCA]]:

@@ -68,7 +68,8 @@ class R1PCA(ReweightedPCA):
 
     Parameters: n_components (k, ``1 <= k < min(n_samples, n_features)``), max_iter, tol,
     exact_start (False: iteration 0's PCA on the block route to :data:`core.linalg.START_TOL` in
-    angle or :data:`core.linalg.START_RESIDUAL_TOL` in the residuals; True: to the steps' 1e-5;
+    angle or :data:`core.linalg.START_RESIDUAL_TOL` in the residuals and the steps at
+    :func:`core.linalg.step_residual_tol`; True: the start and every step to 1e-5;
     the same converged fit, tests/core/test_start_tol.py).
     X: (n_samples, n_features), grey levels 0–255.
 

@@ -69,7 +69,8 @@ class L2pPCAOM(ReweightedPCA):
     exact_start : False (default): iteration 0's weighted PCA (all weights 1) is computed on the
         block route only to :data:`core.linalg.START_TOL` in angle or :data:`core.linalg.START_RESIDUAL_TOL`
         in the residuals (what the first reweighted step needs);
-        True: to 1e-5, as the steps (same converged fit: :func:`core.linalg.start_tol`).
+        True: to 1e-5, as the steps (same converged fit: :func:`core.linalg.start_tol`), and every
+        step to 1e-5 (else the steps stop at :func:`core.linalg.step_residual_tol`, see :class:`core.methods.PCAGM`).
 
     X is (n_samples, n_features), grey levels 0–255.
 
