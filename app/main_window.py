@@ -19,7 +19,6 @@ at most :data:`QUIT_WAIT_MS` for the solvers; ``__main__`` then ends the process
 """
 from __future__ import annotations
 
-import gc
 import os
 import time
 from typing import Callable, Iterable
@@ -155,11 +154,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
                 ws.show_error(failed + " — showing the built-in data instead")
 
         self.frame_clock.start()
-        # The window's ~10⁵ Python objects (widgets, pyqtgraph items) live as long as it does. A
-        # full pass of the cyclic garbage collector over them held the event loop for 50–75 ms
-        # while solvers ran (benchmarks/bench_gui.py); frozen, they are skipped by those passes.
-        gc.collect()
-        gc.freeze()
 
         #: Edit ▸ Undo / Redo of parameter, method, data and corruption changes (from here on)
         self.undo_recorder = UndoRecorder(self.subspace, self.undo_stack)
@@ -542,7 +536,6 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         if self._closing:
             return
         self._closing = True
-        gc.unfreeze()                  # the window's objects may be collected again
         self.frame_clock.stop()
         give_way.uninstall(self._heartbeat)     # nobody waits for a closing window
         self._stop_autosave()

@@ -151,6 +151,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         reweighted PCA, the line fit; read when the tab is built).
     seed : seed of the default points.
 
+    The widgets are built when the tab is first shown or used (:meth:`ensure_built`).
     Attributes for tests and the window: ``model`` (the :class:`Playground`), ``plane`` (the
     PlotItem of the points), ``points_item`` (the scatter), ``line_item``, ``section_plot``,
     ``objective_item`` / ``surrogate_item`` (the cross-section curves), ``slider``,
@@ -187,9 +188,21 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         self._closed = False
         self._timer = QtCore.QTimer(self)
         self._timer.timeout.connect(self._tick)
+        self._built = False          # the widgets: built on first show or use (ensure_built)
+
+    def ensure_built(self) -> None:
+        """Build the tab's widgets and draw the model, once: on the tab's first show or the first
+        call that needs them (a window whose playground is never opened does not pay for it)."""
+        if self._built:
+            return
+        self._built = True
         self._build()
         self._fit_view()
         self.refresh(force=True)
+
+    def showEvent(self, event) -> None:
+        self.ensure_built()
+        super().showEvent(event)
 
     # ================================================================== layout
     def _build(self) -> None:
@@ -308,6 +321,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         return self.model.finished and self.model.shown == len(self.model.states) - 1
 
     def step(self, n: int = 1) -> None:
+        self.ensure_built()
         self.pause()
         self._guard(self.model.step, n)
         self.refresh()
@@ -315,6 +329,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
     def run(self) -> None:
         if self._closed or self.finished:
             return
+        self.ensure_built()
         self._timer.start(self._interval())
         self.run_button.setText("Pause")
         self.activity.emit()
@@ -332,6 +347,9 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
 
     def refresh(self, force: bool = False) -> bool:
         """Redraw if the model changed since the last draw. True if drawn."""
+        if not self._built:
+            self.ensure_built()
+            return True
         if self.model.version == self.drawn_version and not force:
             return False
         self._draw()
@@ -362,6 +380,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
             self.refresh()
 
     def reset_points(self) -> None:
+        self.ensure_built()
         self.pause()
         self.model = Playground(method=self.model.method, seed=self.seed)
         self.drawn_version = -1
@@ -373,6 +392,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
         "playground"): ``data_params`` are :func:`core.playground.default_points`' (``seed``,
         ``n_inliers``, ``n_outliers``), the method is the first of ``pre.methods`` (its ``p``).
         False, with the reason shown, when they are refused (the points shown stay)."""
+        self.ensure_built()
         params = dict(pre.data_params)
         seed = int(params.pop("seed", self.seed))
         key, mparams = pre.methods[0] if pre.methods else (self.model.method, {})
@@ -396,6 +416,7 @@ class PlaygroundWorkspace(Workspace, QtWidgets.QWidget):
 
     def set_method(self, key: str) -> None:
         """Show method ``key`` (a key of :attr:`methods`); the combo follows."""
+        self.ensure_built()
         i = list(self.methods).index(key)
         if self.method_combo.currentIndex() != i:
             self.method_combo.setCurrentIndex(i)      # comes back through _on_method

@@ -25,6 +25,7 @@ class WorkspaceDrawing:
     def set_test_cleaning(self, on: bool) -> None:
         """Test-time cleaning (Alg. 2) on or off; the Test section recomputes for the shown state."""
         on = bool(on)
+        self.ensure_views()
         if self.test_checkbox.isChecked() != on:
             self.test_checkbox.setChecked(on)      # comes back here through toggled
             return
@@ -106,7 +107,9 @@ class WorkspaceDrawing:
         again at once while :attr:`drawing`), so that no event-loop turn repaints every view: on the
         digits a whole frame was 150-170 ms of GUI time in one turn, most of it the views' repaint.
         ``force`` draws the frame (or the rest of it) at once. A frame whose data, run, iteration
-        or Test section changed before its last part is dropped for the new one."""
+        or Test section changed before its last part is dropped for the new one. The views are
+        built by the first call (:meth:`ensure_views`; the window calls it for the tab shown)."""
+        self.ensure_views()
         states = self.runner.states
         n = len(states)
         index = self._sync_scrubber()

@@ -228,6 +228,31 @@ class WorkspaceLayout:
         outer.addWidget(scroll)
 
         # ------------------------------------------------------------ views
+        # built when the tab is first shown or drawn (:meth:`ensure_views`): a window whose
+        # regression tab is never opened does not pay for its twelve charts (0.2-0.3 s of the
+        # window's 1 s build); the scrubber's widgets exist from the start (the run controls
+        # move them)
+        self._scrub_box = QtWidgets.QWidget(self)
+        row = self._build_scrubber("0000 / 0000 (live)  ")
+        row.setContentsMargins(0, 0, 0, 0)
+        self._scrub_box.setLayout(row)
+        self._scrub_box.hide()              # shown in the views' layout
+        self.views_scroll = QtWidgets.QScrollArea()
+        self.views_scroll.setWidgetResizable(True)
+        self.views_scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
+        self.views_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+        outer.addWidget(self.views_scroll, 1)
+
+    @property
+    def views_built(self) -> bool:
+        """The charts and the Test section exist (:meth:`ensure_views`)."""
+        return self.views_scroll.widget() is not None
+
+    def ensure_views(self) -> None:
+        """Build the views (the header, the charts, the Test section and the scrubber's row) once:
+        on the tab's first show, or when something draws or reads them first."""
+        if self.views_built:
+            return
         # the views scroll up and down when the window is lower than their minimum heights (a
         # 1280×720 screen with the lesson panel) rather than being squeezed until titles, axis
         # labels and legends no longer fit; they never scroll sideways
@@ -279,7 +304,6 @@ class WorkspaceLayout:
         self.residual_view = ResidualView()
         self.sv_view = SingularValuesView()
         self.scalar_view = ScalarHistoryView()
-        self._scalar_defaults_for = None
         curves = QtWidgets.QGridLayout()
         curves.setSpacing(4)
         curves.addWidget(self.objective_view, 0, 0)
@@ -313,20 +337,18 @@ class WorkspaceLayout:
         right.addLayout(top, 5)
         right.addLayout(bottom, 4)
 
-        scrub = self._build_scrubber("0000 / 0000 (live)  ")
-        right.addLayout(scrub)
-        self.views_scroll = QtWidgets.QScrollArea()
-        self.views_scroll.setWidgetResizable(True)
-        self.views_scroll.setFrameShape(QtWidgets.QFrame.NoFrame)
-        self.views_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+        right.addWidget(self._scrub_box)
+        self._scrub_box.show()
         self.views_scroll.setWidget(_Fill(host))
-        outer.addWidget(self.views_scroll, 1)
-        keep_scenes_active(self)
+        keep_scenes_active(self.views_scroll)
 
     def bring_into_view(self, widget: QtWidgets.QWidget | None) -> None:
         """Scroll the views (when the window is too low for all of them) so that ``widget``, the
         part a lesson step frames, is seen whole (as far as it fits), also after the views are
         laid out again at another height; None: no more."""
+        if widget is None and not self.views_built:
+            return                              # nothing framed in views not yet built
+        self.ensure_views()
         fill = self.views_scroll.widget()
         fill.keep_visible = widget if widget is not None and fill.isAncestorOf(widget) else None
         fill.show_kept()

@@ -125,6 +125,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self._corr_group = None
         self._corr_key = None
         self._drawn_key = None
+        self._scalar_defaults_for = None         # the method whose scalar-chart choice was set
         self._follow = True
         self.shown_index = -1
         self.shown_snapshot = None
@@ -199,6 +200,10 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self.session.set_regression(value)
 
     # ================================================================== the workspace interface
+    def showEvent(self, event) -> None:
+        self.ensure_views()
+        super().showEvent(event)
+
     def activated(self) -> None:
         self.ensure_started()
 

@@ -2,16 +2,18 @@
 and the garbage-collection timer tick only while something runs or changes, and a run wakes them."""
 from __future__ import annotations
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from robust_subspace_lab.app import give_way, memory
 
 
 def _repeating_timers(win) -> list[QtCore.QTimer]:
     """The window's timers that are running and fire more than once, and the app's own
-    (the garbage collectors of app.memory)."""
+    (the garbage collectors of app.memory). Not the status bar's: it times a message shown for
+    10 s and stops when it clears it (Qt's QStatusBar.showMessage), a wake-up once."""
     timers = win.findChildren(QtCore.QTimer) + [c.timer for c in memory._collectors]
-    return [t for t in timers if t.isActive() and not t.isSingleShot()]
+    return [t for t in timers if t.isActive() and not t.isSingleShot()
+            and not isinstance(t.parent(), QtWidgets.QStatusBar)]
 
 
 def _idle(win) -> bool:

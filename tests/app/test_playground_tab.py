@@ -157,6 +157,7 @@ def _offer_a_new_reweighted_method(qtbot):
     configure_pyqtgraph()
     tab = PlaygroundWorkspace(method="pca-gm")
     qtbot.addWidget(tab)
+    tab.show()
     i = tab.method_combo.findData("welsch-pca-test")
     assert i >= 0 and tab.method_combo.itemText(i) == "Welsch PCA (test)"
     tab.method_combo.setCurrentIndex(i)                # as a user picks it
