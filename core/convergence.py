@@ -63,6 +63,18 @@ def warn_unconverged(method: str, max_iter: int, stacklevel: int = 3) -> None:
                   "raise max_iter or tol to let it converge", ConvergenceWarning, stacklevel=stacklevel)
 
 
+def _all_finite(arr: Any) -> bool:
+    """Every entry of ``arr`` finite, from its minimum and maximum (NaN propagates through both,
+    ±inf shows in one): two passes and no boolean temporary of the array's size (``np.isfinite``'s
+    is n × d bytes, 164 MB per array at 40,000 × 4096, written and page-faulted at every state)."""
+    a = np.asarray(arr)
+    if a.size == 0 or a.dtype.kind in "biu":
+        return True
+    if a.dtype.kind != "f":
+        return bool(np.all(np.isfinite(a)))
+    return math.isfinite(float(a.min())) and math.isfinite(float(a.max()))
+
+
 def check_finite(method: str, iteration: int, objective: float, arrays: Mapping[str, Any],
                  scalars: Mapping[str, float]) -> None:
     """Raise :class:`SolverError` if the objective, an array or a scalar is NaN or infinite."""
@@ -70,7 +82,7 @@ def check_finite(method: str, iteration: int, objective: float, arrays: Mapping[
         raise SolverError(method, iteration, f"the objective is {objective} (not finite); the data may "
                           "hold extreme values or duplicate samples: try other parameters or check the data")
     for name, arr in arrays.items():
-        if arr is not None and not np.all(np.isfinite(arr)):
+        if arr is not None and not _all_finite(arr):
             raise SolverError(method, iteration, f"{name} contains NaN or infinity")
     for name, v in (scalars.items() if CHECK_SCALARS else ()):
         try:

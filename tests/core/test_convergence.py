@@ -82,3 +82,17 @@ def test_data_without_variation_is_named(X, word):
     X2 = X.copy()
     X2[0, 0] += 1
     convergence.check_varies(X2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_check_finite_finds_one_bad_entry_without_a_boolean_copy(dtype, bad):
+    """check_finite reads an array's minimum and maximum (no n × d boolean temporary): one NaN or
+    infinity anywhere is still found, in any floating type; finite, integer and empty arrays pass."""
+    A = np.arange(24, dtype=dtype).reshape(4, 6)
+    convergence.check_finite("m", 1, 0.0, {"A": A, "ints": np.arange(3), "none": np.zeros((0, 6))}, {})
+    for idx in ((0, 0), (2, 3), (3, 5)):
+        B = A.copy()
+        B[idx] = bad
+        with pytest.raises(SolverError, match="A contains NaN or infinity"):
+            convergence.check_finite("m", 1, 0.0, {"A": B}, {})
