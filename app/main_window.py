@@ -36,7 +36,6 @@ from .lessons_menu import LessonsMenu, choose_lesson_file
 from .tab_widget import ShownPageTabs
 from . import lesson_panel
 from .session_io import SessionActions
-from .undo import UndoRecorder
 from .regression import RegressionWorkspace
 from .regression.workspace import REGRESSION_TAB
 from .playground import PlaygroundWorkspace
@@ -156,7 +155,8 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.frame_clock.start()
 
         #: Edit ▸ Undo / Redo of parameter, method, data and corruption changes (from here on)
-        self.undo_recorder = UndoRecorder(self.subspace, self.undo_stack)
+        self.undo_recorders = [r for ws in self.workspaces
+                               if (r := ws.undo_recorder(self.undo_stack)) is not None]
         self._start_autosave(autosave, AUTOSAVE_MS)
 
     @property

@@ -142,8 +142,9 @@ def open_session(win, path, timeout: float = 120.0) -> list[str]:
         if opened.folder_hash and storage.folder_hash(saved.data.name) != opened.folder_hash:
             warnings.append(f"the folder {saved.data.name} changed since the session was saved: "
                             "the results may differ")
-    recorder = getattr(win, "undo_recorder", None)
-    with recorder.paused() if recorder is not None else contextlib.nullcontext():
+    with contextlib.ExitStack() as paused:
+        for recorder in win.undo_recorders:
+            paused.enter_context(recorder.paused())
         for i, ws in enumerate(win.workspaces):
             problem = ws.restore(saved)
             if problem and i == 0:
@@ -151,15 +152,14 @@ def open_session(win, path, timeout: float = 120.0) -> list[str]:
             if problem:
                 warnings.append(f"{ws.title}: could not load the session's data ({problem}); kept what it had")
         win.wait_idle(timeout)
-    if recorder is not None:
-        recorder.stack.clear()                 # the opened session is the new starting point
+    win.undo_stack.clear()                     # the opened session is the new starting point
     win.saved_sweep = (list(opened.sweep), opened.sweep_spec) if opened.sweep else None
     return warnings
 
 
 class SessionActions:
     """The main window's session, autosave and sweep actions (a mixin of :class:`app.main_window.MainWindow`:
-    it uses the window's ``session``, ``workspaces``, ``statusBar``, ``busy``, ``wait_idle``,
+    it uses the window's ``session``, ``workspaces``, ``undo_recorders``, ``statusBar``, ``busy``, ``wait_idle``,
     ``frame_clock``)."""
 
     # ================================================================== menus

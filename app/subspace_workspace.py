@@ -21,6 +21,7 @@ from .layout import share_width_equally
 from .scroll_cue import ColumnsCue
 from .subspace_data import SubspaceData
 from .ui_queue import UiQueue
+from .undo import UndoRecorder
 from .view_pool import ViewPool
 from .worker import DataJobs
 from .workspace import Workspace
@@ -115,6 +116,10 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
 
     def toolbar_widgets(self) -> list:
         return [self.add_column_button]
+
+    def undo_recorder(self, stack) -> UndoRecorder:
+        """Records data, corruption, method and parameter changes (:class:`app.undo.UndoRecorder`)."""
+        return UndoRecorder(self, stack)
 
     def show_help(self):                   # the focused column's "?" (F1, Help ▸ What you are seeing)
         return show_focused_help(self.columns)

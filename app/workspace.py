@@ -14,6 +14,8 @@ task a tab holds. A workspace is a ``QWidget`` that also provides:
 * ``show_help()``: Help ▸ What you are seeing (F1): the teaching text of the method shown (of
   the focused column, in a tab of columns), or None when the tab has none;
 * ``apply_preset(preset)``: set its data, methods and parameters from a :mod:`core.presets` entry;
+* ``undo_recorder(stack)``: an object recording its changes on the window's ``QUndoStack``
+  (Edit ▸ Undo), with a ``paused()`` context, or None when its changes are not undoable;
 * ``restore(saved)``: take its part of an opened session (``saved``, a :class:`core.session.Session`
   read by ``Session.from_dict``): its data, methods, parameters, and each run started again and
   stepped to the iteration it had reached (``Run.saved_iteration``); "" or why its data could not
@@ -79,6 +81,10 @@ class Workspace:
 
     def apply_preset(self, preset) -> bool:
         raise NotImplementedError
+
+    def undo_recorder(self, stack):
+        """What records this tab's changes on ``stack`` (Edit ▸ Undo), or None."""
+        return None
 
     def restore(self, saved) -> str:
         """Take this tab's part of the opened session ``saved`` (see the module docstring).

@@ -30,6 +30,8 @@ class WorkspaceDrawing:
             self.test_checkbox.setChecked(on)      # comes back here through toggled
             return
         self.test_clean = on
+        if self.session.test_cleaning != on:
+            self.session.set_test_cleaning(on)     # saved with the session
         self._drawn_key = None
         if on and self.shown_state is not None:
             self._want_test(self.shown_state)

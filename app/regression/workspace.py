@@ -232,8 +232,9 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         """The data choice and the run of the opened session ``saved``: its method and
         parameters, started on the chosen data and stepped to the iteration it had reached. A
         tab never used (its run never started, with the default method and parameters) only
-        takes the data choice, loaded when the tab is first shown. "" or why the data could not
-        be loaded (the data and the run are then kept)."""
+        takes the data choice, loaded when the tab is first shown. Test-time cleaning is switched
+        as it was saved. "" or why the data could not be loaded (the data and the run are then
+        kept)."""
         runs = saved.runs_of(self.task)
         run = runs[0] if runs else None
         info, params = self.runner.setting()
@@ -241,6 +242,7 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         if not self.started and untouched:      # loaded when the tab is first shown (a method set
             self.choice = saved.regression      # without data would wait for it: the window busy)
             self._show_choice(self.choice)
+            self._restore_test_cleaning(saved)
             return ""
         self.started = True
         if not self.load(saved.regression):
@@ -254,7 +256,12 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
             self._sync_method_controls()
             if run.saved_iteration > 0:
                 self.step(run.saved_iteration)
+        self._restore_test_cleaning(saved)
         return ""
+
+    def _restore_test_cleaning(self, saved) -> None:
+        if saved.test_cleaning != self.test_clean:
+            self.set_test_cleaning(saved.test_cleaning)
 
     def open(self, source: str | None = None, method: str | None = None, corruption_key: str | None = None,
              test_cleaning: bool = False, corruption_params: dict | None = None,

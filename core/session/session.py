@@ -27,6 +27,13 @@ from .spec import CorruptionSpec, DataSpec, prepare
 
 __all__ = ["Session", "FORMAT_VERSION"]
 
+
+def _flag(value, name: str) -> bool:
+    """A session file's true/false entry; anything else is refused (ParameterError naming it)."""
+    if not isinstance(value, bool):
+        raise ParameterError(f"session entry {name!r} must be true or false, got {value!r}")
+    return value
+
 #: version of :meth:`Session.to_dict`'s format (raise it when the format changes incompatibly)
 FORMAT_VERSION = 1
 
@@ -41,12 +48,16 @@ class Session:
     corruption : how those images are corrupted (kind, parameters, seed).
     regression : the regression task's data choice (source, options, corruption, scope).
     runs : the runs, in the order the app shows them (subspace columns, then regression).
+    test_cleaning : the regression task's test inputs are cleaned against the cleaned training
+        inputs before the regressor is applied (Huang et al. 2016, Alg. 2; the app's
+        "Test-time cleaning" switch); False: applied as they are.
     """
 
     data: DataSpec = field(default_factory=DataSpec)
     corruption: CorruptionSpec = field(default_factory=CorruptionSpec)
     regression: DataChoice = field(default_factory=DataChoice)
     runs: list[Run] = field(default_factory=list)
+    test_cleaning: bool = False
 
     def __post_init__(self):
         self._observers: list[Callable[[str], None]] = []
@@ -70,6 +81,10 @@ class Session:
 
     def set_regression(self, choice: DataChoice) -> None:
         self.regression = choice
+        self._changed("regression")
+
+    def set_test_cleaning(self, on: bool) -> None:
+        self.test_cleaning = bool(on)
         self._changed("regression")
 
     def build(self, task: str = SUBSPACE, images=None):
@@ -107,7 +122,8 @@ class Session:
     def to_dict(self) -> dict:
         return {"format": "robust-subspace-lab session", "version": FORMAT_VERSION,
                 "data": self.data.to_dict(), "corruption": self.corruption.to_dict(),
-                "regression": self.regression.to_dict(), "runs": [r.to_dict() for r in self.runs]}
+                "regression": self.regression.to_dict(), "test_cleaning": self.test_cleaning,
+                "runs": [r.to_dict() for r in self.runs]}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Session":
@@ -118,7 +134,8 @@ class Session:
         return cls(data=DataSpec.from_dict(d.get("data") or {}),
                    corruption=CorruptionSpec.from_dict(d.get("corruption") or {}),
                    regression=DataChoice.from_dict(d.get("regression") or {}),
-                   runs=[Run.from_dict(r) for r in d.get("runs") or ()])
+                   runs=[Run.from_dict(r) for r in d.get("runs") or ()],
+                   test_cleaning=_flag(d.get("test_cleaning", False), "test_cleaning"))
 
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), **kwargs)

@@ -217,8 +217,8 @@ def _settled(ws, iteration: int) -> bool:
 
 
 def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbot, tmp_path):
-    """Issue 31's "done when": the Regression tab's data choice, method, parameters and run are
-    saved with the session and come back in a new window (read by Session.from_dict), the same
+    """Issue 31's "done when": the Regression tab's data choice, method, parameters, run and
+    test-time cleaning are saved with the session and come back in a new window (read by Session.from_dict), the same
     result shown; the subspace columns come back beside it."""
     from PySide6 import QtCore
 
@@ -233,6 +233,8 @@ def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbo
     for _ in range(4):
         qtbot.mouseClick(win.step_button, QtCore.Qt.LeftButton)
     qtbot.waitUntil(lambda: _settled(ws, 4), timeout=20000)
+    ws.test_checkbox.click()                                   # test-time cleaning on, as a user does
+    qtbot.waitUntil(lambda: ws.test_mode_shown == "clean" and not ws.busy, timeout=20000)
     shown = (ws.iteration_label.text(), ws.test_metrics.text())
     metrics = dict(ws.shown_snapshot.metrics)
     path = tmp_path / "s.rsl"
@@ -246,6 +248,8 @@ def test_a_session_saved_with_a_regression_run_reopens_with_it(make_window, qtbo
     qtbot.waitUntil(lambda: _settled(again, 4), timeout=20000)
     assert again.choice == ws.choice and again.method_info.key == "rr"
     assert again.runner.params == ws.runner.params and again.method_group().child("lam_scale").value() == 0.3
+    assert again.test_checkbox.isChecked() and other.session.test_cleaning
+    qtbot.waitUntil(lambda: again.test_mode_shown == "clean" and not again.busy, timeout=20000)
     assert (again.iteration_label.text(), again.test_metrics.text()) == shown and "iteration 4" in shown[0]
     assert again.shown_snapshot.metrics.keys() == metrics.keys() and metrics
     for k, v in metrics.items():

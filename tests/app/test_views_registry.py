@@ -132,8 +132,16 @@ def test_three_columns_fit_1366_by_768(qtbot, make_window, monkeypatch):
     qtbot.waitUntil(lambda: win.width() == 1366, timeout=5000)
     for col in win.subspace.columns:
         col.refresh(force=True)
-    QtWidgets.QApplication.processEvents()
     right = win.centralWidget().mapTo(win, win.centralWidget().rect().topRight()).x()
+
+    def inside(view) -> bool:
+        x = view.mapTo(win, view.rect().topLeft()).x()
+        return x >= 0 and x + view.width() <= right + 1
+
+    # the views are built and placed one per event-loop turn (app.ui_queue): wait until the
+    # columns are laid out at the new size, then check every view
+    qtbot.waitUntil(lambda: not win.subspace.build_queue.pending
+                    and all(inside(v) for c in win.subspace.columns for v in c.views()), timeout=10000)
     for col in win.subspace.columns:
         assert col.isVisible() and col.width() >= 330
         for view in col.views():

@@ -243,3 +243,14 @@ def test_runs_saved_with_former_parameter_names_reopen_with_todays():
     with pytest.warns(DeprecationWarning):
         lesson = loader.loads(text)
     assert dict(lesson.steps[0].setup.methods)["rr"] == {"lam_scale": 3.0, "alpha": 0.02}
+
+
+def test_test_cleaning_round_trips_and_a_non_boolean_entry_is_refused_by_name():
+    assert Session.from_dict(Session(test_cleaning=True).to_dict()).test_cleaning is True
+    d = Session().to_dict()
+    assert Session.from_dict(d).test_cleaning is False
+    del d["test_cleaning"]                       # a file written before the entry existed
+    assert Session.from_dict(d).test_cleaning is False
+    d["test_cleaning"] = "yes"
+    with pytest.raises(ParameterError, match="test_cleaning"):
+        Session.from_dict(d)
