@@ -39,7 +39,9 @@ difference of the weighted objective ``Σ w_i ‖(I − WᵀW)(x_i − c)‖²``
 A method key ``<key>+exact`` (e.g. ``pca-gm+exact``) runs with ``exact_start=True``; with ``--fit`` the table
 then prints the relative difference of the converged objectives (the good-enough start against the exact one).
 ``--clock cpu`` times the process's CPU time (one BLAS thread: on a quiet machine the wall time; on a loaded one
-without the waits for a core). Each run prints one progress line on stderr as it ends.
+without the waits for a core). Each run prints one progress line on stderr as it ends. After each table, the paired
+ratios: every run's start and whole fit over the reference run just before it (on a loaded machine the reference
+itself varies by ±30 %; the pairs see the same load).
 
 Target (issue 12): at full size, k = 20, one thread, every PCA-family method's start and
 iteration <= 1 × the scikit-learn fit.
@@ -318,7 +320,8 @@ def _measure(path, keys, a, cap):
     run (interleaved: ref, method, ref, method, ..., ref). Returns (reference seconds summarised
     by ``--stat``, reference peak bytes, {key: {"start": [...], "step": [...], "whole": [...],
     "records": [...]}})."""
-    refs, peaks, out = [], [], {k: {"start": [], "step": [], "whole": [], "records": []} for k in keys}
+    refs, peaks = [], []
+    out = {k: {"start": [], "step": [], "whole": [], "records": [], "paired": []} for k in keys}
 
     def ref():
         r = [x for x in run_child(path, "sklearn", a, cap) if x.get("phase") == "fit"]
@@ -338,6 +341,10 @@ def _measure(path, keys, a, cap):
             if steps:
                 o["step"].append(float(np.median(steps)))
             o["whole"] += [r for r in recs if r["phase"] == "whole"]
+            if refs:                       # this run over the reference run just before it
+                ref_s = refs[-1]
+                o["paired"].append({ph: [r["seconds"] / ref_s for r in recs if r["phase"] == ph][:1]
+                                    for ph in ("start", "whole")})
     ref()
     if not refs:
         raise SystemExit("scikit-learn's PCA fit did not finish within the cap")
@@ -377,6 +384,13 @@ def _table(path, keys, a, cap, n, d, what, data_mb):
         if errs:
             s_acc = (s_acc + "; " if s_acc else "") + "error: " + errs[0]["message"][:80]
         print(f"| {_label(key)} | {s_start} | {s_step} | {s_whole} | {s_peak} | {s_acc} |", flush=True)
+    print("\nPaired ratios (each run over the reference run just before it): start; whole fit\n")
+    print("| method | start (× the reference beside it) | whole fit (× the reference beside it) |")
+    print("| --- | --- | --- |")
+    for key in keys:
+        p = res[key]["paired"]
+        cells = [", ".join(f"{v[0]:.2f}" for v in (q[ph] for q in p) if v) or "—" for ph in ("start", "whole")]
+        print(f"| {_label(key)} | {cells[0]} | {cells[1]} |", flush=True)
     for key in keys:                      # the good-enough start against the exact one
         exact = key + EXACT
         if exact in keys and res[key]["whole"] and res[exact]["whole"]:

@@ -419,10 +419,10 @@ def normalise_factors(H: np.ndarray, W: np.ndarray, sq_norms: np.ndarray | None 
 
 # ----------------------------------------------------------------------------- data checks
 def check_nonnegative(X: np.ndarray) -> None:
-    """Raise :class:`DataError` unless every entry of X is >= 0 and some entry is > 0."""
-    neg = X < 0
-    if neg.any():
-        count = int(np.count_nonzero(neg))
+    """Raise :class:`DataError` unless every entry of X is >= 0 and some entry is > 0. Reads X's
+    minimum first (no boolean copy of X's size: 164 MB at 40,000 × 4096, written at every start)."""
+    if float(X.min()) < 0:
+        count = int(np.count_nonzero(X < 0))
         raise DataError(
             f"Negative values in data: NMF needs non-negative data, but the data have {count} "
             f"negative entr{'y' if count == 1 else 'ies'} "
