@@ -150,8 +150,12 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
             self.columns_layout.addWidget(col, 1)
         # shown now, not when the layout gets to it: else the layout first shares the width among
         # the other columns, then again with this one, and every view of every column is resized
-        # (and redrawn) twice
+        # (and redrawn) twice; the others shrink to make room: their views are repainted one per
+        # event-loop turn (not in a preset: its slots took their places already)
         if self.columns_widget.isVisible():
+            if placeholder is None:
+                for other in self.columns[:-1]:
+                    other.repaint_views_in_parts()
             col.show()
         self._renumber()
         if self.data is not None:
@@ -168,16 +172,24 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
             return None
         return self.add_column()
 
-    def remove_column(self, col: MethodColumn) -> None:
+    def remove_column(self, col: MethodColumn, relayout: bool = True) -> None:
+        """Remove ``col`` (not the last column). ``relayout``: the other columns widen into its
+        room, their views repainted one per event-loop turn (False: the caller lays them out)."""
         if col not in self.columns or len(self.columns) <= 1:
             return
+        if relayout:
+            for other in self.columns:
+                if other is not col:
+                    other.repaint_views_in_parts()
         col.shutdown()
         self.build_queue.discard(col)         # jobs posted for it (a preset's repaints, its controls)
         self.session.remove_run(col.runner.model)
         self.columns.remove(col)
         self.columns_layout.removeWidget(col)
-        col.setParent(None)
-        col.deleteLater()
+        col.hide()
+        # deleted in a turn of its own: a column's ~3,000 Qt objects took 8-15 ms to delete, and a
+        # preset that removed four deleted them all in one turn (with their garbage: 90-100 ms)
+        self.build_queue.post(col.deleteLater, end_turn=True)
         self._renumber()
 
     def _renumber(self) -> None:
@@ -336,17 +348,16 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
         # Step or Run asked before they are all there applies to each as it is added.
         self._drop_slots()                      # columns of an earlier preset not added yet
         kept = list(self.columns)
-        for col in kept[len(pre.methods):]:
-            self.remove_column(col)
         self.columns_layout.setEnabled(False)     # one relayout for all the places (below)
+        if len(pre.methods) != len(kept):
+            # the columns that stay shrink to make room or widen into the room left: their views
+            # are repainted one per turn (a repaint of every view at once held the event loop
+            # ~50 ms for four new columns, 130-400 ms for six columns becoming three or four)
+            for col in kept[:len(pre.methods)]:
+                col.repaint_views_in_parts()
+        for col in kept[len(pre.methods):]:
+            self.remove_column(col, relayout=False)
         self._scrollbar_for(len(pre.methods))
-        if len(pre.methods) > len(kept):
-            # the columns there shrink to make room: their views are repainted one per turn (a
-            # repaint of every view at once held the event loop ~50 ms)
-            for col in kept:
-                for view in col.views():
-                    view.setUpdatesEnabled(False)
-                    self.build_queue.post(lambda v=view: v.setUpdatesEnabled(True), owner=col, end_turn=True)
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):
                 kept[i].set_method(method, dict(params), queue=self.build_queue, keep_current=False)
@@ -362,8 +373,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
                 self._slots.append(slot)
                 self.build_queue.post(lambda m=method, p=dict(params), w=slot: self._add_queued(m, p, w),
                                       owner=self)
-        self.columns_layout.setEnabled(True)
-        self.columns_layout.activate()
+        self.columns_layout.setEnabled(True)      # laid out in the next event-loop turn, not in this one
         return True
 
     def _scrollbar_for(self, n_columns: int) -> None:

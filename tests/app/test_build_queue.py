@@ -2,6 +2,8 @@
 added to a shown window, a preset's columns, and the light colour bar the image views use."""
 from __future__ import annotations
 
+import shiboken6
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -78,7 +80,10 @@ def test_a_removed_column_leaves_no_job_behind(qtbot, make_window):
     col = win.subspace.add_column("pca-gm")
     assert col.views_pending
     win.subspace.remove_column(col)
-    assert win.subspace.build_queue.pending == 0
+    # its view jobs are dropped at once; the queue then repaints the other columns' views (they
+    # widen) and deletes it, each in a turn of its own, and drains
+    assert not col.isVisible()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(col) and win.subspace.build_queue.pending == 0, timeout=5000)
 
 
 def test_a_preset_adds_its_columns_over_several_turns_and_runs_them_all(qtbot, make_window):
@@ -327,3 +332,24 @@ def test_the_status_texts_coming_or_going_move_no_view(qtbot, make_window):
         for _ in range(3):
             QtWidgets.QApplication.processEvents()
         assert [v.geometry().getRect() for v in col.views()] == before, text
+
+
+def test_columns_that_widen_or_shrink_are_repainted_in_turns_and_none_is_left_blank(qtbot, make_window):
+    """Removing a column (the others widen) or a preset with fewer columns: the columns that stay
+    repaint their views one per turn (updates off until their job), and every view ends with its
+    updates on (a view left off would stay blank)."""
+    win = make_window()
+    ws = win.subspace
+    extra = ws.add_column("pca-gm")
+    qtbot.waitUntil(lambda: not ws.build_queue.pending and not win.busy, timeout=WAIT)
+    ws.remove_column(extra)
+    waiting = [v for c in ws.columns for v in c.views() if not v.updatesEnabled()]
+    assert waiting                                     # not all repainted in this turn
+    qtbot.waitUntil(lambda: not ws.build_queue.pending, timeout=WAIT)
+    assert all(v.updatesEnabled() for c in ws.columns for v in c.views())
+    assert win.apply_preset("paper000-fig4")
+    qtbot.waitUntil(lambda: len(ws.columns) == 6 and not ws.build_queue.pending and not win.busy, timeout=WAIT)
+    assert win.apply_preset("paper001-table1-faces")   # four columns: two removed, four widen
+    qtbot.waitUntil(lambda: not ws.build_queue.pending and not win.busy, timeout=WAIT)
+    assert len(ws.columns) == 4
+    assert all(v.updatesEnabled() for c in ws.columns for v in c.views())

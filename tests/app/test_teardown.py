@@ -48,6 +48,8 @@ def test_removed_columns_their_runs_and_data_are_freed(make_window, qtbot):
             states.append(weakref.ref(col.runner.states[-1]))
             win.subspace.remove_column(col)
         del added, col
+        # a removed column is deleted by a job of the build queue (one column per turn)
+        qtbot.waitUntil(lambda: not win.subspace.build_queue.pending, timeout=20000)
         _collect()
     assert win.undo_action.isEnabled()                  # the commands are still there
     assert len(win.subspace.columns) == 1
