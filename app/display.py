@@ -159,7 +159,7 @@ class Display(QtCore.QObject):
                 base = dock.minimumWidth() / old
                 dock.setProperty(_BASE_WIDTH, base)
             dock.setMinimumWidth(int(round(float(base) * new)))
-        data = getattr(self.window, "data_dock", None)
+        data = self.window.data_dock
         if data is not None and not data.isHidden():
             base = float(data.property(_BASE_WIDTH))
             self.window.resizeDocks([data], [int(round(base * new * DOCK_ROOM))], QtCore.Qt.Horizontal)
@@ -180,7 +180,7 @@ class Display(QtCore.QObject):
         if on == self.presenting:
             self.presentation_action.setChecked(on)
             return
-        dock = getattr(win, "data_dock", None)
+        dock = win.data_dock
         if on:
             self._before_presenting = {"zoom": self.zoom, "state": win.windowState(),
                                        "geometry": win.geometry(),
@@ -209,7 +209,7 @@ class Display(QtCore.QObject):
 
     # ------------------------------------------------------------------ one view large
     def _workspace_area(self) -> QtWidgets.QWidget:
-        return getattr(self.window, "tabs", None) or self.window.centralWidget()
+        return self.window.tabs or self.window.centralWidget()
 
     def enlarge(self, view) -> None:
         """Show ``view`` (a widget of a column or workspace) over the workspace, as large as it;

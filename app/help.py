@@ -97,9 +97,9 @@ def _current_method_key(window) -> str | None:
 
 def show_methods_help(window: QtWidgets.QWidget) -> MethodsHelp:
     """Open (or raise) the Methods help of ``window``, on its current workspace's method."""
-    box = getattr(window, "_methods_help", None)
+    box = window.methods_help
     if box is None:
-        box = window._methods_help = MethodsHelp(window)
+        box = window.methods_help = MethodsHelp(window)
     key = _current_method_key(window)
     if key in box.keys:
         box.select(key)

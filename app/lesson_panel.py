@@ -349,12 +349,12 @@ class LessonPanel(QtWidgets.QDockWidget):
     # the Data dock makes room for the columns while the panel is shown (View ▸ Data shows it)
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if getattr(self.window, "data_dock", None) is not None and not self.isFloating():
+        if self.window.data_dock is not None and not self.isFloating():
             self.window.hold_data_dock(True)
 
     def hideEvent(self, event) -> None:
         super().hideEvent(event)
-        if getattr(self.window, "data_dock", None) is not None and self.isHidden():     # closed, not the window minimised
+        if self.window.data_dock is not None and self.isHidden():     # closed, not the window minimised
             self.window.hold_data_dock(False)
 
 

@@ -129,10 +129,10 @@ def choose_lesson_file(window) -> None:
     """File ▸ Open lesson…: a file dialog (in the shipped lessons' folder the first time, then
     where the last lesson was opened), then :func:`open_lesson_file`."""
     # first in the shipped concept lessons' folder: a teacher starts from a copy of one
-    start = os.path.dirname(getattr(window, "_lesson_dir", "") or "") or os.fspath(lessons.FILES / "concepts")
+    start = os.path.dirname(window.lesson_dir) or os.fspath(lessons.FILES / "concepts")
     path, _ = QtWidgets.QFileDialog.getOpenFileName(window, "Open a lesson", start, LESSON_FILTER)
     if path:
-        window._lesson_dir = path
+        window.lesson_dir = path
         open_lesson_file(window, path)
 
 

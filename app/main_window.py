@@ -131,6 +131,19 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.data_pool.setMaxThreadCount(DATA_THREADS)
         self.data_jobs = DataJobs(self.data_pool, self)
         self._closing = False
+        #: Tools ▸ Sweep…'s dialog once opened, and the sweep results of an opened session
+        #: (rows, sweep spec) shown in it (app.session_io)
+        self.sweep_dialog = None
+        self.saved_sweep: tuple[list, dict | None] | None = None
+        #: (data spec, digest, unhashed files) of the last folder hashed for a session file
+        self.folder_hash_cache: tuple | None = None
+        #: where the last lesson file was opened (File ▸ Open lesson…; "" for none yet)
+        self.lesson_dir = ""
+        #: Help ▸ Methods's window once opened
+        self.methods_help = None
+        #: the tab widget and the Data dock (set by _build_ui; None while it builds them)
+        self.tabs: QtWidgets.QTabWidget | None = None
+        self.data_dock: QtWidgets.QDockWidget | None = None
         self.session_error = ""          # why the last Open session failed ("" if it did not)
         self.session_box = None          # the last session message box
 
@@ -308,7 +321,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
     @property
     def current_workspace(self):
         """The workspace shown (the toolbar, the frame timer and the status bar act on it)."""
-        tabs = getattr(self, "tabs", None)
+        tabs = self.tabs
         return tabs.currentWidget() if tabs is not None and tabs.count() else self.workspaces[0]
 
     def workspace_for(self, task: str):
@@ -543,7 +556,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         self.lesson_panel.driver.close()
         for ws in self.workspaces:
             ws.shutdown()
-        sweep = getattr(self, "sweep_dialog", None)
+        sweep = self.sweep_dialog
         if sweep is not None and sweep.running:
             sweep.cancel()
         start = time.monotonic()

@@ -61,24 +61,22 @@ def session_payload(win) -> dict:
     payload = {"session": win.session.to_dict()}
     data = win.session.data
     if data.kind == FOLDER and os.path.isdir(data.name):
-        cached = getattr(win, "_folder_hash", None)          # hashed once per data source loaded
+        cached = win.folder_hash_cache          # hashed once per data source loaded
         if cached is None or cached[0] is not data:
             unhashed: list[tuple[str, str]] = []
             try:
                 digest = storage.folder_hash(data.name, unhashed)
             except OSError as exc:                           # the folder itself cannot be listed
                 digest, unhashed = None, [(".", f"folder cannot be read ({exc.strerror or exc})")]
-            win._folder_hash = cached = (data, digest, unhashed)
+            win.folder_hash_cache = cached = (data, digest, unhashed)
         if cached[1] is not None:
             payload["folder_hash"] = cached[1]
         if cached[2]:
             payload["folder_unhashed"] = [list(item) for item in cached[2]]
-    rows = getattr(win, "sweep_rows", None)
-    rows = rows() if callable(rows) else rows
+    rows = win.sweep_rows()
     if rows:
         payload["sweep"] = _plain(list(rows))
-        spec = getattr(win, "sweep_spec", None)
-        spec = spec() if callable(spec) else spec
+        spec = win.sweep_spec()
         if spec:
             payload["sweep_spec"] = _plain(spec)
     return payload
@@ -96,7 +94,7 @@ def save_session(win, path) -> Path:
 
 def unhashed_note(win) -> str:
     """What the last save could not hash in the session's folder (names and reasons), or ""."""
-    cached = getattr(win, "_folder_hash", None)
+    cached = win.folder_hash_cache
     if not cached or not cached[2]:
         return ""
     items = cached[2]
@@ -339,7 +337,7 @@ class SessionActions:
         dlg = SweepDialog(self.session.data, self.session.corruption, methods=methods, parent=self)
         dlg.set_context(self.session.data, self.session.corruption, methods, settings)
         dlg.browser.open_run_requested.connect(lambda row, d=dlg: self.open_sweep_run(d, row))
-        saved = getattr(self, "saved_sweep", None)
+        saved = self.saved_sweep
         if saved:                       # the results of an opened session
             from robust_subspace_lab.core.sweep import Sweep
 
@@ -356,19 +354,16 @@ class SessionActions:
 
     def sweep_rows(self) -> list:
         """The rows of the sweep dialog's results (saved with the session), if any."""
-        dlg = getattr(self, "sweep_dialog", None)
-        rows = getattr(getattr(dlg, "browser", None), "rows", None)
-        rows = rows() if callable(rows) else rows
-        saved = getattr(self, "saved_sweep", None)
+        rows = self.sweep_dialog.browser.rows if self.sweep_dialog is not None else None
+        saved = self.saved_sweep
         return list(rows or (saved[0] if saved else []))
 
     def sweep_spec(self) -> dict | None:
         """The sweep behind :meth:`sweep_rows` (plain data), if known."""
-        dlg = getattr(self, "sweep_dialog", None)
-        sweep = getattr(getattr(dlg, "browser", None), "sweep", None)
+        sweep = self.sweep_dialog.browser.sweep if self.sweep_dialog is not None else None
         if sweep is not None:
             return sweep.to_dict()
-        saved = getattr(self, "saved_sweep", None)
+        saved = self.saved_sweep
         return saved[1] if saved else None
 
     def open_sweep_run(self, dlg, row: dict):

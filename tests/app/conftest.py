@@ -20,6 +20,16 @@ def _own_settings(tmp_path_factory):
     yield where
 
 
+@pytest.fixture(autouse=True)
+def _fresh_settings(_own_settings):
+    """Each test starts from the settings of a first run: a zoom kept by an earlier test (the
+    random-use test presses Ctrl+=) made a later window's columns too wide for their checks."""
+    from PySide6 import QtCore
+
+    QtCore.QSettings().clear()
+    yield
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _app_process(qapp):
     """The app's process-wide settings (app.process.configure, as ``__main__.main()`` applies them:

@@ -28,7 +28,7 @@ def test_about_names_the_version_and_the_papers(make_window):
 def test_methods_help_lists_every_method_and_shows_its_guide_and_source(qtbot, make_window):
     win = make_window()
     _menu_action(win, "Methods").trigger()
-    box = win._methods_help
+    box = win.methods_help
     qtbot.waitUntil(box.isVisible, timeout=WAIT)
     assert not box.isModal()
     assert box.keys == [m.key for m in catalogue.methods("subspace")] + \
