@@ -274,7 +274,8 @@ def weighted_top_eigenspace(X: np.ndarray, weights: np.ndarray, k: int, center: 
     residual_tol, sq : block route only: also stop when the samples' residuals ``sq_i − ‖W x̃_i‖²``
         (``sq``: the squared distances ‖x_i − c‖², (n,)) of two successive iterations differ by at
         most ``residual_tol`` times their sum (Σ|Δe_i| <= residual_tol·Σe_i): the reweighted methods'
-        PCA start (:data:`START_RESIDUAL_TOL`). None: the angle rule alone.
+        PCA start (:data:`START_RESIDUAL_TOL`) and steps (:func:`step_residual_tol`), plain PCA
+        (:data:`PCA_RESIDUAL_TOL`). None: the angle rule alone.
     checkpoint : called between block iterations and their costly products; the methods pass
         :func:`core.interrupt.checkpoint`, which raises :class:`core.interrupt.Cancelled` when the
         caller's run is cancelled (linalg sits beside interrupt in the layers and does not import it).
