@@ -75,8 +75,10 @@ class PlainPCA(KeepsFloat32, SteppableEstimator):
     def _start(self, X: np.ndarray) -> State:
         mean = X.mean(axis=0)
         sq = sq_distances(X, mean)
-        out, _ = pca_eigenspace(X, mean, int(self.n_components),
-                                **({} if self.exact_start else {"residual_tol": PCA_RESIDUAL_TOL, "sq": sq}))
+        if self.exact_start:
+            out, _ = pca_eigenspace(X, mean, int(self.n_components))
+        else:
+            out, _ = pca_eigenspace(X, mean, int(self.n_components), residual_tol=PCA_RESIDUAL_TOL, sq=sq)
         e = residual_sq(sq, out.projections)
         J = float(e.sum(dtype=float))
         return State(method=self.name, iteration=0, objective=J, objective_history=(J,),

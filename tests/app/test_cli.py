@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from PySide6 import QtGui
 
 from robust_subspace_lab.app.__main__ import main
@@ -77,9 +79,8 @@ def test_sweep_subcommand_writes_one_row_per_run(tmp_path):
     assert all(r["reconstruction_error"] and r["converged"] in ("True", "False") for r in rows)
 
 
+@pytest.mark.slow          # starts a Dask scheduler and workers (~5 s); CI's second run has it
 def test_sweep_subcommand_on_a_dask_scheduler_writes_the_same_rows(tmp_path):
-    import pytest
-
     import csv
 
     from robust_subspace_lab.core import sweep_io as sw
