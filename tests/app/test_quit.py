@@ -56,8 +56,8 @@ def quit_mid_step(dialog: str, tmp_path: Path, size: int = 48) -> float:
     return ended - quit_at
 
 
-@pytest.mark.parametrize("dialog", ["none"] + [pytest.param(d, marks=pytest.mark.slow)     # each loads the digits
-                                                for d in ("export", "message", "sweep")])
+@pytest.mark.slow          # a process of its own per dialog, each loading the digits (~5 s each); CI's second run has them
+@pytest.mark.parametrize("dialog", ["none", "export", "message", "sweep"])
 def test_quit_mid_step_ends_the_process(dialog, tmp_path):
     """The solvers are inside their steps (5,000 × 2,304 data), a dialog may be open (the
     modal Export file dialog, a modal message box, the Sweep dialog running a sweep); File ▸

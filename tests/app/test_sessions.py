@@ -27,6 +27,7 @@ def _cli(tmp_path, *args):
     return _metrics_lines(proc.stdout)
 
 
+@pytest.mark.slow          # two runs of the command line in processes of their own (~8 s); CI's second run has it
 def test_cli_round_trip_restores_data_corruption_methods_and_iteration(tmp_path):
     """The issue's "done when": a session saved after 3 steps, opened in a new process, shows the
     same methods, parameters, iteration and metrics (the states are recomputed from the seeds)."""
