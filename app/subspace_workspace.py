@@ -172,15 +172,14 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
             return None
         return self.add_column()
 
-    def remove_column(self, col: MethodColumn, relayout: bool = True) -> None:
-        """Remove ``col`` (not the last column). ``relayout``: the other columns widen into its
-        room, their views repainted one per event-loop turn (False: the caller lays them out)."""
+    def remove_column(self, col: MethodColumn) -> None:
+        """Remove ``col`` (not the last column): the other columns widen into its room, their
+        views repainted one per event-loop turn."""
         if col not in self.columns or len(self.columns) <= 1:
             return
-        if relayout:
-            for other in self.columns:
-                if other is not col:
-                    other.repaint_views_in_parts()
+        for other in self.columns:
+            if other is not col:
+                other.repaint_views_in_parts()      # (views already waiting for a repaint are left)
         col.shutdown()
         self.build_queue.discard(col)         # jobs posted for it (a preset's repaints, its controls)
         self.session.remove_run(col.runner.model)
@@ -356,7 +355,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
             for col in kept[:len(pre.methods)]:
                 col.repaint_views_in_parts()
         for col in kept[len(pre.methods):]:
-            self.remove_column(col, relayout=False)
+            self.remove_column(col)
         self._scrollbar_for(len(pre.methods))
         for i, (method, params) in enumerate(pre.methods):
             if i < len(kept):

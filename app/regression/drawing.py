@@ -29,8 +29,7 @@ class WorkspaceDrawing:
         if self.test_checkbox.isChecked() != on:
             self.test_checkbox.setChecked(on)      # comes back here through toggled
             return
-        self.test_clean = on
-        if self.session.test_cleaning != on:
+        if self.test_clean != on:
             self.session.set_test_cleaning(on)     # saved with the session
         self._drawn_key = None
         if on and self.shown_state is not None:

@@ -133,7 +133,6 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
         self.frames = 0
         self._parts: list = []            # the rest of a frame drawn in parts (refresh)
         # test-time cleaning
-        self.test_clean = False
         self.test_mode_shown = "plain"          # what the Test section draws now
         self.test_snapshot = None               # the snapshot the Test section draws
         self.test_outcome = None                # TestOutcome drawn (clean mode), or None
@@ -173,6 +172,11 @@ class RegressionWorkspace(WorkspaceLayout, WorkspaceDrawing, FollowsIterations, 
     @property
     def finished(self) -> bool:
         return self.runner.finished
+
+    @property
+    def test_clean(self) -> bool:
+        """Test-time cleaning is on (the session's switch, saved with it)."""
+        return self.session.test_cleaning
 
     @property
     def method_info(self):
