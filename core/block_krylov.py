@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lapack import orthonormal_columns
+from .memory import fresh
 from .threads import one_blas_thread
 
 #: Extra rows of a block beyond k (real images have no gap after k). 5,000 digits of 96 × 96,
@@ -156,7 +157,7 @@ def block_eigenspace(X, weights, k, center, init, tol, max_iter, random_state, d
                 A0 = (np.asarray(init_products, dtype=float) @ Linv.T).astype(dtype)   # X (L⁻¹Q)ᵀ
     rows = BLOCK_KRYLOV_BLOCKS * b
     B = np.empty((rows, d), dtype=dtype)            # B[:j]: orthonormal rows spanning the Krylov space
-    XB = np.empty((n, rows))                        # X̃ Bᵀ (float64), unweighted
+    XB = fresh((n, rows))                           # X̃ Bᵀ (float64), unweighted (core.memory: n-sized)
     M = np.empty((rows, rows))                      # lower triangle of B S_w Bᵀ = XBᵀ diag(w) XB
     j = 0
     angles: list[float] = []

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
-from . import interrupt
+from . import interrupt, memory
 from .lapack import orthonormal_columns
 from .linalg import one_blas_thread, orientation
 
@@ -55,8 +55,9 @@ MAX_COMPONENTS = 100
 def soft_threshold(T: np.ndarray, tau: float) -> np.ndarray:
     """Entrywise soft thresholding ``sign(t)·max(|t| − τ, 0)``: the minimiser of
     ``½‖S − T‖_F² + τ‖S‖₁`` (the S step of PCP; paper 001 §3.4, Wright et al.'s ℓ1 variant; RNMF-L1's
-    sparse part, paper 003). One new array and no other temporary of T's size."""
-    S = np.abs(T)
+    sparse part, paper 003). One new array (of :func:`core.memory.fresh`) and no other temporary of
+    T's size."""
+    S = np.abs(T, out=memory.fresh_like(T))
     S -= tau
     np.maximum(S, 0.0, out=S)
     return np.copysign(S, T, out=S)
@@ -181,9 +182,15 @@ class SVTResult:
     subspace: np.ndarray | None = None   # (k, d) right singular vectors to warm-start the next partial SVD
     route: str = "svd"      # "partial" (partial_svd), "gram" (gram_svd) or "svd" (thin_svd)
 
-    def matrix(self) -> np.ndarray:
+    def matrix(self, fresh: bool = False) -> np.ndarray:
+        """``left @ right`` (n, d); ``fresh``: into memory of :func:`core.memory.fresh` (an array the
+        caller's states keep: its first write then costs the same per byte at any size)."""
         with one_blas_thread():
-            return self.left @ self.right
+            if not fresh:
+                return self.left @ self.right
+            out = memory.fresh((self.left.shape[0], self.right.shape[1]),
+                               np.result_type(self.left, self.right))
+            return np.matmul(self.left, self.right, out=out)
 
 
 def _tolerance(dtype) -> float:

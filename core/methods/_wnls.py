@@ -67,6 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..interrupt import checkpoint
+from ..memory import fresh
 
 __all__ = ["lipschitz", "wnls", "mu_update", "weighted_objective", "Scratch", "WNLSResult",
            "HESSIAN_MAX_ENTRIES"]
@@ -115,7 +116,7 @@ class Scratch:
     def _get(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         if int(np.prod(shape)) > SCRATCH_MAX_ENTRIES:   # large: fresh, freed after use
             self._arrays.pop(name, None)
-            return np.empty(shape, dtype=dtype)
+            return fresh(shape, dtype)
         arr = self._arrays.get(name)
         if arr is None or arr.shape != tuple(shape) or arr.dtype != dtype:
             arr = self._arrays[name] = np.empty(shape, dtype=dtype)
@@ -123,7 +124,9 @@ class Scratch:
 
 
 def _fresh(name, shape, dtype=np.float64):
-    return np.empty(shape, dtype=dtype)
+    """A work array for one use, in memory of :func:`core.memory.fresh` (whose first write costs
+    the same per byte at any size: the per-unit Hessians of 40,000 rows are 130 MB)."""
+    return fresh(shape, dtype)
 
 
 def work_dtype(*arrays) -> np.dtype:
@@ -304,7 +307,7 @@ def _hessians(X, F, Q, side, get):
                 Mt += Qb.T @ K[sl]
     checkpoint()
     M = get("hess_M_" + side, (units, r, r), dtype)
-    np.take(Mt, full, axis=1, out=M.reshape(units, r * r))
+    np.take(Mt, full, axis=1, out=M.reshape(units, r * r), mode="clip")   # (mode "raise" buffers: a temporary of M's size)
     # b = (Q∘X)Fᵀ (left) or (Q∘X)ᵀF (right), one block of rows of X at a time (one block, as
     # one product, when X is small: the same values as before)
     b = np.empty((units, r), dtype=dtype)

@@ -63,6 +63,7 @@ from ..base import State, SteppableEstimator, float_dtype
 from ..params import ParamSpec, register
 from ..errors import SolverError
 from ..linalg import one_blas_thread, orientation
+from ..memory import fresh_like
 from .. import interrupt
 from ..prox import (PARTIAL_SVD_OVERSAMPLING, leading_block, row_shrink,
                     row_shrink_factors, soft_threshold, soft_threshold_inplace, svt, svt_predicted)
@@ -135,10 +136,10 @@ class _Iterate:
 
 
 def _zeros(like: np.ndarray) -> np.ndarray:
-    """A zero array of ``like``'s shape and dtype from ``np.zeros`` (memory the system hands out
-    already zeroed, mapped when first written), not ``np.zeros_like`` (which writes every zero:
-    at 40,000 × 4096 the page faults of that write cost 1–7 s, more than linearly in the size)."""
-    return np.zeros(like.shape, dtype=like.dtype)
+    """A zero array of ``like``'s shape and dtype from :func:`core.memory.fresh` (memory mapped
+    already zeroed, in small pages when first written), not ``np.zeros_like`` (which writes every
+    zero: at 40,000 × 4096 the page faults of that write cost 1–7 s, more than linearly in the size)."""
+    return fresh_like(like)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -295,7 +296,7 @@ class _InexactALM(SteppableEstimator):
 
     def _make_run(self, X: np.ndarray, center: bool) -> _Run:
         offset = X.mean(axis=0) if center else np.zeros(X.shape[1], dtype=X.dtype)
-        Xa = X - offset if center else X
+        Xa = np.subtract(X, offset, out=fresh_like(X)) if center else X
         norm = _fro(Xa)
         if not math.isfinite(norm):
             self._fail(0, "‖X‖_F")
@@ -311,12 +312,14 @@ class _InexactALM(SteppableEstimator):
         """``owned``: low_rank is the caller's to overwrite (the mean is then added in place)."""
         n = run.X.shape[0]
         if low_rank is None:
-            fitted = np.broadcast_to(mean, run.X.shape).copy() if np.any(mean) else _zeros(run.X)
+            fitted = _zeros(run.X)
+            if np.any(mean):
+                fitted[...] = mean
         elif np.any(mean) and owned:
             low_rank += mean
             fitted = low_rank
         elif np.any(mean):
-            fitted = low_rank + mean
+            fitted = np.add(low_rank, mean, out=fresh_like(low_rank))
         else:                      # no offset: the reconstruction is the low-rank part itself
             fitted = low_rank
         ctx = _Iterate(run=run, dual=_frozen(dual), mu=mu, k_pred=k_pred,
@@ -435,7 +438,8 @@ class PCP(_InexactALM):
         Xa, lam = run.X, self._lambda(X)
         norm2, v1, block = leading_block(Xa, START_BLOCK)
         if norm2 > 0:
-            dual = Xa / max(norm2, max(float(Xa.max()), -float(Xa.min())) / lam)    # ‖X‖_∞: no |X| copy
+            dual = np.divide(Xa, max(norm2, max(float(Xa.max()), -float(Xa.min())) / lam),   # ‖X‖_∞: no |X| copy
+                             out=_zeros(Xa))
             mu = PCP_MU0_FACTOR / norm2
         else:
             dual, mu = _zeros(Xa), 1.0
@@ -454,15 +458,20 @@ class PCP(_InexactALM):
         run, mu, Y = it.run, it.mu, it.dual
         X, lam, k = run.X, self._lambda(run.X), state.iteration + 1
         L_prev = _previous_low_rank(state, it)
-        A = Y / mu
+        # the arrays the new state keeps (A: the dual, S, L) in memory of core.memory.fresh
+        A = np.divide(Y, mu, out=_zeros(Y))
         A += X                                         # X + Y/µ
-        S = A - L_prev if L_prev is not None else A.copy()
+        S = _zeros(A)
+        if L_prev is not None:
+            np.subtract(A, L_prev, out=S)
+        else:
+            np.copyto(S, A)
         l1 = soft_threshold_inplace(S, lam / mu)       # S = shrink_{λ/µ}(X − L + Y/µ)
         A -= S                                         # A = X − S + Y/µ, thresholded below
         _check_finite(self, A, k)
         interrupt.checkpoint()
         res = svt_predicted(A, 1.0 / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        L = res.matrix()
+        L = res.matrix(fresh=True)
         interrupt.checkpoint()
         # Y ← Y + µ(X − L − S) = µ(A − L), in A's memory; the primal residual X − L − S = (Y_new − Y)/µ
         A -= L
@@ -517,7 +526,7 @@ class _L21ALM(_InexactALM):
         # Paper 001 Algorithm 3: E = 0, Λ = 0, µ = µ₀. Iteration 0 shows Z = 0 with the b the
         # first step will compute (the mean of the rows, CRPCA-OM) or b = 0 (Outlier Pursuit).
         b = Xa.mean(axis=0) if self._optimal_mean else np.zeros(X.shape[1], dtype=X.dtype)
-        C = Xa - b
+        C = np.subtract(Xa, b, out=_zeros(Xa))
         residual = _fro(C) / run.norm_X
         # v₁ of C for the display; its block warm-starts the first SVT, whose matrix is C itself
         _, v1, block = leading_block(C, START_BLOCK)
@@ -535,7 +544,7 @@ class _L21ALM(_InexactALM):
         X, gamma, k = run.X, run.gamma, state.iteration + 1
         E_prev = state.sparse_part
         # 1. (b, Z) ← argmin ½‖X̃ − 1bᵀ − Z‖² + (γ/µ)‖Z‖_*, X̃ = X − E + Λ/µ  (eq. 32, Theorem 3)
-        A = Lam / mu
+        A = np.divide(Lam, mu, out=_zeros(Lam))       # the new state's E, in core.memory.fresh memory
         A += X
         A -= E_prev  # type: ignore[arg-type]  # X̃ (the sparse part of an ALM state is set)
         if self._optimal_mean:
@@ -546,7 +555,7 @@ class _L21ALM(_InexactALM):
         _check_finite(self, A, k)
         interrupt.checkpoint()
         res = svt_predicted(A, gamma / mu, it.k_pred, run.v0, self._rank_cap(), start=it.subspace)
-        Z = res.matrix()
+        Z = res.matrix(fresh=True)
         interrupt.checkpoint()
         # 2. E ← argmin ½‖E − T‖² + (1/µ)‖E‖_{2,1}, T = X − 1bᵀ − Z + Λ/µ = (X̃ − 1bᵀ) + E_prev − Z
         #    (eq. 33, row-wise here), all in A's memory
@@ -555,7 +564,7 @@ class _L21ALM(_InexactALM):
         scale, rest, e_norms = row_shrink_factors(A, 1.0 / mu)
         # 3. Λ ← Λ + µ(X − 1bᵀ − Z − E) = µ(T − E) = µ·rest_i·t_i (rows of norm <= 1); the primal
         #    residual X − 1bᵀ − Z − E = (Λ_new − Λ)/µ.  4. µ ← min(ρµ, µ_max)
-        Lam_new = A * (mu * rest)[:, None]
+        Lam_new = np.multiply(A, (mu * rest)[:, None], out=_zeros(A))
         A *= scale[:, None]
         E = A
         residual = _fro_diff(Lam_new, Lam) / mu / run.norm_X

@@ -133,6 +133,7 @@ from .._readonly import appended
 from ..base import SteppableEstimator, float_dtype
 from ..params import ParamSpec
 from ..errors import SolverError
+from ..memory import fresh
 from ..threads import ONE_THREAD_MAX_ENTRIES, blas_threads
 from ._specs import N_COMPONENTS
 from ._wnls import mu_update, wnls
@@ -317,28 +318,40 @@ class NMFBase(SteppableEstimator):
     _keeps_weights = True
 
     def _residual(self, ctx: NMFContext, H: np.ndarray, W: np.ndarray, out: np.ndarray | None = None):
-        """``E = X − HW`` into ``out`` (or a fresh array, float32 for a method that keeps weights
-        on data above ``nmf_weights.WEIGHTS32_MIN`` entries) one block of rows at a time, HW never
-        whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H and W carrying the
-        flat indices of the entries fitted above max X (found in the same pass)."""
+        """``E = X − HW`` into ``out`` (or a new array of :func:`core.memory.fresh`, float32 for a
+        method that keeps weights on data above ``nmf_weights.WEIGHTS32_MIN`` entries) one block of
+        rows at a time, HW never whole; returns (E, max HW, P) with P the :class:`_RowProduct` of H
+        and W carrying the flat indices of the entries fitted above max X (found in the same pass)."""
         X = ctx.X
-        d = X.shape[1]
         if out is None:
             dtype = weights_dtype(X.size, X.dtype) if self._keeps_weights else X.dtype
-            out = np.empty(X.shape, dtype=dtype)
+            out = fresh(X.shape, dtype)
         E = out
+
+        def into(rows: slice, Pb: np.ndarray) -> None:
+            np.subtract(X[rows], Pb, out=E[rows])
+
+        top, P = self._residual_rows(ctx, H, W, into)
+        return E, top, P
+
+    @staticmethod
+    def _residual_rows(ctx: NMFContext, H: np.ndarray, W: np.ndarray, into) -> tuple[float, "_RowProduct"]:
+        """The pass of :meth:`_residual` over blocks of rows: ``into(rows, HW[rows])`` for each block
+        (which may overwrite the block product), after max HW and the entries fitted above max X
+        are taken from it; returns (max HW, P)."""
+        d = ctx.X.shape[1]
         top = -np.inf
         above: list[np.ndarray] = []
-        for rows in row_blocks(*X.shape):
+        for rows in row_blocks(*ctx.X.shape):
             Pb = H[rows] @ W
             top = max(top, float(Pb.max()))
             if top > ctx.xmax:
                 idx = np.flatnonzero(Pb > ctx.xmax)
                 if idx.size:
                     above.append(idx + rows.start * d)
-            np.subtract(X[rows], Pb, out=E[rows])
+            into(rows, Pb)
         flat = np.concatenate(above) if above else np.empty(0, dtype=np.intp)
-        return E, top, _RowProduct(H, W, flat)
+        return top, _RowProduct(H, W, flat)
 
     def _make_state(self, ctx, H, W, ev: Evaluation, prev: NMFState | None, P,
                     counts: dict, tols: tuple, fitted_max: float | None = None,

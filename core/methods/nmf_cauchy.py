@@ -11,6 +11,7 @@ import dataclasses
 
 import numpy as np
 
+from ..memory import fresh
 from ..params import ParamSpec, register
 from ._specs import N_COMPONENTS
 from .nmf_base import (CODE_SOLVER, INNER_MAX_ITER, NMF_MAX_ITER, RANDOM_STATE, SOLVER, NMFBase,
@@ -272,7 +273,7 @@ class TruncatedCauchyNMF(NMFBase):
         sigma = (np.asarray(tau) / gamma) ** 2 if finite else np.inf
         cap = -np.log1p(sigma) if finite else None
         tau2 = np.square(tau) if finite else None
-        mask = np.zeros(E2.shape, dtype=bool)
+        mask = fresh(E2.shape, bool)
         total = 0.0
         for rows in row_blocks(*E2.shape):
             e2 = E2[rows]
@@ -317,7 +318,7 @@ class TruncatedCauchyNMF(NMFBase):
         gamma = float(state.scalars["γ"])
         tau = self._state_tau(state)
         X = ctx.X
-        Q = np.empty(X.shape, dtype=weights_dtype(X.size, X.dtype))
+        Q = fresh(X.shape, weights_dtype(X.size, X.dtype))
         for rows in row_blocks(*X.shape):               # Q from X − HW, one block of rows at a time
             P = H[rows] @ W
             E2 = np.subtract(X[rows], P)

@@ -220,10 +220,23 @@ class L21NMF(NMFBase):
     :class:`NMFState`.
     """
 
-    _keeps_weights = False                  # per-sample weights only: E is a float64 temporary
+    _keeps_weights = False                  # per-sample weights only: no residual of the data's size
+
+    def _residual(self, ctx, H, W, out=None):
+        """The residuals' row norms ‖e_i‖ (n,) in place of E (all this method needs of it), by blocks
+        of rows into each block's product (no array of the data's size); (r, max HW, P)."""
+        X = ctx.X
+        sq = np.empty(X.shape[0], dtype=X.dtype)
+
+        def into(rows: slice, Pb: np.ndarray) -> None:
+            np.subtract(X[rows], Pb, out=Pb)
+            np.einsum("ij,ij->i", Pb, Pb, out=sq[rows])
+
+        top, P = self._residual_rows(ctx, H, W, into)
+        return np.sqrt(sq), top, P
 
     def _evaluate(self, ctx, P, E, prev, get):
-        r = np.sqrt(np.einsum("ij,ij->i", E, E))
+        r = E                               # the row norms (see _residual)
         top = float(r.max())
         if top > 0:
             w = 1.0 / np.maximum(r, 1e-12 * top)
