@@ -31,7 +31,7 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
 
-from . import block_krylov, threads
+from . import block_krylov, memory, threads
 from .block_krylov import BLOCK_OVERSAMPLES
 from .lapack import orthonormal_columns
 
@@ -494,17 +494,67 @@ def pca_eigenspace(X: np.ndarray, center: np.ndarray, k: int, tol: float | None 
     :func:`subspace_route` chooses; cancellable at the block iterations
     (:func:`core.interrupt.checkpoint`). ``tol``, ``residual_tol``, ``sq``: the block route's stopping
     rule (:func:`weighted_top_eigenspace`; None: its default; the reweighted methods pass
-    :func:`start_tol`)."""
+    :func:`start_tol`). With a ``residual_tol`` (the good-enough starts, not ``exact_start``) on
+    float64 data taking the block route, the iterations run in single precision
+    (:func:`_single_precision_pca`)."""
     from . import interrupt
 
     gram = None
-    if subspace_route(X.shape[0], X.shape[1], k) == "gram":
+    route = subspace_route(X.shape[0], X.shape[1], k)
+    if route == "gram":
         Xc = X - center
         gram = Xc @ Xc.T
         del Xc
+    elif route == "block" and residual_tol is not None and sq is not None and X.dtype == np.float64:
+        return _single_precision_pca(X, center, k, tol, residual_tol, sq, interrupt.checkpoint), None
     out = weighted_top_eigenspace(X, np.ones(len(X), dtype=X.dtype), k, center, gram=gram, tol=tol,
                                   residual_tol=residual_tol, sq=sq, checkpoint=interrupt.checkpoint)
     return out, gram
+
+
+def _single_precision_pca(X: np.ndarray, center: np.ndarray, k: int, tol: float | None, residual_tol: float,
+                          sq: np.ndarray, checkpoint: Callable[[], None]) -> Eigenspace:
+    """:func:`pca_eigenspace`'s block route for a good-enough start on float64 X: the block Krylov
+    iterations (all but a few per cent of the time, each two products with the data) run on a
+    float32 copy of the *centred* data (``core.memory.fresh``, half X's size, written by blocks of
+    rows: no float64 temporary), whose products take 0.75–0.85 of the float64 ones' time, with the
+    same stopping rule (``residual_tol`` on the residuals, ``sq`` in float64; the angle ``tol`` at
+    least :data:`BLOCK_TOL_32`, float32's floor); then one float64 pass makes the result float64-
+    accurate: the components made orthonormal in float64, their projections ``(X − c) Wᵀ`` from X
+    itself, and the Rayleigh–Ritz step inside their span (eigenvalues and order). The Ritz block
+    for the first weighted step and its products with X come from the float32 iteration (a warm
+    start only; each step converges on X itself). Centring first keeps float32's relative round-off
+    (6·10⁻⁸) relative to the spread of the data, not to its offset.
+
+    Measured at 10,000 × 4096 without a spectral gap, k = 20, one BLAS thread (CPU s): the
+    reweighted methods' start 11 block iterations in 1.44–1.75 s instead of 1.9–2.0 s, the
+    reconstruction error 8.7·10⁻⁷ above the exact one (float64 iterations: 6.9·10⁻⁷), Σ|Δe_i|/Σe_i
+    2.8·10⁻⁴ (1.8·10⁻⁴)."""
+    n, d = X.shape
+    Xs = memory.fresh((n, d), np.float32)
+    c = np.asarray(center, dtype=np.float64)
+    for i in range(0, n, SQ_DIST_ROWS):
+        np.subtract(X[i:i + SQ_DIST_ROWS], c, out=Xs[i:i + SQ_DIST_ROWS], casting="same_kind")
+    tol32 = max(block_krylov.BLOCK_TOL_32, block_krylov.BLOCK_TOL if tol is None else float(tol))
+    out = weighted_top_eigenspace(Xs, np.ones(n, dtype=np.float32), k, None, tol=tol32,
+                                  residual_tol=residual_tol, sq=sq, checkpoint=checkpoint)
+    del Xs
+    checkpoint()
+    with one_blas_thread():
+        W = orthonormal_columns(out.components.astype(np.float64).T).T          # (k, d) float64
+        P = (W @ X.T).T                                                          # one float64 pass
+        P -= W @ c
+        theta, V = np.linalg.eigh(P.T @ P)                                       # Rayleigh–Ritz in span(W)
+        theta, V = theta[::-1], V[:, ::-1]
+        W, P = V.T @ W, P @ V
+    signs = orientation(W)
+    block = products = None
+    if out.block is not None and out.block_products is not None:
+        block = out.block.astype(np.float64)
+        products = out.block_products.astype(np.float64)                        # (X − c) blockᵀ ...
+        products += block @ c                                                    # ... X blockᵀ
+    return Eigenspace(W * signs[:, None], np.maximum(theta, 0.0), P * signs[None, :], out.route,
+                      out.n_iter, out.angle, block, products)
 
 
 def pca_subspace(X: np.ndarray, center: np.ndarray, k: int
