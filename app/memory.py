@@ -118,6 +118,7 @@ def set_lively(on: bool) -> None:
     else:
         _lively.clear()
     for collector in _collectors:
+        collector.lively = on
         if on:
             if not collector.timer.isActive():
                 collector.timer.start(int(COLLECT_SECONDS * 1000))
@@ -155,7 +156,10 @@ class GuiCollector:
     full pass) once it has been passed over ``threshold2`` times and the objects that reached it
     since the last full pass are a quarter of those that lived through it (CPython's own rule).
     The thresholds are checked each time the event loop is about to wait, and every
-    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`).
+    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). While it is lively a
+    full pass waits for the app to go idle (it takes 30-90 ms once a few windows' objects have
+    lived through the middle generation: a visible stall in a run or a preset), unless the
+    oldest generation has doubled since the last one.
 
     pyqtgraph's ``GarbageCollector``, which this replaces, checked every 0.5 s and counted its own
     passes, not allocations: the middle generation was collected after ten checks that found
@@ -169,11 +173,16 @@ class GuiCollector:
         self.timer.timeout.connect(self.check)
         self._young = 0                                 # allocations since the last middle pass
         self._survivors = len(gc.get_objects(generation=2))     # after the last full pass
+        self.lively = False                             # set_lively: full passes wait
+        self._full_due = False                          # a full pass waits for the app to go idle
         gc.disable()
 
     def check(self) -> None:
         """Collect what the thresholds call for (see the class docstring); nothing otherwise
         (a call costs ~1 µs)."""
+        if self._full_due and not self.lively:
+            self._full_pass()
+            return
         l0, l1, l2 = gc.get_count()
         t0, t1, t2 = self.threshold
         if l0 <= t0:
@@ -183,11 +192,20 @@ class GuiCollector:
             gc.collect(0)
             return
         self._young = 0
-        if l2 < t2 or len(gc.get_objects(generation=2)) - self._survivors <= self._survivors / 4:
+        grown = len(gc.get_objects(generation=2)) - self._survivors if l2 > t2 else 0
+        if grown <= self._survivors / 4:
             gc.collect(1)
+        elif self.lively and grown <= self._survivors:
+            gc.collect(1)
+            self._full_due = True                       # when the app goes idle
         else:
-            gc.collect(2)
-            self._survivors = len(gc.get_objects(generation=2))
+            self._full_pass()
+
+    def _full_pass(self) -> None:
+        gc.collect(2)
+        self._survivors = len(gc.get_objects(generation=2))
+        self._full_due = False
+        self._young = 0
 
 
 def collect_in_gui_thread() -> GuiCollector:
@@ -197,6 +215,7 @@ def collect_in_gui_thread() -> GuiCollector:
     comes back when the last one stops)."""
     collector = GuiCollector()
     if _lively.is_set():
+        collector.lively = True
         collector.timer.start(int(COLLECT_SECONDS * 1000))
     _collectors.append(collector)
     _check_on_loop_turns(True)

@@ -94,6 +94,23 @@ def test_the_gui_collector_collects_by_allocations_in_the_calling_thread(qapp):
         seen.clear()
         collector.check()
         assert seen == [2]
+        # while the app is lively a full pass that is due waits for it to go idle (unless the
+        # oldest generation doubled)
+        for _ in range(gc.get_threshold()[2] + 1):
+            gc.collect(1)
+        keep.append([[] for _ in range(t0 * t1 + collector._survivors // 4)])
+        gc.collect(1)
+        collector.lively, collector._young = True, t0 * t1
+        keep.append([[] for _ in range(t0 + 1)])
+        seen.clear()
+        collector.check()
+        assert seen == [1]
+        seen.clear()
+        collector.check()                              # still lively, nothing allocated
+        assert seen == []
+        collector.lively = False                       # what set_lively(False) sets
+        collector.check()
+        assert seen == [2]
         # right after a full pass, the same count but few new survivors: a middle pass only
         for _ in range(gc.get_threshold()[2] + 1):
             gc.collect(1)
