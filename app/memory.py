@@ -154,7 +154,9 @@ class GuiCollector:
     more than ``threshold0`` objects were allocated since the last pass, the middle one once
     ``threshold0 · threshold1`` were (:func:`gc.get_threshold`: 700 and 10), and the oldest one (a
     full pass) once it has been passed over ``threshold2`` times and the objects that reached it
-    since the last full pass are a quarter of those that lived through it (CPython's own rule).
+    since the last full pass are a quarter of those that lived through it (CPython's own rule;
+    counted as the young objects each middle pass found less those it collected, so that no check
+    lists the oldest generation).
     The thresholds are checked each time the event loop is about to wait, and every
     :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). While it is lively a
     full pass waits for the app to go idle (it takes 30-90 ms once a few windows' objects have
@@ -173,6 +175,7 @@ class GuiCollector:
         self.timer.timeout.connect(self.check)
         self._young = 0                                 # allocations since the last middle pass
         self._survivors = len(gc.get_objects(generation=2))     # after the last full pass
+        self._pending = 0                               # objects that reached it since (at most)
         self.lively = False                             # set_lively: full passes wait
         self._full_due = False                          # a full pass waits for the app to go idle
         gc.disable()
@@ -192,11 +195,15 @@ class GuiCollector:
             gc.collect(0)
             return
         self._young = 0
-        grown = len(gc.get_objects(generation=2)) - self._survivors if l2 > t2 else 0
-        if grown <= self._survivors / 4:
-            gc.collect(1)
-        elif self.lively and grown <= self._survivors:
-            gc.collect(1)
+        # what reaches the oldest generation: at most the young objects there are now (the lists
+        # of the young generations are short; the oldest one's is not, and is counted only after
+        # a full pass)
+        young = len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1))
+        pending = self._pending + young
+        if l2 <= t2 or pending <= self._survivors / 4:
+            self._pending += max(young - gc.collect(1), 0)
+        elif self.lively and pending <= self._survivors:
+            self._pending += max(young - gc.collect(1), 0)
             self._full_due = True                       # when the app goes idle
         else:
             self._full_pass()
@@ -204,6 +211,7 @@ class GuiCollector:
     def _full_pass(self) -> None:
         gc.collect(2)
         self._survivors = len(gc.get_objects(generation=2))
+        self._pending = 0
         self._full_due = False
         self._young = 0
 
