@@ -10,9 +10,9 @@ snapshots; ``malloc_trim(0)`` after each round brought it to 755, 735 and 724 MB
 every :data:`TRIM_SECONDS` while the app is lively (ctypes releases the GIL during the call, so
 the GUI thread never waits for it); while it is idle (:func:`set_lively`, from the window's frame
 clock) the thread waits without a timeout, and the collection timers below stop after one last
-check: the thresholds are then checked each time the GUI thread's event loop is about to wait for
-events (``QAbstractEventDispatcher.aboutToBlock``), so garbage made by the user's own actions is
-still collected, in that thread, and a window nobody touches wakes for nothing. Nothing here changes how memory is allocated.
+check. The collection thresholds are checked each time the GUI thread's event loop is about to
+wait for events (``QAbstractEventDispatcher.aboutToBlock``) as well, so garbage made by the
+user's own actions is collected, in that thread, and a window nobody touches wakes for nothing. Nothing here changes how memory is allocated.
 
 :func:`collect_in_gui_thread` moves Python's cyclic garbage collection to the GUI thread. A
 collection runs in whichever thread happens to allocate when a threshold is crossed; when that was
@@ -21,7 +21,7 @@ replaced parameter group), their destructors ran there and took Qt's locks: the 
 benchmark hung for good (seed 2, 4 columns, within two minutes: the GUI thread deleting a menu
 waited for a Qt mutex held by a pool thread whose collection was deleting a QObject and waited
 for the GIL). While a window collects in its GUI thread, automatic collection is off and a timer
-of that thread collects by the same thresholds (pyqtgraph's :class:`GarbageCollector`).
+of that thread collects by the same thresholds (:class:`GuiCollector`).
 """
 from __future__ import annotations
 
@@ -31,15 +31,16 @@ import sys
 import threading
 
 from PySide6 import QtCore
-from pyqtgraph.util.garbage_collector import GarbageCollector
 
 __all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trimming", "trimming", "stop_trimming",
-           "collect_in_gui_thread", "stop_collecting", "set_lively"]
+           "GuiCollector", "collect_in_gui_thread", "stop_collecting", "set_lively"]
 
 #: seconds between two trims
 TRIM_SECONDS = 2.0
-#: seconds between two checks of the garbage collector's thresholds in the GUI thread
-COLLECT_SECONDS = 0.5
+#: seconds between two checks of the garbage collector's thresholds in the GUI thread while the app
+#: is lively (a check costs ~1 µs; the event loop of a busy GUI thread rarely waits, and 0.5 s of a
+#: preset's allocations, 10-20 thousand objects, took 7-11 ms to collect at once)
+COLLECT_SECONDS = 0.05
 
 
 def _load_trim():
@@ -108,23 +109,25 @@ def stop_trimming() -> None:
 
 
 def set_lively(on: bool) -> None:
-    """The app is lively (something runs or is drawn: trim, and collect in the GUI thread every
-    :data:`COLLECT_SECONDS`) or idle (no timer, no wake-up: one collection check now, then one
-    whenever the GUI thread's event loop is about to wait). Call it from the GUI thread."""
+    """The app is lively (something runs or is drawn: trim, and check the collection thresholds
+    every :data:`COLLECT_SECONDS` besides each event-loop turn) or idle (no timer, no wake-up: one
+    check now, then one whenever the GUI thread's event loop is about to wait). Call it from the
+    GUI thread."""
     if on:
         _lively.set()
     else:
         _lively.clear()
     for collector in _collectors:
+        collector.lively = on
         if on:
             if not collector.timer.isActive():
                 collector.timer.start(int(COLLECT_SECONDS * 1000))
         else:
             collector.check()
             collector.timer.stop()
-    _check_on_loop_turns(not on and bool(_collectors))
 
 
+_collectors: list = []
 _on_turns: list = []             # the dispatcher whose aboutToBlock checks the collectors
 
 
@@ -143,20 +146,91 @@ def _check_on_loop_turns(on: bool) -> None:
         _on_turns.pop().aboutToBlock.disconnect(_check_all)
 
 
-_collectors: list = []
+class GuiCollector:
+    """Python's cyclic garbage collection by its own rules, run from the GUI thread's event loop.
+
+    Automatic collection is off while it lives. :meth:`check` does what the interpreter would
+    have done by now, reckoned in allocations, as the interpreter does: the young generation once
+    more than ``threshold0`` objects were allocated since the last pass, the middle one once
+    ``threshold0 · threshold1`` were (:func:`gc.get_threshold`: 700 and 10), and the oldest one (a
+    full pass) once it has been passed over ``threshold2`` times and the objects that reached it
+    since the last full pass are a quarter of those that lived through it (CPython's own rule;
+    counted as the young objects each middle pass found less those it collected, so that no check
+    lists the oldest generation).
+    The thresholds are checked each time the event loop is about to wait, and every
+    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). While it is lively a
+    full pass waits for the app to go idle (it takes 30-90 ms once a few windows' objects have
+    lived through the middle generation: a visible stall in a run or a preset), unless the
+    oldest generation has doubled since the last one.
+
+    pyqtgraph's ``GarbageCollector``, which this replaces, checked every 0.5 s and counted its own
+    passes, not allocations: the middle generation was collected after ten checks that found
+    young objects, whatever their number (the 6-column preset's: 30-56 thousand objects, 20-50
+    ms in one event), and the oldest at every eleventh such pass (two windows' objects: ~100 ms);
+    benchmarks/bench_gui.py saw them as event-loop gaps."""
+
+    def __init__(self):
+        self.threshold = gc.get_threshold()
+        self.timer = QtCore.QTimer()
+        self.timer.timeout.connect(self.check)
+        self._young = 0                                 # allocations since the last middle pass
+        self._survivors = len(gc.get_objects(generation=2))     # after the last full pass
+        self._pending = 0                               # objects that reached it since (at most)
+        self.lively = False                             # set_lively: full passes wait
+        self._full_due = False                          # a full pass waits for the app to go idle
+        gc.disable()
+
+    def check(self) -> None:
+        """Collect what the thresholds call for (see the class docstring); nothing otherwise
+        (a call costs ~1 µs)."""
+        if self._full_due and not self.lively:
+            self._full_pass()
+            return
+        l0, l1, l2 = gc.get_count()
+        t0, t1, t2 = self.threshold
+        if l0 <= t0:
+            return
+        self._young += l0
+        if self._young <= t0 * t1 and l1 <= t1:
+            gc.collect(0)
+            return
+        self._young = 0
+        # what reaches the oldest generation: at most the young objects there are now (the lists
+        # of the young generations are short; the oldest one's is not, and is counted only after
+        # a full pass)
+        young = len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1))
+        pending = self._pending + young
+        if l2 <= t2 or pending <= self._survivors / 4:
+            self._pending += max(young - gc.collect(1), 0)
+        elif self.lively and pending <= self._survivors:
+            self._pending += max(young - gc.collect(1), 0)
+            self._full_due = True                       # when the app goes idle
+        else:
+            self._full_pass()
+
+    def _full_pass(self) -> None:
+        gc.collect(2)
+        self._survivors = len(gc.get_objects(generation=2))
+        self._pending = 0
+        self._full_due = False
+        self._young = 0
 
 
-def collect_in_gui_thread() -> GarbageCollector:
-    """Turn Python's automatic garbage collection off and collect by its thresholds every
-    :data:`COLLECT_SECONDS` in the calling (GUI) thread instead (see the module docstring).
-    Call it from the GUI thread; each call needs a :func:`stop_collecting` with what it returned
-    (automatic collection comes back when the last one stops)."""
-    collector = GarbageCollector(interval=COLLECT_SECONDS)
+def collect_in_gui_thread() -> GuiCollector:
+    """Turn Python's automatic garbage collection off and collect by its thresholds in the calling
+    (GUI) thread instead (:class:`GuiCollector`; see the module docstring). Call it from the GUI
+    thread; each call needs a :func:`stop_collecting` with what it returned (automatic collection
+    comes back when the last one stops)."""
+    collector = GuiCollector()
+    if _lively.is_set():
+        collector.lively = True
+        collector.timer.start(int(COLLECT_SECONDS * 1000))
     _collectors.append(collector)
+    _check_on_loop_turns(True)
     return collector
 
 
-def stop_collecting(collector: GarbageCollector) -> None:
+def stop_collecting(collector: GuiCollector) -> None:
     """Stop ``collector``'s timer; the last one stopped turns automatic collection back on."""
     collector.timer.stop()
     if collector in _collectors:

@@ -83,8 +83,15 @@ def keep_text_space(axis: pg.AxisItem, text_px: int = 0) -> None:
 
 
 def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = None) -> None:
-    """The app's look for a chart: a wrapping :class:`Title`, the axis labels ``bottom`` and
-    ``left`` (None: no left label), a light horizontal grid and the axis colours."""
+    """The app's look for a chart: its axes :class:`Axis` (a plot built with other axes gets
+    them), the left and bottom ones shown (a view shows another one itself, later), a wrapping
+    :class:`Title`, the axis labels ``bottom`` and ``left`` (None: no left label), a light
+    horizontal grid and the axis colours."""
+    plain = {name: Axis(name) for name in AXIS_SIDES if not isinstance(plot.getAxis(name), Axis)}
+    if plain:
+        plot.setAxisItems(plain)
+    for name in ("top", "right"):        # (pyqtgraph shows every axis it is given)
+        plot.hideAxis(name)
     wrapping_title(plot)
     plot.setTitle(title, size=TITLE_SIZE, color=COLORS["title"])
     plot.setLabel("bottom", bottom)
@@ -98,7 +105,7 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
         ax.setPen(COLORS["axis"])
     # Axes and title are re-rendered only when they change (range, size), not on every frame:
     # the tick text is the most expensive part of a plot's paint.
-    for name in ("left", "bottom", "top", "right"):
+    for name in AXIS_SIDES:
         ax = plot.getAxis(name)
         ax.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
         keep_text_space(ax, TICK_TEXT_PX)
@@ -108,31 +115,6 @@ def style_plot(plot: pg.PlotItem, title: str, bottom: str, left: str | None = No
         ax.geometryChanged.connect(lambda ax=ax: _place_axis_label(ax))
         ax.label.document().documentLayout().documentSizeChanged.connect(lambda _s, ax=ax: _place_axis_label(ax))
     plot.titleLabel.setCacheMode(QtWidgets.QGraphicsItem.DeviceCoordinateCache)
-    for name in ("bottom", "top"):
-        spread_ticks(plot.getAxis(name))
-    for name in ("left", "bottom", "top", "right"):
-        no_crowded_ticks(plot.getAxis(name))
-
-
-def no_crowded_ticks(axis: pg.AxisItem) -> None:
-    """``axis`` leaves out a tick text that would run into one already placed (the first level's
-    are placed first): pyqtgraph checks only how much of the axis its texts fill, and a log axis
-    within one decade wrote "6·10²", "7·10²", "8·10²" into each other where they crowd."""
-    pyqtgraph_specs = axis.generateDrawSpecs
-
-    def draw_specs(painter):
-        specs = pyqtgraph_specs(painter)
-        if specs is None:
-            return specs
-        axis_spec, tick_specs, text_specs = specs
-        kept: list = []
-        for rect, flags, text in text_specs:
-            crossed = (rect.intersected(other) for other, _, _ in kept)
-            if not any(c.width() > 1 and c.height() > 1 for c in crossed):      # text_fit's tolerance
-                kept.append((rect, flags, text))
-        return axis_spec, tick_specs, kept
-
-    axis.generateDrawSpecs = draw_specs
 
 
 def _place_axis_label(axis: pg.AxisItem) -> None:
@@ -145,24 +127,61 @@ def _place_axis_label(axis: pg.AxisItem) -> None:
 
 #: px kept between two tick labels along a horizontal axis
 TICK_GAP = 6
+#: the four sides of a pyqtgraph plot
+AXIS_SIDES = ("left", "bottom", "top", "right")
 
 
-def spread_ticks(axis: pg.AxisItem) -> None:
-    """Automatic ticks of a horizontal ``axis`` never closer than their labels are wide: pyqtgraph
-    always writes its first level of ticks, however narrow the axis (a two-axis chart 60 px wide
-    wrote "20 40 60 80" into each other). The major spacing is doubled or more (1, 2, 5 × 10ᵏ)
-    until the widest label and :data:`TICK_GAP` fit between two ticks; the spacing it had
-    becomes the minor one. Explicit ticks (``setTicks``, ``setTickSpacing``) are kept."""
-    pyqtgraph_spacing = axis.tickSpacing
+class Axis(pg.AxisItem):
+    """The axis of the app's charts: pyqtgraph's ``AxisItem`` with three changes.
 
-    def tick_spacing(lo: float, hi: float, size: float):
-        levels = pyqtgraph_spacing(lo, hi, size)
-        if axis._tickSpacing is not None or not levels or size <= 0 or hi <= lo:
+    * **No crowded tick texts** (:meth:`generateDrawSpecs`): a tick text that would run into one
+      already placed (the first level's are placed first) is left out. pyqtgraph checks only how
+      much of the axis its texts fill, and a log axis within one decade wrote "6·10²", "7·10²",
+      "8·10²" into each other where they crowd.
+    * **Spread ticks along a horizontal axis** (:meth:`tickSpacing`): automatic ticks never
+      closer than their labels are wide. pyqtgraph always writes its first level of ticks,
+      however narrow the axis (a two-axis chart 60 px wide wrote "20 40 60 80" into each other).
+      The major spacing is doubled or more (1, 2, 5 × 10ᵏ) until the widest label and
+      :data:`TICK_GAP` fit between two ticks; the spacing it had becomes the minor one. Explicit
+      ticks (``setTicks``, ``setTickSpacing``) are kept.
+    * **The label is set again only when it changes** (``_updateLabel``): pyqtgraph re-renders
+      the label's HTML (and re-measures the axis) at every range change, ~0.12 ms each: 90 times
+      in the relayout of the 6-column preset, and twice per chart per frame while a run draws.
+    """
+
+    _label_set: tuple | None = None       # (HTML, font) of the label as last set
+
+    def _updateLabel(self):
+        key = (self.labelString(), QtGui.QFont(self.label.font()))
+        if key != self._label_set:
+            self._label_set = key
+            super()._updateLabel()
+            return
+        self.picture = None               # (the tick texts may still change with the range)
+        self.update()
+
+    def generateDrawSpecs(self, p):
+        specs = super().generateDrawSpecs(p)
+        if specs is None:
+            return specs
+        axis_spec, tick_specs, text_specs = specs
+        kept: list = []
+        for rect, flags, text in text_specs:
+            crossed = (rect.intersected(other) for other, _, _ in kept)
+            if not any(c.width() > 1 and c.height() > 1 for c in crossed):      # text_fit's tolerance
+                kept.append((rect, flags, text))
+        return axis_spec, tick_specs, kept
+
+    def tickSpacing(self, minVal, maxVal, size):
+        levels = super().tickSpacing(minVal, maxVal, size)
+        lo, hi = minVal, maxVal
+        if (self.orientation not in ("bottom", "top") or self._tickSpacing is not None or not levels
+                or size <= 0 or hi <= lo):
             return levels
         major = levels[0][0]
-        font = axis.style.get("tickFont") or axis.font()
+        font = self.style.get("tickFont") or self.font()
         fm = QtGui.QFontMetricsF(font)
-        strings = axis.tickStrings([lo, hi, major * np.ceil(lo / major)], axis.autoSIPrefixScale * axis.scale, major)
+        strings = self.tickStrings([lo, hi, major * np.ceil(lo / major)], self.autoSIPrefixScale * self.scale, major)
         wide = max(fm.horizontalAdvance(str(t)) for t in strings) + TICK_GAP
         spread = major
         while (spread / (hi - lo)) * size < wide and spread < (hi - lo):
@@ -171,8 +190,6 @@ def spread_ticks(axis: pg.AxisItem) -> None:
         if spread == major:
             return levels
         return [(spread, 0), (major, 0)]
-
-    axis.tickSpacing = tick_spacing
 
 
 class Message(pg.TextItem):
@@ -185,7 +202,7 @@ class Message(pg.TextItem):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-class DecadeAxis(pg.AxisItem):
+class DecadeAxis(Axis):
     """Left axis of the weights chart: the value v is drawn as 10^v (``decades``), or as is."""
 
     decades = True
@@ -274,8 +291,10 @@ def keep_scenes_active(widget: QtWidgets.QWidget) -> QtWidgets.QWidget:
 
 def plot_widget_kwargs(**kwargs) -> dict:
     """Keyword arguments of a view's ``pg.PlotWidget`` (or its subclass): its ViewBox builds its
-    menu on demand (:class:`MenuOnDemandViewBox`); ``kwargs`` added."""
-    return {"viewBox": MenuOnDemandViewBox(), **kwargs}
+    menu on demand (:class:`MenuOnDemandViewBox`), its axes are :class:`Axis` (those of
+    ``axisItems`` in ``kwargs`` taken instead); the other ``kwargs`` added."""
+    axes = {name: Axis(name) for name in AXIS_SIDES if name not in kwargs.get("axisItems", {})}
+    return {"viewBox": MenuOnDemandViewBox(), **kwargs, "axisItems": {**axes, **kwargs.get("axisItems", {})}}
 
 
 class View:

@@ -12,12 +12,47 @@ their own are drawn in.
 """
 from __future__ import annotations
 
+import weakref
+
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["scale", "set_scale", "base_font", "install", "scaled", "watch_views", "unwatch_views"]
+__all__ = ["scale", "set_scale", "base_font", "install", "scaled", "watch_views", "unwatch_views",
+           "hold_layout", "release_layout"]
 
 _state = {"scale": 1.0, "base": None, "installed": False, "filters": []}
+#: pyqtgraph views whose scene layout waits for :func:`release_layout`, and those of them resized
+#: meanwhile (weak: a view deleted while held is simply forgotten)
+_held: weakref.WeakSet = weakref.WeakSet()
+_stale: weakref.WeakSet = weakref.WeakSet()
+
+
+def _graphics_views(widget: QtWidgets.QWidget) -> list:
+    """``widget`` itself if it is a pyqtgraph view, and the pyqtgraph views inside it."""
+    inside = widget.findChildren(pg.GraphicsView)
+    return [widget, *inside] if isinstance(widget, pg.GraphicsView) else inside
+
+
+def hold_layout(widget: QtWidgets.QWidget) -> None:
+    """Stop repainting ``widget`` and laying out the scenes of its pyqtgraph views until
+    :func:`release_layout`: a resize meanwhile is remembered, not done. For a view about to be
+    resized with many others in one relayout (a column shrinking for new columns: 6-12 views,
+    ~1 ms of pyqtgraph's scene, axis and label work each, all in one event-loop turn), whose
+    repaint waits for a turn of its own anyway (app.column's ``repaint_views_in_parts``)."""
+    widget.setUpdatesEnabled(False)
+    for view in _graphics_views(widget):
+        _held.add(view)
+
+
+def release_layout(widget: QtWidgets.QWidget) -> None:
+    """Undo :func:`hold_layout`: the scenes resized while held are laid out at their new size,
+    then ``widget`` is repainted."""
+    for view in _graphics_views(widget):
+        _held.discard(view)
+        if view in _stale:
+            _stale.discard(view)
+            view.resizeEvent(None)
+    widget.setUpdatesEnabled(True)
 
 
 def watch_views(event_filter: QtCore.QObject) -> None:
@@ -67,6 +102,9 @@ def unwatch_views(event_filter: QtCore.QObject) -> None:
 def _resize(self, ev=None):
     """``pg.GraphicsView.resizeEvent``, its scene laid out in ``size / scale`` pixels."""
     if self.closed:
+        return
+    if self in _held:                        # laid out when released (hold_layout)
+        _stale.add(self)
         return
     if not self.testAttribute(QtCore.Qt.WA_SetFont):
         self.setFont(base_font())            # ticks and unsized texts: unzoomed, drawn magnified

@@ -345,11 +345,25 @@ def test_columns_that_widen_or_shrink_are_repainted_in_turns_and_none_is_left_bl
     ws.remove_column(extra)
     waiting = [v for c in ws.columns for v in c.views() if not v.updatesEnabled()]
     assert waiting                                     # not all repainted in this turn
+    # a view waiting for its turn is resized with its column, but its scene is laid out at the
+    # new size only in its turn (app.views.scaling.hold_layout)
+    qtbot.waitUntil(lambda: any(not _scene_fits(v) for v in waiting), timeout=WAIT)
     qtbot.waitUntil(lambda: not ws.build_queue.pending, timeout=WAIT)
-    assert all(v.updatesEnabled() for c in ws.columns for v in c.views())
+    assert all(v.updatesEnabled() and _scene_fits(v) for c in ws.columns for v in c.views())
     assert win.apply_preset("paper000-fig4")
     qtbot.waitUntil(lambda: len(ws.columns) == 6 and not ws.build_queue.pending and not win.busy, timeout=WAIT)
     assert win.apply_preset("paper001-table1-faces")   # four columns: two removed, four widen
     qtbot.waitUntil(lambda: not ws.build_queue.pending and not win.busy, timeout=WAIT)
     assert len(ws.columns) == 4
-    assert all(v.updatesEnabled() for c in ws.columns for v in c.views())
+    assert all(v.updatesEnabled() and _scene_fits(v) for c in ws.columns for v in c.views())
+
+
+def _scene_fits(view) -> bool:
+    """Every pyqtgraph scene in ``view`` is laid out for the view's present size (at the zoom)."""
+    import pyqtgraph as pg
+
+    from robust_subspace_lab.app.views import scaling
+
+    graphics = [view] if isinstance(view, pg.GraphicsView) else view.findChildren(pg.GraphicsView)
+    return all(abs(g.range.width() - g.width() / scaling.scale()) < 1
+               and abs(g.range.height() - g.height() / scaling.scale()) < 1 for g in graphics)

@@ -37,3 +37,88 @@ def test_the_trimming_thread_trims_while_the_app_is_lively(monkeypatch):
     finally:
         memory.set_lively(False)
     assert trims[0] == 0
+
+
+class _Cycle:
+    """A reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self):
+        self.me = self
+
+
+def _passes():
+    """Record the generation of each collection pass (gc.callbacks)."""
+    seen: list[int] = []
+
+    def cb(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+    return seen, cb
+
+
+def test_the_gui_collector_collects_by_allocations_in_the_calling_thread(qapp):
+    """GuiCollector: automatic collection off; ``check`` collects cyclic garbage once more than
+    threshold0 objects were allocated, the middle generation after threshold0 · threshold1 of
+    them (not after a number of checks), and makes a full pass only when the objects that reached
+    the oldest generation since the last full pass are a quarter of those that lived through it."""
+    import gc
+    import weakref
+
+    collector = memory.collect_in_gui_thread()
+    seen, cb = _passes()
+    try:
+        assert not gc.isenabled()
+        t0, t1, _ = collector.threshold
+        gc.collect()                                   # a known start: every generation empty
+        collector._young, collector._survivors = 0, len(gc.get_objects(generation=2))
+        gc.callbacks.append(cb)
+        collector.check()
+        assert seen == []                              # nothing allocated: nothing to do
+        garbage = weakref.ref(_Cycle())
+        keep = [[] for _ in range(t0 + 50)]            # tracked objects that live on
+        collector.check()
+        assert seen == [0] and garbage() is None       # the young generation, its garbage freed
+        # a batch of allocations as large as the middle generation's whole threshold: collected
+        # at once in a middle pass (pyqtgraph's collector waited for ten more checks)
+        keep.append([[] for _ in range(t0 * t1 + collector._survivors // 4)])
+        seen.clear()
+        collector.check()
+        assert seen == [1]
+        # the oldest generation now holds those survivors, more than a quarter of what it held
+        # after the last full pass: a full pass is due once its count passes threshold2
+        gc.collect(1)
+        for _ in range(gc.get_threshold()[2] + 1):
+            gc.collect(1)
+        collector._young = t0 * t1                     # and a middle pass due
+        keep.append([[] for _ in range(t0 + 1)])
+        seen.clear()
+        collector.check()
+        assert seen == [2]
+        # while the app is lively a full pass that is due waits for it to go idle (unless the
+        # oldest generation doubled)
+        for _ in range(gc.get_threshold()[2] + 1):
+            gc.collect(1)
+        keep.append([[] for _ in range(t0 * t1 + collector._survivors // 4)])
+        collector.lively, collector._young = True, t0 * t1
+        seen.clear()
+        collector.check()
+        assert seen == [1]
+        seen.clear()
+        collector.check()                              # still lively, nothing allocated
+        assert seen == []
+        collector.lively = False                       # what set_lively(False) sets
+        collector.check()
+        assert seen == [2]
+        # right after a full pass, the same count but few new survivors: a middle pass only
+        for _ in range(gc.get_threshold()[2] + 1):
+            gc.collect(1)
+        collector._young = t0 * t1
+        keep.append([[] for _ in range(t0 + 1)])
+        seen.clear()
+        collector.check()
+        assert seen == [1]
+    finally:
+        if cb in gc.callbacks:
+            gc.callbacks.remove(cb)
+        memory.stop_collecting(collector)
+    assert gc.isenabled() == (not memory._collectors)
