@@ -172,6 +172,9 @@ def test_warm_start_from_the_ritz_block_reaches_the_exact_step_sooner(digits, rn
     from_w = weighted_top_eigenspace(X, w2, k, c, route="block", init=cold.components, max_iter=1000)
     ref = weighted_top_eigenspace(X, w2, k, c, route="scatter")
     assert from_block.route == "block" and from_block.n_iter <= from_w.n_iter
+    # a warm call keeps a smaller block: the first k + STEP_OVERSAMPLES rows of the one it starts from
+    from robust_subspace_lab.core import block_krylov
+    assert from_block.block.shape == (min(k + block_krylov.STEP_OVERSAMPLES, min(X.shape)), X.shape[1])
     assert principal_angles(from_block.components, ref.components).max() < 1e-3
     J, Je = weighted_objective(X, w2, c, from_block.components), weighted_objective(X, w2, c, ref.components)
     assert abs(J - Je) <= 1e-6 * Je
