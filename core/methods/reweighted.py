@@ -177,6 +177,9 @@ class ReweightedPCA(KeepsFloat32, SteppableEstimator):
         assert run.sq is not None                   # a reweighted PCA run keeps its squared norms
         sq = run.sq - 2 * Xb + bb                   # ‖x_i − b‖²
         gram = None if run.gram is None else run.gram - Xb[:, None] - Xb[None, :] + bb
+        if init is None and stop and gram is None and not np.ptp(w):
+            # the start (equal weights): the PCA start about b, single precision on the block route
+            return pca_eigenspace(X, b, int(self.n_components), sq=sq, **stop)[0], b, sq
         out = weighted_top_eigenspace(X, w, int(self.n_components), b, gram=gram, init=init,
                                       checkpoint=interrupt.checkpoint,
                                       **({} if stop is None else {**stop, "sq": sq}))
