@@ -24,12 +24,14 @@ from .threads import one_blas_thread
 #: (float32 5 + 3 + 3 + 3), p = 10 7 + 5 + 4 + 4 (6 + 4 + 3 + 3), at about the same CPU time.
 BLOCK_OVERSAMPLES = 20
 #: Extra rows of a warm-started block beyond k (a reweighting step from the previous call's Ritz
-#: block, whose first rows it takes): the warm block is close to the answer already, and each row
-#: costs two passes over X per iteration. Fits to convergence, CPU s per step, 5 against 20: the
-#: 5,000 digits of 96 × 96 float32, k = 5, two threads, PCA-GM 0.17-0.19 against 0.23-0.27 (11
-#: steps each), RPCA-OM 0.18-0.20 against 0.25-0.29 (4 each), converged objectives 1.5·10⁻⁸ and
-#: 4.5·10⁻⁹ apart; 10,000 × 4096 rank-decaying data with 10 % uniform outlier rows, k = 20, one
-#: thread, 0.14-0.31 against 0.17-0.42 (3 steps each), objectives 2·10⁻¹⁰ apart.
+#: block, whose first rows it takes with the matching columns of its products): the warm block is
+#: close to the answer already, and each row costs two passes over X per iteration. Fits to
+#: convergence on the 5,000 digits of 96 × 96 float32 (k = 5, two threads): steps 10-20 % less CPU
+#: time than with 20 (PCA-GM 11 steps, RPCA-OM 4, as many), converged objectives within 3·10⁻⁸.
+#: With 5 a step was cheaper still (PCA-GM 0.17 against 0.24 CPU s) and at 10,000 × 4096 (k = 20)
+#: too, but one synthetic step ended 1.17·10⁻⁵ from the exact one against its angle tolerance of
+#: 10⁻⁵ (``tests/core/test_block_route.py``): the rule's estimate of the remaining error needs rows
+#: beyond k.
 STEP_OVERSAMPLES = 10
 #: Blocks of b rows in the block route's Krylov basis before a restart ((n + d) × 6b floats of memory).
 BLOCK_KRYLOV_BLOCKS = 6
