@@ -36,6 +36,7 @@ def test_unknown_method_is_refused(qapp, capsys):
     assert "nope" in capsys.readouterr().err
 
 
+@pytest.mark.slow          # a process of its own (~2.5 s); CI's second run has it
 def test_screenshot_subprocess(tmp_path):
     """``python -m robust_subspace_lab`` as a user runs it (own QApplication, offscreen set by the app)."""
     out = tmp_path / "sub.png"

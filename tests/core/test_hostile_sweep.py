@@ -127,6 +127,7 @@ def test_a_sweep_where_every_run_failed_exits_non_zero(capsys, tmp_path):
     assert len(sweep_io.read_csv(tmp_path / "r.csv")) == 2          # the rows say why
 
 
+@pytest.mark.slow          # waits for the sweep's time limit (~2.4 s); CI's second run has it
 def test_a_scheduler_that_accepts_but_never_answers_is_given_up(monkeypatch, capsys, tmp_path):
     pytest.importorskip("distributed")
     server = socket.socket()

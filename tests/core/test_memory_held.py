@@ -65,7 +65,8 @@ def test_residual_norms_of_float32_data_make_no_float64_copy_of_it():
     np.testing.assert_allclose(out, expected, rtol=1e-9)
 
 
-@pytest.mark.parametrize("precision", ["single", pytest.param("double", marks=pytest.mark.slow)])
+@pytest.mark.slow          # large data (~2.3 s each); CI's second run has both
+@pytest.mark.parametrize("precision", ["single", "double"])
 def test_greedy_runs_on_large_data_hold_no_centred_copy_and_compute_the_same(monkeypatch, precision):
     """The greedy family centres an input whose float64 copy exceeds _COPY_MAX_BYTES
     implicitly: a run holds the input itself, its start allocates a small part of the data's size,
