@@ -37,6 +37,10 @@ __all__ = ["TRIM_SECONDS", "COLLECT_SECONDS", "release_free_memory", "start_trim
 
 #: seconds between two trims
 TRIM_SECONDS = 2.0
+#: seconds the app stays idle before a full collection that waits for it runs (a full pass that
+#: frees a removed column's or a closed window's Qt objects took 100-250 ms; run at the moment the
+#: app went idle, it met the user's next click: bench_gui's first frames after Reset and Run)
+REST_SECONDS = 1.0
 #: seconds between two checks of the garbage collector's thresholds in the GUI thread while the app
 #: is lively (a check costs ~1 µs; the event loop of a busy GUI thread rarely waits, and 0.5 s of a
 #: preset's allocations, 10-20 thousand objects, took 7-11 ms to collect at once)
@@ -118,13 +122,15 @@ def set_lively(on: bool) -> None:
     else:
         _lively.clear()
     for collector in _collectors:
-        collector.lively = on
+        collector.rested = False
+        collector.rest_timer.stop()
         if on:
             if not collector.timer.isActive():
                 collector.timer.start(int(COLLECT_SECONDS * 1000))
         else:
             collector.check()
             collector.timer.stop()
+            collector.rest_timer.start()        # once: a full pass that waits, after REST_SECONDS
 
 
 _collectors: list = []
@@ -158,9 +164,10 @@ class GuiCollector:
     counted as the young objects each middle pass found less those it collected, so that no check
     lists the oldest generation).
     The thresholds are checked each time the event loop is about to wait, and every
-    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). While it is lively a
-    full pass waits for the app to go idle (it takes 30-90 ms once a few windows' objects have
-    lived through the middle generation: a visible stall in a run or a preset), unless the
+    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). A full pass that is due
+    waits until the app has been idle for :data:`REST_SECONDS` (it takes 30-90 ms once a few
+    windows' objects have lived through the middle generation, 100-250 ms when it frees a removed
+    column's Qt objects: a visible stall in a run, a preset or the click after them), unless the
     oldest generation has doubled since the last one.
 
     pyqtgraph's ``GarbageCollector``, which this replaces, checked every 0.5 s and counted its own
@@ -176,14 +183,22 @@ class GuiCollector:
         self._young = 0                                 # allocations since the last middle pass
         self._survivors = len(gc.get_objects(generation=2))     # after the last full pass
         self._pending = 0                               # objects that reached it since (at most)
-        self.lively = False                             # set_lively: full passes wait
-        self._full_due = False                          # a full pass waits for the app to go idle
+        self.rested = True                              # idle for REST_SECONDS: full passes may run
+        self._full_due = False                          # a full pass waits for the app to rest
+        self.rest_timer = QtCore.QTimer()
+        self.rest_timer.setSingleShot(True)
+        self.rest_timer.setInterval(int(REST_SECONDS * 1000))
+        self.rest_timer.timeout.connect(self._rest)
         gc.disable()
+
+    def _rest(self) -> None:
+        self.rested = True
+        self.check()
 
     def check(self) -> None:
         """Collect what the thresholds call for (see the class docstring); nothing otherwise
         (a call costs ~1 µs)."""
-        if self._full_due and not self.lively:
+        if self._full_due and self.rested:
             self._full_pass()
             return
         l0, l1, l2 = gc.get_count()
@@ -202,9 +217,9 @@ class GuiCollector:
         pending = self._pending + young
         if l2 <= t2 or pending <= self._survivors / 4:
             self._pending += max(young - gc.collect(1), 0)
-        elif self.lively and pending <= self._survivors:
+        elif not self.rested and pending <= self._survivors:
             self._pending += max(young - gc.collect(1), 0)
-            self._full_due = True                       # when the app goes idle
+            self._full_due = True                       # when the app rests
         else:
             self._full_pass()
 
@@ -223,7 +238,7 @@ def collect_in_gui_thread() -> GuiCollector:
     comes back when the last one stops)."""
     collector = GuiCollector()
     if _lively.is_set():
-        collector.lively = True
+        collector.rested = False
         collector.timer.start(int(COLLECT_SECONDS * 1000))
     _collectors.append(collector)
     _check_on_loop_turns(True)

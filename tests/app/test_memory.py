@@ -94,26 +94,27 @@ def test_the_gui_collector_collects_by_allocations_in_the_calling_thread(qapp):
         seen.clear()
         collector.check()
         assert seen == [2]
-        # while the app is lively a full pass that is due waits for it to go idle (unless the
-        # oldest generation doubled)
+        # a full pass that is due waits until the app has been idle for REST_SECONDS (unless the
+        # oldest generation doubled): lively, then idle for less than that, then at rest
         for _ in range(gc.get_threshold()[2] + 1):
             gc.collect(1)
         keep.append([[] for _ in range(t0 * t1 + collector._survivors // 4)])
-        collector.lively, collector._young = True, t0 * t1
+        memory.set_lively(True)
+        collector._young = t0 * t1
         seen.clear()
         collector.check()
         assert seen == [1]
         seen.clear()
-        collector.check()                              # still lively, nothing allocated
-        assert seen == []
-        collector.lively = False                       # what set_lively(False) sets
+        memory.set_lively(False)                       # idle now: not at rest yet
         collector.check()
-        assert seen == [2]
+        assert seen == [] and collector.rest_timer.isActive() and collector.rest_timer.isSingleShot()
+        collector.rest_timer.timeout.emit()            # REST_SECONDS later
+        assert seen == [2] and collector.rested
         # right after a full pass, the same count but few new survivors: a middle pass only
         for _ in range(gc.get_threshold()[2] + 1):
             gc.collect(1)
         collector._young = t0 * t1
-        keep.append([[] for _ in range(t0 + 1)])
+        keep.append([[] for _ in range(2 * t0)])
         seen.clear()
         collector.check()
         assert seen == [1]
