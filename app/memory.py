@@ -164,11 +164,12 @@ class GuiCollector:
     counted as the young objects each middle pass found less those it collected, so that no check
     lists the oldest generation).
     The thresholds are checked each time the event loop is about to wait, and every
-    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). A full pass that is due
-    waits until the app has been idle for :data:`REST_SECONDS` (it takes 30-90 ms once a few
-    windows' objects have lived through the middle generation, 100-250 ms when it frees a removed
-    column's Qt objects: a visible stall in a run, a preset or the click after them), unless the
-    oldest generation has doubled since the last one.
+    :data:`COLLECT_SECONDS` while the app is lively (:func:`set_lively`). A full pass takes 30-90
+    ms once a few windows' objects have lived through the middle generation, 100-250 ms when it
+    frees a removed column's Qt objects: a visible stall in a run, a preset or the click after
+    them. So one that is due waits until the app has been idle for :data:`REST_SECONDS` (unless
+    the oldest generation has doubled since the last one), and one runs then whenever anything
+    reached the oldest generation since the last one.
 
     pyqtgraph's ``GarbageCollector``, which this replaces, checked every 0.5 s and counted its own
     passes, not allocations: the middle generation was collected after ten checks that found
@@ -192,8 +193,15 @@ class GuiCollector:
         gc.disable()
 
     def _rest(self) -> None:
+        """The app has been idle for :data:`REST_SECONDS`: a full pass now if anything reached the
+        oldest generation since the last one (so that a burst of allocations when the user comes
+        back, before the app counts as lively again, finds no full pass due: a preset's first
+        columns met one of 190-270 ms that freed the window closed before)."""
         self.rested = True
-        self.check()
+        if self._full_due or self._pending:
+            self._full_pass()
+        else:
+            self.check()
 
     def check(self) -> None:
         """Collect what the thresholds call for (see the class docstring); nothing otherwise
