@@ -110,6 +110,17 @@ def test_the_gui_collector_collects_by_allocations_in_the_calling_thread(qapp):
         assert seen == [] and collector.rest_timer.isActive() and collector.rest_timer.isSingleShot()
         collector.rest_timer.timeout.emit()            # REST_SECONDS later
         assert seen == [2] and collector.rested
+        # at rest a full pass also runs when it is not due but something reached the oldest
+        # generation since the last one (a burst when the user comes back then finds none due)
+        memory.set_lively(True)
+        collector._young = t0 * t1
+        keep.append([[] for _ in range(2 * t0)])
+        seen.clear()
+        collector.check()
+        assert seen == [1] and collector._pending > 0 and not collector._full_due
+        memory.set_lively(False)
+        collector.rest_timer.timeout.emit()
+        assert seen[-1] == 2 and collector._pending == 0
         # right after a full pass, the same count but few new survivors: a middle pass only
         for _ in range(gc.get_threshold()[2] + 1):
             gc.collect(1)
