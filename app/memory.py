@@ -206,9 +206,6 @@ class GuiCollector:
     def check(self) -> None:
         """Collect what the thresholds call for (see the class docstring); nothing otherwise
         (a call costs ~1 µs)."""
-        if self._full_due and self.rested:
-            self._full_pass()
-            return
         l0, l1, l2 = gc.get_count()
         t0, t1, t2 = self.threshold
         if l0 <= t0:
@@ -223,13 +220,12 @@ class GuiCollector:
         # a full pass)
         young = len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1))
         pending = self._pending + young
-        if l2 <= t2 or pending <= self._survivors / 4:
-            self._pending += max(young - gc.collect(1), 0)
-        elif not self.rested and pending <= self._survivors:
-            self._pending += max(young - gc.collect(1), 0)
-            self._full_due = True                       # when the app rests
-        else:
+        due = l2 > t2 and pending > self._survivors / 4
+        if due and (self.rested or pending > self._survivors):
             self._full_pass()
+            return
+        self._pending += max(young - gc.collect(1), 0)      # a middle pass
+        self._full_due = self._full_due or due              # (a due one waits for the rest)
 
     def _full_pass(self) -> None:
         gc.collect(2)
