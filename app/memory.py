@@ -64,6 +64,7 @@ _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 _lively = threading.Event()      # set while the app is lively: the trimming thread trims
+_sources: set = set()            # what is lively now (set_lively)
 
 
 def release_free_memory() -> bool:
@@ -112,11 +113,19 @@ def stop_trimming() -> None:
         _lively.clear()
 
 
-def set_lively(on: bool) -> None:
-    """The app is lively (something runs or is drawn: trim, and check the collection thresholds
-    every :data:`COLLECT_SECONDS` besides each event-loop turn) or idle (no timer, no wake-up: one
-    check now, then one whenever the GUI thread's event loop is about to wait). Call it from the
-    GUI thread."""
+def set_lively(on: bool, source: object = "frames") -> None:
+    """``source`` is lively (something runs or is drawn) or not. The app is lively while any
+    source is (trim, and check the collection thresholds every :data:`COLLECT_SECONDS` besides
+    each event-loop turn) and idle otherwise (no timer, no wake-up: one check now, then one
+    whenever the GUI thread's event loop is about to wait; a full pass that waits runs after
+    :data:`REST_SECONDS`). The window's frame clock is one source (the default); the sweep dialog
+    is another while it runs a sweep: the window's frame clock sleeps meanwhile, and a full pass
+    at its rest fell inside the sweep (benchmarks/bench_gui.py). Call it from the GUI thread."""
+    if on:
+        _sources.add(source)
+    else:
+        _sources.discard(source)
+    on = bool(_sources)
     if on:
         _lively.set()
     else:

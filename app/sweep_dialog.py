@@ -28,7 +28,7 @@ from robust_subspace_lab.core.session.spec import CorruptionSpec, DataSpec
 
 from .params import format_value, spec_tooltip
 from .results_browser import ResultsBrowser
-from . import give_way
+from . import give_way, memory
 from .worker import error_message, lower_thread_priority
 
 __all__ = ["SweepThread", "SweepDialog"]
@@ -289,6 +289,7 @@ class SweepDialog(QtWidgets.QDialog):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self._active = True
+        memory.set_lively(True, self)        # the window's frame clock sleeps meanwhile
         self.thread.start()
         return True
 
@@ -321,6 +322,7 @@ class SweepDialog(QtWidgets.QDialog):
 
     def _on_thread_finished(self) -> None:
         self._active = False
+        memory.set_lively(False, self)
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
@@ -335,4 +337,5 @@ class SweepDialog(QtWidgets.QDialog):
         if self.thread is not None:
             self.thread.cancel()
             self.thread.wait()
+        memory.set_lively(False, self)
         super().done(result)

@@ -39,6 +39,22 @@ def test_the_trimming_thread_trims_while_the_app_is_lively(monkeypatch):
     assert trims[0] == 0
 
 
+def test_the_app_is_lively_while_any_source_is():
+    """The window's frame clock and a running sweep are separate sources: the frame clock going
+    to sleep while a sweep runs leaves the app lively (no rest, no full pass inside the sweep)."""
+    sweep = object()
+    try:
+        memory.set_lively(True)
+        memory.set_lively(True, sweep)
+        memory.set_lively(False)                   # the frame clock sleeps
+        assert memory._lively.is_set()
+        memory.set_lively(False, sweep)            # the sweep ends
+        assert not memory._lively.is_set()
+    finally:
+        memory.set_lively(False)
+        memory.set_lively(False, sweep)
+
+
 class _Cycle:
     """A reference cycle: only the cyclic collector frees it."""
 

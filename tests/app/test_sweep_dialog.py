@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore
 
+from robust_subspace_lab.app import memory
 from robust_subspace_lab.app.results_browser import ResultsBrowser, SORT_ROLE
 from robust_subspace_lab.app.sweep_dialog import SweepDialog
 from robust_subspace_lab.core import sweep_io
@@ -53,8 +54,11 @@ def test_cancel_stops_the_sweep_and_keeps_the_finished_runs(dialog, qtbot):
     dialog.seeds_spin.setValue(30)                                  # 150 runs (seconds of work)
     qtbot.mouseClick(dialog.run_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.browser.model.rowCount() >= 2, timeout=30000)
+    # a running sweep keeps the app lively (no full collection at the window's rest lands in it)
+    assert dialog.running and memory._lively.is_set() and dialog in memory._sources
     qtbot.mouseClick(dialog.cancel_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
+    assert dialog not in memory._sources
     n = dialog.browser.model.rowCount()
     assert 2 <= n < 150
     assert dialog.status.text().startswith(f"cancelled: {n} of 150")
