@@ -103,8 +103,9 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         self._build()
         if self._build_queue is None:
             self._sync_controls()
-        else:           # the parameter tree (10–15 ms of GUI time), then each view: a job each
-            self._build_queue.post(self._sync_controls, owner=self)
+        else:           # the controls (the parameter tree a row per job), then each view: a job each
+            queue = self._build_queue
+            queue.post(lambda: self._sync_controls(queue), owner=self)
             for _ in self._deferred_views:
                 self._build_queue.post(self._build_next_view, owner=self)
 
@@ -281,7 +282,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
         if queue is None:
             self._sync_controls()
         else:
-            queue.post(self._sync_controls, owner=self)
+            queue.post(lambda: self._sync_controls(queue), owner=self)
         return ok
 
     def _on_method_combo(self, index: int) -> None:

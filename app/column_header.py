@@ -156,22 +156,30 @@ class ColumnHeader:
                                                          width - 10, 1, 6))
         self.slider_box.setFixedHeight(max(QtWidgets.QSlider(QtCore.Qt.Horizontal).sizeHint().height(), self.fontMetrics().height()) + 6)
 
-    def _sync_controls(self) -> None:
-        """Show the runner's setting (the one being tried, else the current one) in the controls."""
+    def _sync_controls(self, queue=None) -> None:
+        """Show the runner's setting (the one being tried, else the current one) in the controls.
+        ``queue`` (an :class:`app.ui_queue.UiQueue`): a new parameter tree's rows are built
+        there, a row per job (:func:`app.params.tree_group_steps`), not all now."""
         info, values = self.runner.setting()
         self._syncing = True
         try:
             self.reference_label.setText(citation(info.reference))
             self.reference_label.setToolTip(f"{info.reference}\n\n{info.summary}")
             P.show_method(self.method_combo, info, values, self._group, self._group_key,
-                          self._rebuild_params)
+                          lambda info, values: self._rebuild_params(info, values, queue))
         finally:
             self._syncing = False
 
-    def _rebuild_params(self, info, values: dict) -> None:
+    def _rebuild_params(self, info, values: dict, queue=None) -> None:
         self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
         self._group_key = info.key
-        P.set_tree_group(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
+        steps = P.tree_group_steps(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
+        next(steps, None)                   # cleared and sized now; the rows follow
+        if queue is None:
+            for _ in steps:
+                pass
+        else:
+            queue.post_steps(steps, owner=self)
         specs = P.slider_specs(info.params)
         main = P.main_spec(info.params)
         chosen = self._slider_choice.get(info.key, main.name if main is not None else None)

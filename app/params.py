@@ -9,14 +9,15 @@ or a corruption adds no app code.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pyqtgraph import SpinBox
 from pyqtgraph.parametertree import Parameter, ParameterTree
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["spec_title", "range_hint", "guard_box", "refusal", "spec_tooltip", "build_group", "group_values", "set_group_values",
-           "main_spec", "rebuild_group", "show_method", "slider_specs", "make_tree", "SpecSlider", "format_value"]
+           "main_spec", "rebuild_group", "show_method", "slider_specs", "make_tree", "set_tree_group",
+           "tree_group_steps", "SpecSlider", "format_value"]
 
 
 def format_value(value: Any) -> str:
@@ -275,24 +276,48 @@ def set_tree_group(tree: ParameterTree, group: Parameter | None, rows_visible: i
     ``ParameterTree.clear`` does: PySide's wrapper of the root item kept every taken row, and
     with it the replaced group, alive (one group and its rows leaked per method change); and
     pyqtgraph's list of the editors' holder widgets (``placeholders``, never pruned by it) is
-    emptied with them."""
+    emptied with them. :func:`tree_group_steps` does the same in steps."""
+    for _ in tree_group_steps(tree, group, rows_visible, fixed_rows):
+        pass
+
+
+def tree_group_steps(tree: ParameterTree, group: Parameter | None, rows_visible: int | None = None,
+                     fixed_rows: bool = False) -> Iterator[None]:
+    """:func:`set_tree_group` in steps, for a GUI-thread job queue (:meth:`app.ui_queue.UiQueue.
+    post_steps`): each ``next`` does one part: the first clears and sizes the tree, each later one
+    adds one parameter's row (1-4 ms: its editor widget is made and shown), the last sets the
+    columns' widths. The steps stop early if the tree was given another group meanwhile. (A
+    method column's whole tree, built in one job, took 10-28 ms of the GUI thread, plus the
+    repaint: the six-column preset's longest event-loop gaps.)"""
     QtWidgets.QTreeWidget.clear(tree)
     tree.placeholders.clear()
-    n = 0
-    if group is not None and group.children():
-        tree.setParameters(group, showTop=False)
-        n = len(group.children())
+    children = group.children() if group is not None else []
+    n = len(children)
     rows = n if rows_visible is None else (rows_visible if fixed_rows else min(n, rows_visible))
     row_h = max(tree.fontMetrics().height() + 7, 21)      # the height pyqtgraph's editors use
     tree.setFixedHeight(rows * row_h + 2 * tree.frameWidth() + 3 if (n or fixed_rows) else 0)
     tree.setVisible(bool(n) or fixed_rows)
-    if group is not None:
-        for child in group.children():
+    tree.setIndentation(6)
+    if n:
+        # what pyqtgraph's ParameterTree.setParameters(group, showTop=False) does, a row a step
+        top = group.makeTreeItem(depth=0)
+        top.setText(0, "")
+        top.setSizeHint(0, QtCore.QSize(1, 1))
+        top.setSizeHint(1, QtCore.QSize(1, 1))
+        tree.invisibleRootItem().addChild(top)
+        top.treeWidgetChanged()
+        for child in children:
+            yield
+            if tree.topLevelItemCount() != 1 or tree.topLevelItem(0) is not top:
+                return                      # the tree shows something else now
+            tree.addParameters(child, root=top, depth=0)
             for item in list(child.items.keys()):
                 box = getattr(item, "widget", None)     # (only pyqtgraph's editor items have a widget)
                 if isinstance(box, SpinBox) and child.opts.get("spec") is not None:
                     guard_box(box, child.opts["spec"])
-    tree.setIndentation(6)
+        yield
+        if tree.topLevelItemCount() != 1 or tree.topLevelItem(0) is not top:
+            return
     # The names get what the values leave them (_ColumnSharer); the editors take the rest.
     header = tree.header()
     header.setMinimumSectionSize(40)

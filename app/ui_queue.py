@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import collections
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from PySide6 import QtCore
 
@@ -48,6 +48,19 @@ class UiQueue(QtCore.QObject):
         """Run ``fn()`` in a later event-loop turn, after the jobs posted before it. ``end_turn``:
         no other job in the same turn (for a job whose cost comes after it, e.g. a repaint)."""
         self._jobs.append((owner, fn, bool(end_turn)))
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def post_steps(self, steps: Iterator[None], owner: object = None) -> None:
+        """Run a job in parts: each ``next(steps)`` is one part, and the parts run ahead of the
+        jobs waiting (a part that is not the last puts the rest back at the front), so the job
+        ends before the next one starts while painting and input get their turns between its
+        parts."""
+        def part() -> None:
+            for _ in steps:
+                self._jobs.appendleft((owner, part, False))
+                return
+        self._jobs.appendleft((owner, part, False))
         if not self._timer.isActive():
             self._timer.start()
 

@@ -44,6 +44,33 @@ def test_discard_drops_only_the_owners_jobs(qtbot):
     assert done == [("b", 0), ("b", 1), ("b", 2)]
 
 
+def test_a_job_in_parts_runs_ahead_of_the_waiting_jobs_and_is_discarded_with_its_owner(qtbot):
+    queue = UiQueue()
+    done = []
+    a, b = object(), object()
+
+    def parts(name, n):
+        for i in range(n):
+            done.append((name, i))
+            yield
+
+    queue.post(lambda: queue.post_steps(parts("a", 3), owner=a), owner=a)
+    queue.post(lambda: done.append("next"))
+    with qtbot.waitSignal(queue.idle, timeout=5000):
+        pass
+    assert done == [("a", 0), ("a", 1), ("a", 2), "next"]
+    # parts left when the owner goes away are dropped with its other jobs
+    done.clear()
+    queue.post_steps(parts("b", 5), owner=b)
+    queue.post(lambda: done.append("after"))
+    queue._jobs[0][1]()                 # one part runs (and puts the rest back in front)
+    assert done == [("b", 0)] and queue._jobs[0][0] is b
+    queue.discard(b)
+    with qtbot.waitSignal(queue.idle, timeout=5000):
+        pass
+    assert done == [("b", 0), "after"]
+
+
 def test_a_job_that_ends_its_turn_runs_alone(qtbot):
     queue = UiQueue()
     done = []

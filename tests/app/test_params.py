@@ -128,3 +128,38 @@ def test_refusals_speak_to_a_gui_user():
         check_nonnegative(np.array([[1.0, -2.0]]))
     clip = [p for c in corruption.CORRUPTIONS.values() for p in c.params if p.name == "clip"]
     assert clip and f'"{clip[0].symbol}"' in str(err.value) and "np." not in str(err.value)
+
+
+def _rows(tree):
+    top = tree.topLevelItem(0)
+    return [(top.child(i).param.name(), top.child(i).param.value()) for i in range(top.childCount())]
+
+
+def test_a_tree_built_in_steps_is_the_tree_built_at_once_and_stops_when_replaced(qtbot):
+    """tree_group_steps (a row per job of the build queue) ends with the rows, guarded editors
+    and column widths of set_tree_group; its leftover steps after the tree was given another
+    group add nothing."""
+    import pyqtgraph as pg
+
+    info = catalogue.get("pcp")
+    whole, parts = P.make_tree(None), P.make_tree(None)
+    for t in (whole, parts):
+        qtbot.addWidget(t)
+    P.set_tree_group(whole, P.build_group("pcp", info.params))
+    group = P.build_group("pcp", info.params)
+    steps = P.tree_group_steps(parts, group)
+    next(steps)
+    assert parts.topLevelItem(0).childCount() == 0                 # cleared and sized only
+    n = sum(1 for _ in steps)
+    assert n == len(info.params) and _rows(parts) == _rows(whole)
+    assert parts.height() == whole.height() and parts.header().sectionSize(0) == whole.header().sectionSize(0)
+    boxes = [item.widget for c in group.children() for item in c.items.keys()
+             if isinstance(getattr(item, "widget", None), pg.SpinBox)]
+    assert boxes and all(b._guarded for b in boxes)
+    # replaced half way: the old steps stop and the new group's rows stay alone
+    old = P.tree_group_steps(parts, P.build_group("pcp", info.params))
+    next(old), next(old)
+    other = catalogue.get("pca-gm")
+    P.set_tree_group(parts, P.build_group("pca-gm", other.params))
+    assert list(old) == []
+    assert [name for name, _ in _rows(parts)] == [s.name for s in other.params]
