@@ -12,7 +12,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .views.scaling import scale
 
-__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height", "WrappedLabel"]
+__all__ = ["share_by_stretch", "share_width_equally", "follow_zoom", "wrapped_height", "WrappedLabel",
+           "ScrollRangesOnChange"]
 
 #: widget properties holding the unzoomed minimum sizes (``follow_zoom`` scales them)
 _MIN_HEIGHT, _MIN_WIDTH = "rsl_min_height", "rsl_min_width"
@@ -88,3 +89,34 @@ class WrappedLabel(QtWidgets.QLabel):
         if need >= 0 and need != self.minimumHeight():
             self.setMinimumHeight(need)
 
+
+
+class ScrollRangesOnChange(QtCore.QObject):
+    """Let a scroll area redo its scroll bars after a relayout of its widget only when the
+    widget's size constraints changed.
+
+    Qt lays out a scroll area's children (scroll ranges, the scroll bars' places) at each layout
+    request of the widget it scrolls, and raises the scroll bars' containers then, which repaints
+    both bars. The columns' layout is activated at nearly every frame while methods run (a label's
+    new text), so with the vertical bar shown the window repainted both bars with each frame:
+    55 times in the six-column preset, 1.4 ms each for the vertical bar (benchmarks/bench_gui.py;
+    Fusion style, 882 px high). The request is dropped when nothing the scroll bars depend on
+    changed (the widget's size hints, minimum and maximum sizes and size policy); a resize of the
+    viewport reaches the scroll area by its own event, which this leaves alone."""
+
+    def __init__(self, area: QtWidgets.QScrollArea):
+        super().__init__(area)
+        self._area = area
+        self._last: tuple | None = None
+        area.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QtCore.QEvent.LayoutRequest:
+            widget = self._area.widget()
+            if widget is not None:
+                key = (widget, widget.minimumSizeHint(), widget.sizeHint(), widget.minimumSize(),
+                       widget.maximumSize(), widget.sizePolicy())
+                if key == self._last:
+                    return True
+                self._last = key
+        return False

@@ -17,7 +17,7 @@ from robust_subspace_lab.core.session import TOY, Session
 from .column import VIEWS_PER_TICK, MethodColumn, view_classes
 from .column_defaults import next_column
 from .column_help import show_focused_help
-from .layout import share_width_equally
+from .layout import ScrollRangesOnChange, share_width_equally
 from .scroll_cue import ColumnsCue
 from .subspace_data import SubspaceData
 from .ui_queue import UiQueue
@@ -98,6 +98,7 @@ class SubspaceWorkspace(SubspaceData, Workspace, QtWidgets.QScrollArea):
         self.setFrameShape(QtWidgets.QFrame.NoFrame)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarAsNeeded)
         self.setWidget(self.columns_widget)
+        ScrollRangesOnChange(self)        # (no scroll-bar repaint at each frame's relayout)
         self.columns_cue = ColumnsCue(self, lambda: self.columns)    # which columns are in view, when not all
         self._build_data_panel()
 

@@ -204,3 +204,63 @@ def test_an_axis_label_is_set_again_only_when_its_text_changes(qapp):
     assert len(set_html) == 1 and "km" in axis.label.toPlainText()
     axis.setLabel("height", units="m")
     assert "height" in axis.label.toPlainText()
+
+
+def _flush():
+    for _ in range(4):                       # layout requests, then the window's repaint
+        QtWidgets.QApplication.sendPostedEvents(None, 0)
+        QtWidgets.QApplication.processEvents()
+
+
+def test_a_relayout_that_changes_no_size_leaves_the_scroll_bars_unpainted(qtbot):
+    """ScrollRangesOnChange: a label's new text relayouts the scrolled widget but changes none of
+    its size constraints: the scroll bars are not repainted (with both bars shown, Qt raised one
+    above the other at each such relayout, repainting both); a taller widget still gets its new
+    scroll range, the range Qt gives without the filter."""
+    from robust_subspace_lab.app.layout import ScrollRangesOnChange
+
+    def area(filtered: bool):
+        sa = QtWidgets.QScrollArea()
+        qtbot.addWidget(sa)
+        sa.setWidgetResizable(True)
+        inner = QtWidgets.QWidget()
+        lay = QtWidgets.QVBoxLayout(inner)
+        block = QtWidgets.QWidget()
+        block.setMinimumSize(600, 600)               # both scroll bars shown
+        label = QtWidgets.QLabel("iteration 1")
+        label.setSizePolicy(QtWidgets.QSizePolicy.Ignored, QtWidgets.QSizePolicy.Fixed)
+        lay.addWidget(block)
+        lay.addWidget(label)
+        sa.setWidget(inner)
+        if filtered:
+            ScrollRangesOnChange(sa)
+        sa.resize(400, 300)
+        sa.show()
+        qtbot.waitExposed(sa)
+        _flush()
+        return sa, block, label
+
+    sa, block, label = area(True)
+    plain, plain_block, _ = area(False)
+    bar = sa.verticalScrollBar()
+    assert sa.horizontalScrollBar().isVisible() and bar.isVisible() and bar.maximum() == plain.verticalScrollBar().maximum() > 0
+    painted = []
+
+    class Paints(QtCore.QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QtCore.QEvent.Paint:
+                painted.append(obj)
+            return False
+    spy = Paints()
+    label.setText("iteration 1 of a run")        # (the first relayout after showing settles the hints)
+    _flush()
+    bar.installEventFilter(spy)
+    for i in range(2, 6):
+        label.setText(f"iteration {i} of a run")
+        _flush()
+        assert painted == [], i
+    before = bar.maximum()
+    block.setMinimumHeight(900)
+    plain_block.setMinimumHeight(900)
+    _flush()
+    assert bar.maximum() == plain.verticalScrollBar().maximum() > before
