@@ -26,6 +26,8 @@ from typing import Callable
 
 from PySide6 import QtCore
 
+from .ui_queue import take_turn, turn_taken
+
 __all__ = ["FrameClock", "FRAME_MS", "PART_MS", "QUIET_TICKS"]
 
 #: frame timer period: at most ~30 redraws a second
@@ -62,7 +64,7 @@ class FrameClock(QtCore.QObject):
         self._quiet = 0                     # ticks in a row that drew nothing, nothing busy
         self.timer = QtCore.QTimer(self)
         self.timer.setInterval(FRAME_MS)
-        self.timer.timeout.connect(self.tick)
+        self.timer.timeout.connect(self._on_timer)
 
     def start(self) -> None:
         """Tick from now on (the timer sleeps while quiet and :meth:`wake` starts it again)."""
@@ -91,12 +93,19 @@ class FrameClock(QtCore.QObject):
         """The timer's period for ``ws``: one tick per column per frame period."""
         return max(FRAME_MS // max(ws.frame_share(), 1), 5)
 
+    def _on_timer(self) -> None:
+        if turn_taken():            # a build job ran in this event-loop turn: draw in the next
+            self.timer.start(0)     # (tick() sets the period again)
+            return
+        self.tick()
+
     def tick(self) -> None:
         """What the timer calls: the next part of what changed in the workspace shown."""
         ws = self._shown()
         drew = ws.refresh()
         if drew:
             self.drew_at = _clock()
+            take_turn()
         interval = PART_MS if ws.drawing else self.tick_ms(ws)
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)

@@ -394,3 +394,59 @@ def _scene_fits(view) -> bool:
     graphics = [view] if isinstance(view, pg.GraphicsView) else view.findChildren(pg.GraphicsView)
     return all(abs(g.range.width() - g.width() / scaling.scale()) < 1
                and abs(g.range.height() - g.height() / scaling.scale()) < 1 for g in graphics)
+
+
+def test_the_frame_clock_and_the_build_queue_never_draw_in_the_same_event_loop_turn(qtbot):
+    """Their timers share the event-loop turns (app.ui_queue.turn_taken): work that makes a
+    repaint runs from one of them per turn. Each piece of work here posts a 'repaint' of 20 ms
+    (as a pyqtgraph scene flushes the window's), delivered in the next turn before its timers; so
+    both timers are due after it, and a piece of work that finds the last one's repaint not yet
+    delivered ran in the same turn as it."""
+    import time
+
+    from robust_subspace_lab.app.frame_clock import FrameClock
+
+    pending = [False]
+    shared = []                             # work that ran in the turn of the work before it
+
+    class Repaint(QtCore.QObject):
+        def event(self, ev):
+            if ev.type() == QtCore.QEvent.User:
+                pending[0] = False
+                end = time.perf_counter() + 0.02
+                while time.perf_counter() < end:
+                    pass
+                return True
+            return super().event(ev)
+    repaint = Repaint()
+
+    def work(kind):
+        if pending[0]:
+            shared.append(kind)
+        pending[0] = True
+        QtCore.QCoreApplication.postEvent(repaint, QtCore.QEvent(QtCore.QEvent.User))
+        done.append(kind)
+
+    done = []
+
+    class Shown:
+        drawing = False
+
+        def refresh(self):
+            work("frame")
+            return True
+
+        def frame_share(self):
+            return 6                       # a tick every 5 ms
+
+    queue = UiQueue()
+    clock = FrameClock(lambda: Shown(), lambda: None, busy=lambda: True)
+    clock.start()
+    try:
+        with qtbot.waitSignal(queue.idle, timeout=20000):
+            for _ in range(12):
+                queue.post(lambda: work("job"), end_turn=True)     # (one per turn, as views)
+    finally:
+        clock.stop()
+    assert done.count("job") == 12 and done.count("frame") >= 6
+    assert shared == []
