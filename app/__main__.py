@@ -51,7 +51,7 @@ def _parse_size(text: str):
 _QUIET_QT_MESSAGES = ("This plugin does not support propagateSizeHints()",)
 
 
-def _install_qt_message_filter() -> None:
+def install_qt_message_filter() -> None:
     """Forward Qt's messages to stderr, minus the known-harmless ones."""
     from PySide6 import QtCore
 
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QtWidgets.QApplication.instance()
     owns_app = app is None
     if owns_app:
-        _install_qt_message_filter()
+        install_qt_message_filter()
         app = QtWidgets.QApplication(sys.argv[:1])
         app.setApplicationName("Robust Subspace Lab")
         _set_window_icon(app)

@@ -31,7 +31,7 @@ from PySide6 import QtWidgets  # noqa: E402
 
 from robust_subspace_lab.app.monkey import Monkey  # noqa: E402
 from robust_subspace_lab.core.session import shared_double  # noqa: E402
-from robust_subspace_lab.core.session.history import _arrays  # noqa: E402
+from robust_subspace_lab.core.session.history import held_arrays  # noqa: E402
 
 
 def held_mb(win) -> str:
@@ -52,7 +52,7 @@ def held_mb(win) -> str:
     # the newest states whole, solver contexts included (PCA-L1 and sparse PCA keep their centred
     # data there, deeper than a history counts), without the data they share
     newest = {id(a): a for r in runners if r.model.history.last is not None
-              for a in _arrays(r.model.history.last, max_depth=5) if id(a) not in arrays}
+              for a in held_arrays(r.model.history.last, max_depth=5) if id(a) not in arrays}
     regression = {id(a): a for ws in win.workspaces for d in (getattr(ws, "data", None),) if d is not None
                   and ws is not win.subspace for a in vars(d).values() if hasattr(a, "nbytes")}
     mb = 2 ** 20

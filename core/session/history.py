@@ -26,7 +26,8 @@ import numpy as np
 
 from .spec import shared_double
 
-__all__ = ["History", "SharedBudget", "STATE_BYTES_BUDGET", "THIN_DETAIL_SIZE", "light_state", "own_bytes"]
+__all__ = ["History", "SharedBudget", "STATE_BYTES_BUDGET", "THIN_DETAIL_SIZE", "light_state", "own_bytes",
+           "held_arrays"]
 
 #: Memory the kept states may hold in arrays of their own (bytes): one run's, or the total of the
 #: runs sharing a :class:`SharedBudget` (the app's columns). Four NMF runs on the 5,000 digits held
@@ -46,7 +47,7 @@ _EMPTY = np.zeros((0, 0))
 _EMPTY.flags.writeable = False
 
 
-def _arrays(obj: Any, depth: int = 0, max_depth: int = 3) -> Iterator[np.ndarray]:
+def held_arrays(obj: Any, depth: int = 0, max_depth: int = 3) -> Iterator[np.ndarray]:
     """The numpy arrays held by a state or by its private context (fields, tuples, mappings
     such as ``details``, attributes), ``max_depth`` levels deep (a context's warm start, a tuple
     in a tuple, is counted)."""
@@ -54,22 +55,22 @@ def _arrays(obj: Any, depth: int = 0, max_depth: int = 3) -> Iterator[np.ndarray
         yield obj
     elif depth < max_depth and isinstance(obj, (tuple, list)):
         for item in obj:
-            yield from _arrays(item, depth + 1, max_depth)
+            yield from held_arrays(item, depth + 1, max_depth)
     elif depth < max_depth and isinstance(obj, Mapping):
         for item in obj.values():
-            yield from _arrays(item, depth + 1, max_depth)
+            yield from held_arrays(item, depth + 1, max_depth)
     elif depth < max_depth and hasattr(obj, "__dict__"):
         for item in vars(obj).values():
-            yield from _arrays(item, depth + 1, max_depth)
+            yield from held_arrays(item, depth + 1, max_depth)
     elif depth < max_depth and hasattr(obj, "__dataclass_fields__"):
         for name in obj.__dataclass_fields__:
-            yield from _arrays(getattr(obj, name, None), depth + 1, max_depth)
+            yield from held_arrays(getattr(obj, name, None), depth + 1, max_depth)
 
 
 def _data_arrays(data: Any) -> Iterator[np.ndarray]:
     """The arrays of the data a run is on, with the float64 copy of its X that the runs computing
     in float64 share (:func:`core.session.spec.solver_input`)."""
-    yield from _arrays(data)
+    yield from held_arrays(data)
     X = getattr(data, "X", None)     # (any run's data: Corrupted, RegressionData or none)
     double = shared_double(X) if isinstance(X, np.ndarray) else None
     if double is not None:
@@ -80,9 +81,9 @@ def own_bytes(state: Any, previous: Any = None, data: Any = None) -> int:
     """Bytes of the arrays ``state`` holds that neither ``previous`` nor ``data`` (the data the
     run is on: a solver context keeps the input X itself, or the float64 copy of a float32 X that
     every run shares, which cost nothing more) hold."""
-    shared = {id(a) for a in _arrays(previous)} if previous is not None else set()
+    shared = {id(a) for a in held_arrays(previous)} if previous is not None else set()
     shared |= {id(a) for a in _data_arrays(data)} if data is not None else set()
-    return sum(a.nbytes for a in {id(a): a for a in _arrays(state)}.values() if id(a) not in shared)
+    return sum(a.nbytes for a in {id(a): a for a in held_arrays(state)}.values() if id(a) not in shared)
 
 
 def light_state(state: Any) -> Any:
