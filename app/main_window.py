@@ -55,6 +55,8 @@ DATA_THREADS = 2
 SPEEDS = (("max", 0.0), ("30 it/s", 1 / 30), ("10 it/s", 0.1), ("5 it/s", 0.2), ("2 it/s", 0.5),
           ("1 it/s", 1.0))
 DEFAULT_SPEED = "5 it/s"
+#: seconds a workspace's message stays in the status bar
+STATUS_SECONDS = 10
 #: autosave period (ms) when the session changed
 AUTOSAVE_MS = 60_000
 #: how long closing the window waits for the solvers to reach a checkpoint (ms); a solver still
@@ -96,6 +98,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         :func:`app.session_io.autosave_file`), offer to recover an autosave left by a crash on
         start, and remove it on a clean exit (the command line turns it on, not ``--screenshot``).
     """
+
+    #: the workspace's last status message and the time.monotonic() it ends (_fit_status_message)
+    _status_message: tuple[str, float] = ("", 0.0)
 
     def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
                  corruption_key: str | None = None, corruption_params: dict | None = None,
@@ -383,13 +388,29 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
 
     def _on_workspace_status(self, text: str) -> None:
         self._show_data_status()
-        # the message ends with "…" where the permanent texts on the right begin (a long one,
-        # "Corruption: 30 outlier images … added to 100 ima", ran under the data line)
+        self._status_message = (text, time.monotonic() + STATUS_SECONDS)
+        self._fit_status_message()
+
+    def _fit_status_message(self) -> None:
+        """Show the workspace's last message for what is left of its time, ending with "…" where
+        the permanent texts on the right begin (a long one, "Corruption: 30 outlier images … added
+        to 100 ima", ran under the data line); again at each resize of the window, so that a
+        message shown before the window had its size ("Loaded 10…" at start) is whole once it
+        has room."""
+        text, until = self._status_message
+        left = until - time.monotonic()
+        if not text or left <= 0:
+            return
         bar = self.statusBar()
         right = sum(w.sizeHint().width() + 8 for w in (self.progress_bar, self.cancel_button, self.data_status)
                     if not w.isHidden())
         room = max(bar.width() - right - 24, 80)
-        bar.showMessage(bar.fontMetrics().elidedText(text, QtCore.Qt.ElideRight, room), 10000)
+        bar.showMessage(bar.fontMetrics().elidedText(text, QtCore.Qt.ElideRight, room), max(int(left * 1000), 1))
+
+    def resizeEvent(self, event) -> None:  # noqa: D401 - Qt API
+        super().resizeEvent(event)
+        if self._status_message[0] and self.statusBar().currentMessage():
+            self._fit_status_message()
 
     def apply_preset(self, key, run: bool = True) -> bool:
         """Set the data, corruption, methods and parameters of the preset ``key`` (a key of

@@ -499,3 +499,18 @@ def test_the_window_holds_no_branch_on_the_task_and_shows_workspaces_from_a_list
     source = inspect.getsource(main_window.MainWindow)
     assert "regression_shown" not in source and '== "regression"' not in source
     assert all(issubclass(cls, Workspace) for cls in main_window.WORKSPACES)
+
+
+def test_a_status_message_cut_in_a_narrow_window_is_whole_once_the_window_is_wide(qtbot, make_window):
+    """A workspace's message is cut ("…") where the permanent texts on the right begin; shown
+    before the window had its size (at start: "Loaded 10…"), it was left cut. It is fitted again
+    at each resize."""
+    win = make_window()
+    text = "Loaded 100 images from the folder: every file was read, none was skipped"
+    win.resize(520, 700)
+    qtbot.waitUntil(lambda: win.statusBar().width() <= 520)
+    win.subspace.status.emit(text)
+    cut = win.statusBar().currentMessage()
+    assert cut.endswith("…") and cut != text
+    win.resize(1600, 900)
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage() == text)
