@@ -96,6 +96,10 @@ class SweepDialog(QtWidgets.QDialog):
         self.progress_info: core_sweep.Progress | None = None
         self.last_error = ""
         self.cancelled = False
+        # what the app counts as lively while a sweep runs (app.memory.set_lively); given back
+        # when the dialog is destroyed too, should its thread's end never reach it
+        self._lively = lively = object()
+        self.destroyed.connect(lambda *_: memory.set_lively(False, lively))
         self._grid_edits: dict[str, QtWidgets.QLineEdit] = {}
         self._grid_texts: dict[str, str] = {}
         self._build(methods)
@@ -289,7 +293,7 @@ class SweepDialog(QtWidgets.QDialog):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self._active = True
-        memory.set_lively(True, self)        # the window's frame clock sleeps meanwhile
+        memory.set_lively(True, self._lively)    # the window's frame clock sleeps meanwhile
         self.thread.start()
         return True
 
@@ -322,7 +326,7 @@ class SweepDialog(QtWidgets.QDialog):
 
     def _on_thread_finished(self) -> None:
         self._active = False
-        memory.set_lively(False, self)
+        memory.set_lively(False, self._lively)
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
@@ -337,5 +341,5 @@ class SweepDialog(QtWidgets.QDialog):
         if self.thread is not None:
             self.thread.cancel()
             self.thread.wait()
-        memory.set_lively(False, self)
+        memory.set_lively(False, self._lively)
         super().done(result)

@@ -55,10 +55,10 @@ def test_cancel_stops_the_sweep_and_keeps_the_finished_runs(dialog, qtbot):
     qtbot.mouseClick(dialog.run_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.browser.model.rowCount() >= 2, timeout=30000)
     # a running sweep keeps the app lively (no full collection at the window's rest lands in it)
-    assert dialog.running and memory._lively.is_set() and dialog in memory._sources
+    assert dialog.running and memory._lively.is_set() and dialog._lively in memory._sources
     qtbot.mouseClick(dialog.cancel_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
-    assert dialog not in memory._sources
+    assert dialog._lively not in memory._sources
     n = dialog.browser.model.rowCount()
     assert 2 <= n < 150
     assert dialog.status.text().startswith(f"cancelled: {n} of 150")
@@ -139,3 +139,16 @@ def test_tools_sweep_opens_the_dialog_with_the_windows_data_and_methods(make_win
     assert sweep.corruption == win.session.corruption and sweep.data == win.session.data
     assert {m.key for m in sweep.methods} == {"pca", "hq-pca"}
     dlg.close()
+
+
+def test_a_destroyed_dialog_leaves_the_app_idle(qtbot):
+    """The dialog's share of the app's liveliness goes with it, even if its thread's end never
+    reached it (else an idle window would keep the collector's timer running)."""
+    import shiboken6
+
+    dlg = SweepDialog(DATA, CorruptionSpec("rectangles"))
+    token = dlg._lively
+    memory.set_lively(True, token)              # as start() does
+    assert token in memory._sources
+    shiboken6.delete(dlg)
+    assert token not in memory._sources
