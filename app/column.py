@@ -107,7 +107,7 @@ class MethodColumn(FollowsIterations, ColumnHeader, QtWidgets.QFrame):
             queue = self._build_queue
             queue.post(lambda: self._sync_controls(queue), owner=self)
             for _ in self._deferred_views:
-                self._build_queue.post(self._build_next_view, owner=self)
+                queue.post(self._build_next_view, owner=self)
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:

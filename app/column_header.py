@@ -173,12 +173,11 @@ class ColumnHeader:
     def _rebuild_params(self, info, values: dict, queue=None) -> None:
         self._group = P.rebuild_group(self._group, info.key, info.params, values, self._on_param_changed)
         self._group_key = info.key
-        steps = P.tree_group_steps(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
-        next(steps, None)                   # cleared and sized now; the rows follow
         if queue is None:
-            for _ in steps:
-                pass
+            P.set_tree_group(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
         else:
+            steps = P.tree_group_steps(self.tree, self._group, rows_visible=TREE_ROWS, fixed_rows=True)
+            next(steps, None)               # cleared and sized now; the rows follow
             queue.post_steps(steps, owner=self)
         specs = P.slider_specs(info.params)
         main = P.main_spec(info.params)

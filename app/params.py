@@ -300,6 +300,9 @@ def tree_group_steps(tree: ParameterTree, group: Parameter | None, rows_visible:
     tree.setIndentation(6)
     if n:
         # what pyqtgraph's ParameterTree.setParameters(group, showTop=False) does, a row a step
+        def replaced() -> bool:                 # the tree shows something else now
+            return tree.topLevelItemCount() != 1 or tree.topLevelItem(0) is not top
+
         top = group.makeTreeItem(depth=0)
         top.setText(0, "")
         top.setSizeHint(0, QtCore.QSize(1, 1))
@@ -308,15 +311,15 @@ def tree_group_steps(tree: ParameterTree, group: Parameter | None, rows_visible:
         top.treeWidgetChanged()
         for child in children:
             yield
-            if tree.topLevelItemCount() != 1 or tree.topLevelItem(0) is not top:
-                return                      # the tree shows something else now
+            if replaced():
+                return
             tree.addParameters(child, root=top, depth=0)
             for item in list(child.items.keys()):
                 box = getattr(item, "widget", None)     # (only pyqtgraph's editor items have a widget)
                 if isinstance(box, SpinBox) and child.opts.get("spec") is not None:
                     guard_box(box, child.opts["spec"])
         yield
-        if tree.topLevelItemCount() != 1 or tree.topLevelItem(0) is not top:
+        if replaced():
             return
     # The names get what the values leave them (_ColumnSharer); the editors take the rest.
     header = tree.header()
