@@ -99,8 +99,9 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         start, and remove it on a clean exit (the command line turns it on, not ``--screenshot``).
     """
 
-    #: the workspace's last status message and the time.monotonic() it ends (_fit_status_message)
-    _status_message: tuple[str, float] = ("", 0.0)
+    #: the workspace's last status message, the time.monotonic() it ends and the text shown for it
+    #: (cut to the room there was: _fit_status_message)
+    _status_message: tuple[str, float, str] = ("", 0.0, "")
 
     def __init__(self, folder: str | None = None, size=None, methods: Iterable[str] = DEFAULT_METHODS,
                  corruption_key: str | None = None, corruption_params: dict | None = None,
@@ -388,7 +389,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
 
     def _on_workspace_status(self, text: str) -> None:
         self._show_data_status()
-        self._status_message = (text, time.monotonic() + STATUS_SECONDS)
+        self._status_message = (text, time.monotonic() + STATUS_SECONDS, "")
         self._fit_status_message()
 
     def _fit_status_message(self) -> None:
@@ -397,7 +398,7 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         to 100 ima", ran under the data line); again at each resize of the window, so that a
         message shown before the window had its size ("Loaded 10…" at start) is whole once it
         has room."""
-        text, until = self._status_message
+        text, until, _ = self._status_message
         left = until - time.monotonic()
         if not text or left <= 0:
             return
@@ -405,11 +406,14 @@ class MainWindow(SessionActions, HelpActions, QtWidgets.QMainWindow):
         right = sum(w.sizeHint().width() + 8 for w in (self.progress_bar, self.cancel_button, self.data_status)
                     if not w.isHidden())
         room = max(bar.width() - right - 24, 80)
-        bar.showMessage(bar.fontMetrics().elidedText(text, QtCore.Qt.ElideRight, room), max(int(left * 1000), 1))
+        shown = bar.fontMetrics().elidedText(text, QtCore.Qt.ElideRight, room)
+        self._status_message = (text, until, shown)
+        bar.showMessage(shown, max(int(left * 1000), 1))
 
     def resizeEvent(self, event) -> None:  # noqa: D401 - Qt API
         super().resizeEvent(event)
-        if self._status_message[0] and self.statusBar().currentMessage():
+        shown = self._status_message[2]
+        if shown and self.statusBar().currentMessage() == shown:   # (not a later message of another part)
             self._fit_status_message()
 
     def apply_preset(self, key, run: bool = True) -> bool:

@@ -514,3 +514,8 @@ def test_a_status_message_cut_in_a_narrow_window_is_whole_once_the_window_is_wid
     assert cut.endswith("…") and cut != text
     win.resize(1600, 900)
     qtbot.waitUntil(lambda: win.statusBar().currentMessage() == text)
+    # a later message of another part of the window (a save) is left as it is by a resize
+    win.statusBar().showMessage("Saved the session to s.rsl", 10000)
+    win.resize(1200, 800)
+    qtbot.waitUntil(lambda: win.statusBar().width() <= 1200)
+    assert win.statusBar().currentMessage() == "Saved the session to s.rsl"
